@@ -1,0 +1,44 @@
+using System.Runtime.InteropServices;
+
+namespace NativePool;
+
+/// <summary>The hot, mutable state of one stripe. Mutable struct: do not make readonly.</summary>
+/// <remarks>
+/// Layout (checked by <c>LayoutTests</c>): <see cref="CacheLine.Size"/> bytes in all; <see cref="Claim"/> at 0,
+/// <see cref="Count"/> at 4, <see cref="Touched"/> at 8, <see cref="IdleSince"/> at 16, the rest padding. Headers are
+/// stored one per element of an array, so two stripes' hot fields are always a full padding distance apart.
+/// <see cref="Claim"/> is the stripe's ownership word: 0 free, 1 claimed. A thread that fails to claim it never waits;
+/// it moves on to another stripe (or allocates / drops), so no thread ever blocks on another.
+/// </remarks>
+[StructLayout(LayoutKind.Explicit, Size = CacheLine.Size)]
+internal struct StripeHeader
+{
+    /// <summary>0 when free, 1 while one thread owns the stripe for a push, pop or trim.</summary>
+    [FieldOffset(0)] public int Claim;
+
+    /// <summary>Items on the stripe. Written only by the claim holder; read without the claim only as a hint.</summary>
+    [FieldOffset(4)] public int Count;
+
+    /// <summary>1 when a push or pop touched the stripe since the last trim pass; cleared by the trimmer.</summary>
+    [FieldOffset(8)] public int Touched;
+
+    /// <summary>The trim clock's reading (ms) when the trimmer first found the stripe untouched; 0 when not idle.</summary>
+    [FieldOffset(16)] public long IdleSince;
+}
+
+/// <summary>The two occupancy bitmasks of a stripe set, each on its own line. Mutable struct: do not make readonly.</summary>
+/// <remarks>
+/// Layout (checked by <c>LayoutTests</c>): 3 × <see cref="CacheLine.Size"/> bytes; <see cref="HasItems"/> at
+/// <see cref="CacheLine.Size"/>, <see cref="Full"/> at 2 × <see cref="CacheLine.Size"/>, so neither shares a line with the
+/// other or with the owning object's other fields. Bit <c>s</c> describes stripe <c>s</c> and is only changed by the
+/// holder of that stripe's claim, so after every claim is released each bit is exact.
+/// </remarks>
+[StructLayout(LayoutKind.Explicit, Size = 3 * CacheLine.Size)]
+internal struct OccupancyMasks
+{
+    /// <summary>Bit s set: stripe s holds at least one item.</summary>
+    [FieldOffset(CacheLine.Size)] public long HasItems;
+
+    /// <summary>Bit s set: stripe s is at capacity.</summary>
+    [FieldOffset(2 * CacheLine.Size)] public long Full;
+}

@@ -1,0 +1,112 @@
+using System;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+using System.Threading;
+
+namespace NativePool;
+
+/// <content>Trimming: giving idle items back to the GC from the cold end of each stripe.</content>
+internal sealed partial class StripeSet<T>
+{
+    /// <summary>One trim pass over every stripe.</summary>
+    /// <param name="nowMs">The trim clock's reading, in milliseconds.</param>
+    /// <param name="trimAgeMs">How long a stripe must stay untouched before half of its items go.</param>
+    /// <param name="releaseAll">Take every item now (high memory pressure, or disposal).</param>
+    /// <param name="waitForClaims">Retry a claimed stripe until it is free (disposal only; claims last nanoseconds).</param>
+    /// <param name="onRemoved">Called for each removed item after the stripe is released, or null.</param>
+    /// <returns>How many items were removed.</returns>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public int Trim(long nowMs, long trimAgeMs, bool releaseAll, bool waitForClaims, Action<T>? onRemoved)
+    {
+        int removed = 0;
+        for (int stripe = 0; stripe <= _stripeMask; stripe++)
+        {
+            removed += TrimStripe(stripe, nowMs, trimAgeMs, releaseAll, waitForClaims, onRemoved);
+        }
+
+        return removed;
+    }
+
+    private int TrimStripe(int stripe, long nowMs, long trimAgeMs, bool releaseAll, bool waitForClaims, Action<T>? onRemoved)
+    {
+        ref StripeHeader header = ref Header(stripe);
+
+        // Settles the trimmer against renters and returners on this stripe: a busy stripe is not idle, so skip it
+        // (only disposal spins for it, and a claim is held for a handful of instructions).
+        while (Interlocked.CompareExchange(ref header.Claim, 1, 0) != 0)
+        {
+            if (!waitForClaims)
+            {
+                return 0;
+            }
+
+            Thread.SpinWait(1);
+        }
+
+        int count = header.Count;
+        int take = 0;
+        if (count == 0)
+        {
+            header.Touched = 0;
+            header.IdleSince = 0;
+        }
+        else if (releaseAll)
+        {
+            take = count;
+        }
+        else if (header.Touched != 0)
+        {
+            header.Touched = 0;
+            header.IdleSince = nowMs;
+        }
+        else if (header.IdleSince == 0)
+        {
+            header.IdleSince = nowMs;
+        }
+        else if (nowMs - header.IdleSince >= trimAgeMs)
+        {
+            // Half of what is left each period, at least one: a long idle stripe empties in log2(capacity) periods.
+            take = (count + 1) / 2;
+            header.IdleSince = nowMs;
+        }
+
+        T?[]? taken = null;
+        if (take != 0)
+        {
+            // The cold end is the bottom of the stack: the items returned longest ago.
+            Span<T?> items = MemoryMarshal.CreateSpan(ref Region(stripe), count);
+            if (onRemoved is not null)
+            {
+                taken = items[..take].ToArray();
+            }
+
+            items[take..].CopyTo(items);
+            items[(count - take)..].Clear();
+            header.Count = count - take;
+            if (count == _capacity)
+            {
+                // Races with other stripes' holders flipping their own bits in the same word.
+                Interlocked.And(ref _masks.Full, ~(1L << stripe));
+            }
+
+            if (take == count)
+            {
+                // Races with other stripes' holders flipping their own bits in the same word.
+                Interlocked.And(ref _masks.HasItems, ~(1L << stripe));
+            }
+        }
+
+        // Release: publishes the slide and the new count to the next claimer.
+        Volatile.Write(ref header.Claim, 0);
+
+        if (taken is not null)
+        {
+            foreach (T? item in taken)
+            {
+                onRemoved!(item!);
+            }
+        }
+
+        return take;
+    }
+}

@@ -1,0 +1,304 @@
+using System;
+using System.Diagnostics;
+using System.Numerics;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+using System.Threading;
+
+namespace NativePool;
+
+/// <summary>
+/// One size class's store: a power-of-two number of stripes, each a bounded LIFO stack of items, all of whose slots
+/// live in one array on the pinned object heap.
+/// </summary>
+/// <remarks>
+/// <para>
+/// Layout. The slot array is allocated pinned, so its address never changes and the region of every stripe can be made
+/// to start on a <see cref="CacheLine.Size"/> boundary once, from the address, at construction. Stripe <c>s</c> owns
+/// slots <c>[_slotBase + s * _slotStride, … + _capacity)</c>; the stride is the capacity rounded up to whole lines, so no
+/// two stripes share a line. The headers (claim word, count, trim state) are padded structs in a second array with a
+/// guard element at each end.
+/// </para>
+/// <para>
+/// Concurrency. A push, pop or trim first claims the stripe with one <see cref="Interlocked.CompareExchange(ref int, int, int)"/>
+/// on its header. A thread that loses the claim never waits: it reports <see cref="StripeResult.Contended"/> and the
+/// caller tries another stripe, then allocates (rent) or drops (return). Inside the claim the stack is plain memory: the
+/// count and the slots are written with ordinary stores and published by the releasing <see cref="Volatile.Write(ref int, int)"/>.
+/// Every stripe operation therefore costs exactly one interlocked instruction, is O(1), keeps exact LIFO order (the
+/// warmest item on top) and an exact count.
+/// </para>
+/// <para>
+/// Occupancy. Two bitmasks (<see cref="OccupancyMasks"/>) say which stripes hold items and which are full. A bit is
+/// flipped only by the holder of its stripe's claim, when the count crosses 0↔1 or capacity−1↔capacity, so a rent that
+/// misses on an empty pool or a return that finds a full pool reads one word and stops: O(1), not O(stripes).
+/// </para>
+/// </remarks>
+internal sealed partial class StripeSet<T> where T : class
+{
+    /// <summary>How many other stripes a rent or a return tries before it allocates or drops.</summary>
+    internal const int MaxStealAttempts = 4;
+
+    private readonly T?[] _slots;
+    private readonly StripeHeader[] _headers;
+    private readonly int _slotBase;
+    private readonly int _slotStride;
+    private readonly int _capacity;
+    private readonly int _stripeMask;
+    private readonly long _allStripes;
+    private OccupancyMasks _masks; // mutable: do not make readonly
+
+    /// <summary>Creates the stripes of one class.</summary>
+    /// <param name="stripeCount">A power of two from 1 to 64.</param>
+    /// <param name="capacityPerStripe">Items one stripe holds, at least 1.</param>
+    public StripeSet(int stripeCount, int capacityPerStripe)
+    {
+        Debug.Assert(BitOperations.IsPow2(stripeCount) && stripeCount <= 64);
+        Debug.Assert(capacityPerStripe >= 1);
+
+        _capacity = capacityPerStripe;
+        _stripeMask = stripeCount - 1;
+        _allStripes = stripeCount == 64 ? -1L : (1L << stripeCount) - 1;
+        _slotStride = (capacityPerStripe + CacheLine.References - 1) & ~(CacheLine.References - 1);
+
+        // One line of slack so the first region can start on a line boundary, one more so the last region's tail
+        // never shares a line with whatever the allocator puts after the array.
+        _slots = GC.AllocateArray<T?>((stripeCount * _slotStride) + (2 * CacheLine.References), pinned: true);
+        _slotBase = ComputeAlignedBase(_slots);
+        _headers = new StripeHeader[stripeCount + 2];
+    }
+
+    /// <summary>The number of stripes (a power of two).</summary>
+    public int StripeCount => _stripeMask + 1;
+
+    /// <summary>Items one stripe holds.</summary>
+    public int CapacityPerStripe => _capacity;
+
+    /// <summary>Items all stripes hold together.</summary>
+    public int Capacity => _capacity * StripeCount;
+
+    /// <summary>The pinned slot array (for layout tests).</summary>
+    internal T?[] Slots => _slots;
+
+    /// <summary>Index of stripe 0's first slot in <see cref="Slots"/> (for layout tests).</summary>
+    internal int SlotBase => _slotBase;
+
+    /// <summary>Distance in slots between two stripes' regions (for layout tests).</summary>
+    internal int SlotStride => _slotStride;
+
+    /// <summary>Bit s set: stripe s holds items. A snapshot.</summary>
+    // Volatile: a snapshot for readers outside any claim; the claim holders change it with Interlocked.Or/And.
+    internal long HasItemsMask => Volatile.Read(ref _masks.HasItems);
+
+    /// <summary>Bit s set: stripe s is full. A snapshot.</summary>
+    // Volatile: a snapshot for readers outside any claim; the claim holders change it with Interlocked.Or/And.
+    internal long FullMask => Volatile.Read(ref _masks.Full);
+
+    /// <summary>The items on stripe <paramref name="stripe"/>, read without its claim.</summary>
+    // Volatile: the count is written by whichever thread holds the claim; this reader wants the latest published value.
+    public int CountOf(int stripe) => Volatile.Read(ref Header(stripe).Count);
+
+    /// <summary>The items on all stripes, read without claims: exact only when no operation is in flight.</summary>
+    public int CountItems()
+    {
+        int total = 0;
+        for (int s = 0; s <= _stripeMask; s++)
+        {
+            total += CountOf(s);
+        }
+
+        return total;
+    }
+
+    /// <summary>Pops from <paramref name="home"/>, then from the nearest stripes that hold items.</summary>
+    /// <returns>An item, or null when none was found without waiting.</returns>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public T? Pop(int home)
+    {
+        if (TryPop(home, out T? item) == StripeResult.Done)
+        {
+            return item;
+        }
+
+        return PopElsewhere(home);
+    }
+
+    /// <summary>Pushes onto <paramref name="home"/>, then onto the nearest stripes that have room.</summary>
+    /// <returns><see cref="StripeResult.Done"/>, <see cref="StripeResult.Full"/> (not kept) or <see cref="StripeResult.Duplicate"/>.</returns>
+    /// <param name="home">The stripe to try first.</param>
+    /// <param name="item">The item to keep.</param>
+    /// <param name="probe">The item the caller is returning: finding it on top of a stripe means a double return.</param>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public StripeResult Push(int home, T item, T probe)
+    {
+        StripeResult result = TryPush(home, item, probe);
+        if (result is StripeResult.Done or StripeResult.Duplicate)
+        {
+            return result;
+        }
+
+        return PushElsewhere(home, item, probe);
+    }
+
+    /// <summary>One attempt to pop the top item of stripe <paramref name="stripe"/>.</summary>
+    public StripeResult TryPop(int stripe, out T? item)
+    {
+        ref StripeHeader header = ref Header(stripe);
+
+        // Settles two threads operating on one stripe: the loser moves on instead of waiting.
+        if (Interlocked.CompareExchange(ref header.Claim, 1, 0) != 0)
+        {
+            item = null;
+            return StripeResult.Contended;
+        }
+
+        StripeResult result;
+        int count = header.Count;
+        if (count != 0)
+        {
+            ref T? slot = ref Unsafe.Add(ref Region(stripe), count - 1);
+            item = slot;
+            slot = null;
+            header.Count = count - 1;
+            header.Touched = 1;
+            if (count == _capacity)
+            {
+                // Races with other stripes' holders flipping their own bits in the same word.
+                Interlocked.And(ref _masks.Full, ~(1L << stripe));
+            }
+
+            if (count == 1)
+            {
+                // Races with other stripes' holders flipping their own bits in the same word.
+                Interlocked.And(ref _masks.HasItems, ~(1L << stripe));
+            }
+
+            result = StripeResult.Done;
+        }
+        else
+        {
+            item = null;
+            result = StripeResult.Empty;
+        }
+
+        // Release: publishes the slot and count stores above to the next thread that claims this stripe.
+        Volatile.Write(ref header.Claim, 0);
+        return result;
+    }
+
+    /// <summary>One attempt to push <paramref name="item"/> onto stripe <paramref name="stripe"/>.</summary>
+    public StripeResult TryPush(int stripe, T item) => TryPush(stripe, item, item);
+
+    /// <summary>One attempt to push <paramref name="item"/>; <see cref="StripeResult.Duplicate"/> if <paramref name="probe"/> is on top.</summary>
+    public StripeResult TryPush(int stripe, T item, T probe)
+    {
+        ref StripeHeader header = ref Header(stripe);
+
+        // Settles two threads operating on one stripe: the loser moves on instead of waiting.
+        if (Interlocked.CompareExchange(ref header.Claim, 1, 0) != 0)
+        {
+            return StripeResult.Contended;
+        }
+
+        StripeResult result;
+        int count = header.Count;
+        if (count < _capacity)
+        {
+            ref T? region = ref Region(stripe);
+            if (count != 0 && ReferenceEquals(Unsafe.Add(ref region, count - 1), probe))
+            {
+                result = StripeResult.Duplicate;
+            }
+            else
+            {
+                Unsafe.Add(ref region, count) = item;
+                header.Count = count + 1;
+                header.Touched = 1;
+                if (count == 0)
+                {
+                    // Races with other stripes' holders flipping their own bits in the same word.
+                    Interlocked.Or(ref _masks.HasItems, 1L << stripe);
+                }
+
+                if (count + 1 == _capacity)
+                {
+                    // Races with other stripes' holders flipping their own bits in the same word.
+                    Interlocked.Or(ref _masks.Full, 1L << stripe);
+                }
+
+                result = StripeResult.Done;
+            }
+        }
+        else
+        {
+            result = StripeResult.Full;
+        }
+
+        // Release: publishes the slot and count stores above to the next thread that claims this stripe.
+        Volatile.Write(ref header.Claim, 0);
+        return result;
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private T? PopElsewhere(int home)
+    {
+        // Volatile: bits flip under other stripes' claims; a stale bit only costs one wasted attempt.
+        long candidates = Volatile.Read(ref _masks.HasItems) & ~(1L << home);
+        for (int attempt = 0; candidates != 0 && attempt < MaxStealAttempts; attempt++)
+        {
+            int stripe = NearestStripe(candidates, home);
+            if (TryPop(stripe, out T? item) == StripeResult.Done)
+            {
+                return item;
+            }
+
+            candidates &= ~(1L << stripe);
+        }
+
+        return null;
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private StripeResult PushElsewhere(int home, T item, T probe)
+    {
+        // Volatile: bits flip under other stripes' claims; a stale bit only costs one wasted attempt.
+        long candidates = ~Volatile.Read(ref _masks.Full) & _allStripes & ~(1L << home);
+        for (int attempt = 0; candidates != 0 && attempt < MaxStealAttempts; attempt++)
+        {
+            int stripe = NearestStripe(candidates, home);
+            StripeResult result = TryPush(stripe, item, probe);
+            if (result is StripeResult.Done or StripeResult.Duplicate)
+            {
+                return result;
+            }
+
+            candidates &= ~(1L << stripe);
+        }
+
+        return StripeResult.Full;
+    }
+
+    /// <summary>The first stripe at or after <paramref name="home"/> (wrapping) whose bit is set in <paramref name="candidates"/>.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal int NearestStripe(long candidates, int home)
+    {
+        // The stripe count divides 64, so rotating the 64-bit word by home keeps every stripe's distance from home.
+        int distance = BitOperations.TrailingZeroCount(BitOperations.RotateRight((ulong)candidates, home));
+        return (home + distance) & _stripeMask;
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private ref StripeHeader Header(int stripe) =>
+        ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(_headers), stripe + 1);
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private ref T? Region(int stripe) =>
+        ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(_slots), _slotBase + (stripe * _slotStride));
+
+    private static unsafe int ComputeAlignedBase(T?[] slots)
+    {
+        // The array is pinned, so its address is fixed for its lifetime and this is computed once.
+        nuint address = (nuint)Unsafe.AsPointer(ref MemoryMarshal.GetArrayDataReference(slots));
+        nuint misalignment = address & (CacheLine.Size - 1);
+        return misalignment == 0 ? 0 : (int)((CacheLine.Size - misalignment) / (nuint)IntPtr.Size);
+    }
+}

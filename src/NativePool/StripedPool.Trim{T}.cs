@@ -1,0 +1,173 @@
+using System;
+using System.Collections.Generic;
+using System.Runtime.CompilerServices;
+using System.Threading;
+
+namespace NativePool;
+
+/// <content>Trimming: the Gen2 callback, the idle timer, memory pressure and the trim pass itself.</content>
+internal sealed partial class StripedPool<T>
+{
+    private readonly TimeProvider _clock;
+    private readonly Func<MemoryPressure> _pressure;
+    private readonly long _trimAgeMs;
+    private readonly bool _trimThreadCaches;
+    private int _trimming;
+
+    /// <summary>
+    /// One trim pass: items untouched for the trim age (a quarter of it under medium memory pressure) go from the cold
+    /// end of each stripe, half at a time, and from idle threads' slots; everything goes under high pressure or when
+    /// <paramref name="releaseAll"/> is set. Never runs on a rent or return; concurrent calls skip rather than queue.
+    /// </summary>
+    /// <returns>How many items were released.</returns>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public int Trim(bool releaseAll = false)
+    {
+        // Settles the Gen2 callback, the timer and explicit callers trimming at once: one pass at a time, others skip.
+        if (Interlocked.Exchange(ref _trimming, 1) != 0)
+        {
+            return 0;
+        }
+
+        try
+        {
+            long nowMs = (long)_clock.GetElapsedTime(0).TotalMilliseconds;
+            MemoryPressure pressure = releaseAll ? MemoryPressure.High : _pressure();
+            bool all = pressure == MemoryPressure.High;
+            long ageMs = pressure == MemoryPressure.Medium ? _trimAgeMs / 4 : _trimAgeMs;
+
+            int removed = 0;
+            for (int c = 0; c < _classCount; c++)
+            {
+                removed += GetStripes(c)?.Trim(nowMs, ageMs, all, waitForClaims: false, _onDiscard) ?? 0;
+            }
+
+            if (_trimThreadCaches)
+            {
+                foreach (KeyValuePair<ThreadCache<T>, object?> pair in _threadCaches)
+                {
+                    removed += TrimThreadCache(pair.Key, nowMs, ageMs, all);
+                }
+            }
+
+            _totals.AddTrimmed(removed);
+            return removed;
+        }
+        finally
+        {
+            // Release: the next trimmer sees this pass's trimmer-owned state.
+            Volatile.Write(ref _trimming, 0);
+        }
+    }
+
+    /// <summary>Removes every item from the stripes, waiting out in-flight claims (disposal).</summary>
+    /// <returns>How many items were removed.</returns>
+    public int DrainStripes()
+    {
+        int removed = 0;
+        for (int c = 0; c < _classCount; c++)
+        {
+            removed += GetStripes(c)?.Trim(0, 0, releaseAll: true, waitForClaims: true, _onDiscard) ?? 0;
+        }
+
+        _totals.AddTrimmed(removed);
+        return removed;
+    }
+
+    private int TrimThreadCache(ThreadCache<T> cache, long nowMs, long ageMs, bool all)
+    {
+        if (!all)
+        {
+            // Volatile: the owner thread writes its counters with plain stores; any change means the thread is active.
+            long activity = Volatile.Read(ref cache._rented) + Volatile.Read(ref cache._returned);
+            if (activity != cache._trimActivity)
+            {
+                cache._trimActivity = activity;
+                cache._trimIdleSince = nowMs;
+                return 0;
+            }
+
+            if (cache._trimIdleSince == 0)
+            {
+                cache._trimIdleSince = nowMs;
+                return 0;
+            }
+
+            if (nowMs - cache._trimIdleSince < ageMs)
+            {
+                return 0;
+            }
+
+            cache._trimIdleSince = nowMs;
+        }
+
+        int removed = 0;
+        for (int c = 0; c < cache._slots.Length; c++)
+        {
+            // Exchange: the owner may be emptying or filling this slot right now; whatever we take, only we drop it.
+            T? item = Interlocked.Exchange(ref cache._slots[c], null);
+            if (item is not null)
+            {
+                removed++;
+                _onDiscard?.Invoke(item);
+            }
+        }
+
+        return removed;
+    }
+
+    private void StartTrimming(TimeSpan interval)
+    {
+        Gen2GcCallback.Register(static target => { ((StripedPool<T>)target).Trim(); return true; }, this);
+        TrimTimer.Start(this, interval);
+    }
+
+    /// <summary>The idle timer: fires every interval while its pool is alive, without keeping it alive.</summary>
+    private sealed class TrimTimer : IDisposable
+    {
+        private readonly WeakReference<StripedPool<T>> _pool;
+        private Timer? _timer;
+
+        private TrimTimer(StripedPool<T> pool) => _pool = new WeakReference<StripedPool<T>>(pool);
+
+        public static void Start(StripedPool<T> pool, TimeSpan interval)
+        {
+            var trimTimer = new TrimTimer(pool);
+
+            // The timer must not capture the creator's ExecutionContext (AsyncLocals) for the pool's lifetime.
+            bool restoreFlow = false;
+            if (!ExecutionContext.IsFlowSuppressed())
+            {
+                ExecutionContext.SuppressFlow();
+                restoreFlow = true;
+            }
+
+            try
+            {
+                trimTimer._timer = new Timer(static state => ((TrimTimer)state!).Tick(), trimTimer, interval, interval);
+            }
+            finally
+            {
+                if (restoreFlow)
+                {
+                    ExecutionContext.RestoreFlow();
+                }
+            }
+        }
+
+        /// <summary>Stops the timer.</summary>
+        public void Dispose() => _timer?.Dispose();
+
+        private void Tick()
+        {
+            if (_pool.TryGetTarget(out StripedPool<T>? pool))
+            {
+                pool.Trim();
+            }
+            else
+            {
+                Dispose();
+            }
+        }
+    }
+}

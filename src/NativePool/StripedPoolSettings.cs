@@ -1,0 +1,45 @@
+using System;
+using System.Numerics;
+
+namespace NativePool;
+
+/// <summary>How one <see cref="StripedPool{T}"/> is shaped and trimmed. Validated by the facades that build it.</summary>
+internal sealed class StripedPoolSettings
+{
+    /// <summary>The default stripe count: the processor count rounded up to a power of two, at most 64.</summary>
+    public static int DefaultStripeCount { get; } =
+        (int)Math.Min(64, BitOperations.RoundUpToPowerOf2((uint)Math.Max(1, Environment.ProcessorCount)));
+
+    /// <summary>Size classes (1 for an object pool).</summary>
+    public required int ClassCount { get; init; }
+
+    /// <summary>Items each stripe of class c holds.</summary>
+    public required int[] CapacityPerStripe { get; init; }
+
+    /// <summary>Bytes one item of class c holds (statistics only); null means 0.</summary>
+    public long[]? ItemBytes { get; init; }
+
+    /// <summary>A power of two from 1 to 64.</summary>
+    public int StripeCount { get; init; } = DefaultStripeCount;
+
+    /// <summary>How many threads may park items in their thread slots; -1 for every thread.</summary>
+    public int ThreadSlotTokens { get; init; } = -1;
+
+    /// <summary>Whether the Gen2 callback and the idle timer trim the pool.</summary>
+    public bool TrimmingEnabled { get; init; } = true;
+
+    /// <summary>Whether trimming may take items out of other threads' slots (not for pools that dispose discarded items).</summary>
+    public bool TrimThreadCaches { get; init; } = true;
+
+    /// <summary>The idle timer's period.</summary>
+    public TimeSpan TrimInterval { get; init; } = TimeSpan.FromSeconds(30);
+
+    /// <summary>How long items stay untouched before trimming takes them.</summary>
+    public TimeSpan TrimAge { get; init; } = TimeSpan.FromSeconds(60);
+
+    /// <summary>The trim clock (tests inject their own).</summary>
+    public TimeProvider Clock { get; init; } = TimeProvider.System;
+
+    /// <summary>The memory-pressure source (tests inject their own).</summary>
+    public Func<MemoryPressure> Pressure { get; init; } = GCMemoryPressure.Read;
+}

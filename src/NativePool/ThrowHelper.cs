@@ -1,0 +1,37 @@
+using System;
+using System.Diagnostics;
+using System.Diagnostics.CodeAnalysis;
+
+namespace NativePool;
+
+/// <summary>Every throw in the engine goes through here, so the callers stay small and inlinable.</summary>
+internal static class ThrowHelper
+{
+    [DoesNotReturn]
+    [StackTraceHidden]
+    public static void ThrowArgumentNull(string paramName) => throw new ArgumentNullException(paramName);
+
+    [DoesNotReturn]
+    [StackTraceHidden]
+    public static void ThrowArgumentOutOfRange(string paramName, string message) =>
+        throw new ArgumentOutOfRangeException(paramName, message);
+
+    [DoesNotReturn]
+    [StackTraceHidden]
+    public static void ThrowArgument(string paramName, string message) => throw new ArgumentException(message, paramName);
+
+    [DoesNotReturn]
+    [StackTraceHidden]
+    public static void ThrowInvalidOperation(string message) => throw new InvalidOperationException(message);
+
+    [DoesNotReturn]
+    [StackTraceHidden]
+    public static void ThrowObjectDisposed(string objectName) => throw new ObjectDisposedException(objectName);
+
+    [DoesNotReturn]
+    [StackTraceHidden]
+    public static void ThrowDoubleReturn(string paramName) =>
+        throw new InvalidOperationException(
+            $"The item passed as '{paramName}' is already in the pool: it was returned twice. " +
+            "Returning an item twice would hand it to two renters at once.");
+}
