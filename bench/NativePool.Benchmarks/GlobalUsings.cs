@@ -1,0 +1,4 @@
+global using System;
+global using System.Buffers;
+global using System.Linq;
+global using BenchmarkDotNet.Attributes;

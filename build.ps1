@@ -1,0 +1,66 @@
+#!/usr/bin/env pwsh
+# NativePool build entry point. Verbs: test (default), stress, bench, plots, pack. build.sh is its line-for-line twin.
+$ErrorActionPreference = 'Stop'
+Set-Location $PSScriptRoot
+$verb = if ($args.Count -gt 0) { $args[0] } else { 'test' }
+$rest = if ($args.Count -gt 1) { $args[1..($args.Count - 1)] } else { @() }
+$env:DOTNET_CLI_TELEMETRY_OPTOUT = '1'; $env:DOTNET_NOLOGO = '1'; $env:DOTNET_SKIP_FIRST_TIME_EXPERIENCE = '1'
+$results = 'artifacts/test-results'
+
+# Prints "N passed, N failed, N skipped" from the TRX files of the last run; fails when anything failed or nothing ran.
+function Summarize {
+    $passed = 0; $failed = 0; $skipped = 0; $files = 0
+    foreach ($trx in Get-ChildItem -Path $results -Filter '*.trx' -Recurse -ErrorAction SilentlyContinue) {
+        $files++
+        $counters = ([xml](Get-Content $trx.FullName)).TestRun.ResultSummary.Counters
+        foreach ($key in 'passed', 'failed', 'error', 'timeout', 'aborted', 'notExecuted') {
+            $value = [int]$counters.$key
+            switch ($key) {
+                'passed' { $passed += $value }
+                'notExecuted' { $skipped += $value }
+                default { $failed += $value }
+            }
+        }
+    }
+    if ($files -eq 0) { $failed++ }
+    Write-Output "$passed passed, $failed failed, $skipped skipped"
+    return ($failed -eq 0 -and $passed -gt 0)
+}
+
+function Run-Tests([string]$filter) {
+    Remove-Item -Recurse -Force $results -ErrorAction SilentlyContinue
+    dotnet restore NativePool.sln; $ok = $LASTEXITCODE -eq 0
+    if ($ok) { dotnet build NativePool.sln -c Release --no-restore; $ok = $LASTEXITCODE -eq 0 }
+    if (-not $ok) {
+        Write-Output "0 passed, 1 failed, 0 skipped"
+        exit 1
+    }
+    $status = 0
+    dotnet test tests/NativePool.Tests/NativePool.Tests.csproj -c Release --no-build --filter $filter `
+        --logger "trx" --logger "console;verbosity=minimal" --results-directory $results; if ($LASTEXITCODE -ne 0) { $status = 1 }
+    if (-not (Summarize)) { $status = 1 }
+    exit $status
+}
+
+switch ($verb) {
+    'test' {
+        Run-Tests "FullyQualifiedName!=None"
+    }
+    'stress' {
+        if (-not $env:NATIVEPOOL_STRESS_SECONDS) { $env:NATIVEPOOL_STRESS_SECONDS = '120' }; Run-Tests "Category=Stress"
+    }
+    'bench' {
+        dotnet run -c Release --project bench/NativePool.Benchmarks -- @rest; exit $LASTEXITCODE
+    }
+    'plots' {
+        python3 bench/plots.py @rest; exit $LASTEXITCODE
+    }
+    'pack' {
+        dotnet pack src/ManagedFacade/ManagedFacade.csproj -c Release -o artifacts/packages
+        dotnet pack src/NativePool/NativePool.csproj -c Release -o artifacts/packages
+    }
+    default {
+        Write-Error "usage: ./build.ps1 [test|stress|bench [--full] [--filter PATTERN]|plots|pack]"
+        exit 2
+    }
+}

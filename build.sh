@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# NativePool build entry point. Verbs: test (default), stress, bench, plots, pack. build.ps1 is its line-for-line twin.
+set -euo pipefail
+cd "$(dirname "$0")"
+verb="${1:-test}"
+[ $# -gt 0 ] && shift
+export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
+results="artifacts/test-results"
+
+# Prints "N passed, N failed, N skipped" from the TRX files of the last run; fails when anything failed or nothing ran.
+summarize() {
+    local passed=0 failed=0 skipped=0 files=0 counters value
+    for trx in $(find "$results" -name '*.trx' 2>/dev/null); do
+        files=$((files + 1))
+        counters=$(grep -o '<Counters [^>]*>' "$trx")
+        for key in passed failed error timeout aborted notExecuted; do
+            value=$(echo "$counters" | grep -o " $key=\"[0-9]*\"" | grep -o '[0-9]*')
+            case "$key" in
+                passed) passed=$((passed + value)) ;;
+                notExecuted) skipped=$((skipped + value)) ;;
+                *) failed=$((failed + value)) ;;
+            esac
+        done
+    done
+    [ "$files" -eq 0 ] && failed=$((failed + 1))
+    echo "$passed passed, $failed failed, $skipped skipped"
+    [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+}
+
+run_tests() {
+    local filter="$1"
+    rm -rf "$results"
+    if ! dotnet restore NativePool.sln || ! dotnet build NativePool.sln -c Release --no-restore; then
+        echo "0 passed, 1 failed, 0 skipped"
+        return 1
+    fi
+    local status=0
+    dotnet test tests/NativePool.Tests/NativePool.Tests.csproj -c Release --no-build --filter "$filter" \
+        --logger "trx" --logger "console;verbosity=minimal" --results-directory "$results" || status=$?
+    summarize || status=$?
+    return $status
+}
+
+case "$verb" in
+    test)
+        run_tests "FullyQualifiedName!=None"
+        ;;
+    stress)
+        NATIVEPOOL_STRESS_SECONDS="${NATIVEPOOL_STRESS_SECONDS:-120}" run_tests "Category=Stress"
+        ;;
+    bench)
+        dotnet run -c Release --project bench/NativePool.Benchmarks -- "$@"
+        ;;
+    plots)
+        python3 bench/plots.py "$@"
+        ;;
+    pack)
+        dotnet pack src/ManagedFacade/ManagedFacade.csproj -c Release -o artifacts/packages
+        dotnet pack src/NativePool/NativePool.csproj -c Release -o artifacts/packages
+        ;;
+    *)
+        echo "usage: ./build.sh [test|stress|bench [--full] [--filter PATTERN]|plots|pack]" >&2
+        exit 2
+        ;;
+esac

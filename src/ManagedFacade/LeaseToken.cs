@@ -1,0 +1,67 @@
+using System.Runtime.CompilerServices;
+using System.Threading;
+
+namespace NativePool;
+
+/// <summary>
+/// The generation word shared by all copies of one scoped lease: whichever copy disposes first advances it and returns
+/// the item; every other copy, and any later dispose, finds the generation moved on and does nothing.
+/// </summary>
+/// <remarks>
+/// Tokens are reused through a short per-thread free list, so leases allocate nothing in steady state. A token is only
+/// put back after its generation has moved on, so a stale copy of an old lease can never match the token's new lease.
+/// </remarks>
+internal sealed class LeaseToken
+{
+    private const int MaxSparePerThread = 16;
+
+#pragma warning disable IDE1006 // dotnet/runtime names thread statics t_; .editorconfig naming rules cannot select by attribute.
+    [System.ThreadStatic]
+    private static LeaseToken? t_spare;
+
+    [System.ThreadStatic]
+    private static int t_spareCount;
+#pragma warning restore IDE1006
+
+    private int _generation;
+    private LeaseToken? _next;
+
+    /// <summary>The current generation; a lease remembers it when it is made.</summary>
+    public int Generation => _generation;
+
+    /// <summary>A token from this thread's free list, or a new one.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static LeaseToken Take()
+    {
+        LeaseToken? token = t_spare;
+        if (token is null)
+        {
+            return new LeaseToken();
+        }
+
+        t_spare = token._next;
+        token._next = null;
+        t_spareCount--;
+        return token;
+    }
+
+    /// <summary>Ends generation <paramref name="generation"/>; true for exactly one caller per generation.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public bool TryEnd(int generation)
+    {
+        // Settles two copies of one lease disposed at once (on two threads): only one moves the generation on.
+        if (Interlocked.CompareExchange(ref _generation, generation + 1, generation) != generation)
+        {
+            return false;
+        }
+
+        if (t_spareCount < MaxSparePerThread)
+        {
+            _next = t_spare;
+            t_spare = this;
+            t_spareCount++;
+        }
+
+        return true;
+    }
+}

@@ -1,0 +1,61 @@
+using System;
+
+namespace NativePool;
+
+/// <summary>How a <see cref="StripedArrayPool{T}"/> made by <see cref="StripedArrayPool{T}.Create(StripedArrayPoolOptions)"/> is shaped.</summary>
+/// <remarks>
+/// The pool copies and validates the values when it is created; changing the options afterwards has no effect.
+/// A bad value makes <c>Create</c> throw an <see cref="ArgumentOutOfRangeException"/> whose
+/// <see cref="ArgumentException.ParamName"/> is the option's name.
+/// </remarks>
+public sealed class StripedArrayPoolOptions
+{
+    /// <summary>The default of <see cref="MaximumRetainedBytesPerSizeClass"/>: 64 MiB.</summary>
+    public const long DefaultMaximumRetainedBytesPerSizeClass = 64L * 1024 * 1024;
+
+    /// <summary>
+    /// The largest array length, in elements, the pool keeps. Rounded up to a power of two; 16 to 2^30
+    /// (1 073 741 824, the default). Longer requests are allocated at their exact length and dropped on return.
+    /// </summary>
+    public int MaximumArrayLength { get; set; } = 1 << 30;
+
+    /// <summary>
+    /// Arrays one stripe keeps per size class, 1 to 65 536; 0 (the default) means <c>max(32, 1024 / stripes)</c>, so
+    /// together the stripes can absorb a burst of 1 024 same-size arrays. Bounded further by
+    /// <see cref="MaximumRetainedBytesPerSizeClass"/>.
+    /// </summary>
+    public int ArraysPerStripe { get; set; }
+
+    /// <summary>
+    /// The byte budget of one size class across all stripes, at least 1. A class keeps at most
+    /// <c>max(1, budget / (stripes × array bytes))</c> arrays per stripe. Default 64 MiB.
+    /// </summary>
+    public long MaximumRetainedBytesPerSizeClass { get; set; } = DefaultMaximumRetainedBytesPerSizeClass;
+
+    /// <summary>
+    /// Stripes per size class: a power of two from 1 to 64; 0 (the default) means the processor count rounded up to a
+    /// power of two (at most 64).
+    /// </summary>
+    public int StripeCount { get; set; }
+
+    /// <summary>Whether idle arrays are released after gen-2 GCs, on a timer and under memory pressure. Default true.</summary>
+    public bool TrimmingEnabled { get; set; } = true;
+
+    /// <summary>The idle timer's period; 1 ms to 1 day. Default 30 seconds.</summary>
+    public TimeSpan TrimInterval { get; set; } = TimeSpan.FromSeconds(30);
+
+    /// <summary>
+    /// How long arrays stay untouched before trimming releases them (half of a stripe per period); 0 to 1 day. A quarter
+    /// of it applies under medium memory pressure; under high pressure everything is released. Default 60 seconds.
+    /// </summary>
+    public TimeSpan TrimAge { get; set; } = TimeSpan.FromSeconds(60);
+
+    /// <summary>Clear every array when it is returned, whatever <c>clearArray</c> says. Default false.</summary>
+    public bool ClearOnReturn { get; set; }
+
+    /// <summary>The trim clock; tests inject their own. Null means <see cref="TimeProvider.System"/>.</summary>
+    internal TimeProvider? TimeProvider { get; set; }
+
+    /// <summary>The memory-pressure source; tests inject their own. Null means the GC's.</summary>
+    internal Func<MemoryPressure>? PressureSource { get; set; }
+}

@@ -1,0 +1,251 @@
+using System;
+using System.Buffers;
+using System.Runtime.CompilerServices;
+
+namespace NativePool;
+
+/// <summary>
+/// A drop-in <see cref="ArrayPool{T}"/> on the NativePool engine: a per-thread slot per size class in front of per-core,
+/// cache-line padded, pinned stripes. Use <see cref="Shared"/> where you used <see cref="ArrayPool{T}.Shared"/>.
+/// </summary>
+/// <remarks>
+/// <para>
+/// Contract: the BCL's. <c>Rent(0)</c> returns <see cref="Array.Empty{T}"/>; <c>Rent(n)</c> returns an array of at least
+/// <c>n</c> elements (the next power of two from 16 up) whose contents are undefined; requests longer than
+/// <see cref="MaximumArrayLength"/> get an array of exactly <c>n</c> elements that is dropped when returned.
+/// <c>Return(null)</c> throws <see cref="ArgumentNullException"/>; an array whose length no size class has throws
+/// <see cref="ArgumentException"/>; returning an array that is already in the pool throws
+/// <see cref="InvalidOperationException"/> when the pool can see it cheaply (it is the thread's or the stripe's most
+/// recent). Never blocks, never returns null; rent and return may happen on different threads.
+/// </para>
+/// <para>
+/// Arrays of unmanaged elements (byte, char, int, any struct without references) live on the pinned object heap: they
+/// never move, so pinning them is free. Arrays of reference-holding elements are ordinary and are always cleared when
+/// the pool keeps them, so the pool never keeps objects alive.
+/// </para>
+/// <para>
+/// Concurrency: a rent or return on a thread first uses that thread's slot for the size class (plain loads and stores,
+/// no shared cache line), then the stripe of the current core, claimed with one compare-and-swap, then the nearest other
+/// stripes; it never waits for another thread. Idle arrays are released after gen-2 GCs, on a timer, and at once under
+/// high memory pressure.
+/// </para>
+/// </remarks>
+/// <typeparam name="T">The element type.</typeparam>
+public sealed class StripedArrayPool<T> : ArrayPool<T>
+{
+    private static readonly StripedArrayPool<T> s_shared = new(new StripedArrayPoolOptions());
+
+    private readonly StripedPool<T[]> _engine;
+    private readonly int _maximumArrayLength;
+    private readonly int _classCount;
+    private readonly bool _clearOnReturn;
+
+    private StripedArrayPool(StripedArrayPoolOptions options)
+    {
+        if (options is null)
+        {
+            ThrowHelper.ThrowArgumentNull(nameof(options));
+        }
+
+        Validate(options);
+
+        _classCount = SizeClasses.GetIndex(options.MaximumArrayLength) + 1;
+        _maximumArrayLength = SizeClasses.GetLength(_classCount - 1);
+        _clearOnReturn = options.ClearOnReturn;
+
+        int stripes = options.StripeCount == 0 ? StripedPoolSettings.DefaultStripeCount : options.StripeCount;
+        int arraysPerStripe = options.ArraysPerStripe == 0 ? Math.Max(32, 1024 / stripes) : options.ArraysPerStripe;
+        var capacity = new int[_classCount];
+        var itemBytes = new long[_classCount];
+        for (int c = 0; c < _classCount; c++)
+        {
+            itemBytes[c] = (long)SizeClasses.GetLength(c) * Unsafe.SizeOf<T>();
+            long byBudget = options.MaximumRetainedBytesPerSizeClass / (stripes * Math.Max(1, itemBytes[c]));
+            capacity[c] = (int)Math.Clamp(byBudget, 1, arraysPerStripe);
+        }
+
+        var settings = new StripedPoolSettings
+        {
+            ClassCount = _classCount,
+            CapacityPerStripe = capacity,
+            ItemBytes = itemBytes,
+            StripeCount = stripes,
+            TrimmingEnabled = options.TrimmingEnabled,
+            TrimInterval = options.TrimInterval,
+            TrimAge = options.TrimAge,
+            Clock = options.TimeProvider ?? TimeProvider.System,
+            Pressure = options.PressureSource ?? GCMemoryPressure.Read,
+        };
+        _engine = new StripedPool<T[]>(settings, static sizeClass => PinnedArray<T>.Allocate(SizeClasses.GetLength(sizeClass)));
+    }
+
+    /// <summary>The process-wide pool: the same engine and fast path as <see cref="Create()"/> instances.</summary>
+    public static new StripedArrayPool<T> Shared => s_shared;
+
+    /// <summary>The largest array length this pool keeps; longer rents are allocated exactly and dropped on return.</summary>
+    public int MaximumArrayLength => _maximumArrayLength;
+
+    /// <summary>The number of per-core stripes of each size class.</summary>
+    public int StripeCount => _engine.StripeCount;
+
+    /// <summary>Whether arrays of <typeparamref name="T"/> are allocated on the pinned object heap.</summary>
+    public static bool ArraysArePinned => PinnedArray<T>.IsPinned;
+
+    /// <summary>The engine (tests and benchmarks).</summary>
+    internal StripedPool<T[]> Engine => _engine;
+
+    /// <summary>Creates an independent pool with the default options.</summary>
+    /// <returns>A new pool.</returns>
+    public static new StripedArrayPool<T> Create() => new(new StripedArrayPoolOptions());
+
+    /// <summary>Creates an independent pool.</summary>
+    /// <param name="options">The shape of the pool; copied and validated now.</param>
+    /// <returns>A new pool.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="options"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">An option is out of range; the exception's ParamName names it.</exception>
+    public static StripedArrayPool<T> Create(StripedArrayPoolOptions options) => new(options);
+
+    /// <summary>Rents an array of at least <paramref name="minimumLength"/> elements; its contents are undefined.</summary>
+    /// <param name="minimumLength">The minimum length, 0 or more.</param>
+    /// <returns>An array of at least <paramref name="minimumLength"/> elements (the empty array for 0).</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="minimumLength"/> is negative.</exception>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public override T[] Rent(int minimumLength)
+    {
+        if ((uint)(minimumLength - 1) < (uint)_maximumArrayLength)
+        {
+            return _engine.Rent(SizeClasses.GetIndex(minimumLength));
+        }
+
+        return RentUncommon(minimumLength);
+    }
+
+    /// <summary>Returns an array rented from this pool.</summary>
+    /// <param name="array">The array; its length must be one this pool hands out.</param>
+    /// <param name="clearArray">Clear the array before the pool keeps it.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="array"/> is null.</exception>
+    /// <exception cref="ArgumentException"><paramref name="array"/>'s length is not a size class of this pool.</exception>
+    /// <exception cref="InvalidOperationException"><paramref name="array"/> is already in the pool (returned twice).</exception>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public override void Return(T[] array, bool clearArray = false)
+    {
+        if (array is null)
+        {
+            ThrowHelper.ThrowArgumentNull(nameof(array));
+        }
+
+        int length = array.Length;
+        int sizeClass = SizeClasses.GetIndex(length);
+        if ((uint)sizeClass < (uint)_classCount && SizeClasses.GetLength(sizeClass) == length)
+        {
+            if (clearArray || _clearOnReturn || RuntimeHelpers.IsReferenceOrContainsReferences<T>())
+            {
+                array.AsSpan().Clear();
+            }
+
+            if (_engine.Return(sizeClass, array) == ReturnResult.Duplicate)
+            {
+                ThrowHelper.ThrowDoubleReturn(nameof(array));
+            }
+
+            return;
+        }
+
+        ReturnUncommon(array);
+    }
+
+    /// <summary>Rents an array for a scope; disposing the lease returns it once.</summary>
+    /// <param name="minimumLength">The length the lease's <see cref="ArrayLease{T}.Span"/> has, 0 or more.</param>
+    /// <param name="clearOnReturn">Clear the array when the lease returns it.</param>
+    /// <returns>A lease whose <see cref="ArrayLease{T}.Length"/> is <paramref name="minimumLength"/>.</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="minimumLength"/> is negative.</exception>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public ArrayLease<T> RentScoped(int minimumLength, bool clearOnReturn = false)
+    {
+        T[] array = Rent(minimumLength);
+        return new ArrayLease<T>(array.Length == 0 ? null : this, array, minimumLength, clearOnReturn);
+    }
+
+    /// <summary>Releases idle arrays now, as the periodic trim would (everything under high memory pressure).</summary>
+    /// <returns>How many arrays were released.</returns>
+    public int Trim() => _engine.Trim();
+
+    /// <summary>Releases every pooled array now, whatever its age.</summary>
+    /// <returns>How many arrays were released.</returns>
+    public int Clear() => _engine.Trim(releaseAll: true);
+
+    /// <summary>Reads the pool's counters (summed over threads and stripes; exact when the pool is quiet).</summary>
+    /// <returns>A snapshot.</returns>
+    public PoolStatistics GetStatistics() => _engine.GetStatistics();
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private T[] RentUncommon(int minimumLength)
+    {
+        if (minimumLength == 0)
+        {
+            return Array.Empty<T>();
+        }
+
+        if (minimumLength < 0)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(minimumLength), "The length to rent must not be negative.");
+        }
+
+        // Longer than the largest class: allocated at the exact length, never pooled.
+        _engine.RecordUnpooledRent();
+        return PinnedArray<T>.Allocate(minimumLength);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ReturnUncommon(T[] array)
+    {
+        if (array.Length == 0)
+        {
+            // The empty array is never pooled; returning it is allowed and does nothing (as in the BCL).
+            return;
+        }
+
+        if (array.Length > _maximumArrayLength)
+        {
+            _engine.RecordUnpooledReturn();
+            return;
+        }
+
+        ThrowHelper.ThrowArgument(
+            nameof(array),
+            $"An array of length {array.Length} was not rented from this pool: its lengths are powers of two from 16 to {_maximumArrayLength}.");
+    }
+
+    private static void Validate(StripedArrayPoolOptions options)
+    {
+        if (options.MaximumArrayLength is < SizeClasses.MinimumLength or > SizeClasses.MaximumLength)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.MaximumArrayLength), "MaximumArrayLength must be from 16 to 2^30 elements.");
+        }
+
+        if (options.ArraysPerStripe is < 0 or > 65_536)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.ArraysPerStripe), "ArraysPerStripe must be from 1 to 65 536, or 0 for the default.");
+        }
+
+        if (options.MaximumRetainedBytesPerSizeClass < 1)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.MaximumRetainedBytesPerSizeClass), "MaximumRetainedBytesPerSizeClass must be at least 1 byte.");
+        }
+
+        if (options.StripeCount is < 0 or > 64 || (options.StripeCount & (options.StripeCount - 1)) != 0)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.StripeCount), "StripeCount must be a power of two from 1 to 64, or 0 for the default.");
+        }
+
+        if (options.TrimInterval < TimeSpan.FromMilliseconds(1) || options.TrimInterval > TimeSpan.FromDays(1))
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.TrimInterval), "TrimInterval must be from 1 ms to 1 day.");
+        }
+
+        if (options.TrimAge < TimeSpan.Zero || options.TrimAge > TimeSpan.FromDays(1))
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.TrimAge), "TrimAge must be from 0 to 1 day.");
+        }
+    }
+}

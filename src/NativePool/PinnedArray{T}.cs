@@ -1,0 +1,20 @@
+using System;
+using System.Runtime.CompilerServices;
+
+namespace NativePool;
+
+/// <summary>How the engine allocates arrays: unmanaged elements pinned and uninitialized, reference-holding ones ordinarily.</summary>
+internal static class PinnedArray<T>
+{
+    /// <summary>Whether arrays of <typeparamref name="T"/> go on the pinned object heap (no references inside).</summary>
+    public static bool IsPinned => !RuntimeHelpers.IsReferenceOrContainsReferences<T>();
+
+    /// <summary>Allocates an array of exactly <paramref name="length"/> elements.</summary>
+    /// <remarks>
+    /// Arrays of unmanaged elements are allocated on the pinned object heap, never move, and are not zeroed (callers of
+    /// a pool must not rely on contents, as with <see cref="System.Buffers.ArrayPool{T}"/>). Arrays holding references
+    /// are ordinary zeroed arrays: the pool clears them on every return so it never keeps objects alive.
+    /// </remarks>
+    public static T[] Allocate(int length) =>
+        IsPinned ? GC.AllocateUninitializedArray<T>(length, pinned: true) : new T[length];
+}
