@@ -74,6 +74,36 @@ internal sealed partial class StripedPool<T>
         return removed;
     }
 
+    /// <summary>
+    /// Removes every item parked in the calling thread's slots and passes each to the discard callback (disposal of
+    /// pools whose discard frees memory, which must not take items out of other threads' slots).
+    /// </summary>
+    /// <returns>How many items were removed.</returns>
+    public int DrainCurrentThread()
+    {
+        object? entry = ThreadCacheTable.Get(_id);
+        if (entry is null)
+        {
+            return 0;
+        }
+
+        ThreadCache<T> cache = Unsafe.As<ThreadCache<T>>(entry);
+        int removed = 0;
+        for (int c = 0; c < cache._slots.Length; c++)
+        {
+            // Exchange: in pools that trim thread caches the trimmer may be emptying this slot at the same moment.
+            T? item = Interlocked.Exchange(ref cache._slots[c], null);
+            if (item is not null)
+            {
+                removed++;
+                _onDiscard?.Invoke(item);
+            }
+        }
+
+        _totals.AddTrimmed(removed);
+        return removed;
+    }
+
     private int TrimThreadCache(ThreadCache<T> cache, long nowMs, long ageMs, bool all)
     {
         if (!all)
