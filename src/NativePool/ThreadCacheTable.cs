@@ -1,5 +1,6 @@
 using System;
 using System.Runtime.CompilerServices;
+using System.Threading;
 
 namespace NativePool;
 
@@ -14,6 +15,15 @@ internal static class ThreadCacheTable
     [ThreadStatic]
     private static object?[]? t_caches;
 #pragma warning restore IDE1006
+
+    private static int s_nextPoolId = -1;
+
+    /// <summary>
+    /// A new pool id, unique in the process across every pool item type: the table is one per thread for all of them, so
+    /// two pools of different item types must never share an index (the fast path reinterprets the entry without a check).
+    /// </summary>
+    // Interlocked: pools are created on any thread.
+    public static int AllocatePoolId() => Interlocked.Increment(ref s_nextPoolId);
 
     /// <summary>This thread's cache for pool <paramref name="poolId"/>, or null.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
