@@ -9,8 +9,10 @@ bool ours = !(args.Length > 1 && args[1] == "default");
 var factory = ours ? new StripedMemoryPoolFactory() : null;
 WebApplication app = EchoApp.Build(factory, port);
 await app.StartAsync().ConfigureAwait(false);
+long allocatedAtStart = GC.GetTotalAllocatedBytes(precise: true);
 Console.WriteLine($"Echo on {string.Join(", ", app.Urls)} with {(ours ? "StripedMemoryPool<byte>.Shared" : "Kestrel's default pool")}; Ctrl+C stops.");
 await app.WaitForShutdownAsync().ConfigureAwait(false);
+Console.WriteLine($"Allocated while serving: {GC.GetTotalAllocatedBytes(precise: true) - allocatedAtStart} B");
 if (factory is not null)
 {
     Console.WriteLine($"Pool: {factory.GetStatistics()}");

@@ -199,8 +199,10 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
 
         // Volatile: later rents on other threads take the slow path and throw; a rent racing this write may still succeed.
         Volatile.Write(ref _rentLimit, 0);
+        _engine.DrainStripes();
+
+        // Managed buffers may be taken out of any thread's slot (the engine's trimmer does it all the time).
         _engine.Trim(releaseAll: true);
-        _engine.DrainCurrentThread();
     }
 
     private PinnedMemoryOwner<T> Allocate(int sizeClass) => new(this, sizeClass, SizeClasses.GetLength(sizeClass));
