@@ -158,6 +158,12 @@ internal sealed partial class StripedPool<T> where T : class
         {
             ThreadCache<T> cache = pair.Key;
 
+            // Volatile: set by the finalizer of a dead thread's cache once its counts are in the retired totals read above.
+            if (Volatile.Read(ref cache._retired) != 0)
+            {
+                continue;
+            }
+
             // Volatile: the owner thread writes these with plain stores; we want its latest published values.
             rented += Volatile.Read(ref cache._rented);
             returned += Volatile.Read(ref cache._returned);
