@@ -23,7 +23,7 @@ wrk.body = string.rep("x", $body)
 wrk.headers["Content-Type"] = "application/octet-stream"
 LUA
 
-# Runs one server with the given mode, warms it up, measures, stops it; prints "rps allocated-bytes".
+# Runs one server with the given mode, warms it up, measures, stops it; writes "rps allocated-bytes requests" to a file.
 measure() {
     local mode="$1" log="$work/server-$1.log"
     dotnet samples/KestrelEcho/bin/Release/net10.0/KestrelEcho.dll "$port" "$mode" >"$log" 2>&1 &
@@ -38,17 +38,19 @@ measure() {
     out="$(wrk -t 1 -c "$connections" -d "${seconds}s" -s "$work/post.lua" "http://127.0.0.1:$port/echo")"
     rps="$(echo "$out" | awk '/Requests\/sec/ {print $2}')"
     requests="$(echo "$out" | awk '/requests in/ {print $1}')"
-    kill -INT "$server"
+    kill -TERM "$server"
     wait "$server" || true
     local allocated
     allocated="$(awk '/Allocated while serving/ {print $4}' "$log")"
     # Allocation is counted from server start, so it is divided by every request served, warm-up included.
-    echo "$rps $allocated $((requests + warm_requests))"
-    grep "Pool:" "$log" >&2 || true
+    echo "$rps $allocated $((requests + warm_requests))" >"$work/result-$mode"
+    grep "Pool:" "$log" || true
 }
 
-read -r default_rps default_alloc default_requests < <(measure default)
-read -r ours_rps ours_alloc ours_requests < <(measure ours)
+measure default
+measure ours
+read -r default_rps default_alloc default_requests <"$work/result-default"
+read -r ours_rps ours_alloc ours_requests <"$work/result-ours"
 awk -v d="$default_rps" -v o="$ours_rps" -v da="$default_alloc" -v oa="$ours_alloc" -v dr="$default_requests" -v orq="$ours_requests" \
     -v s="$seconds" -v c="$connections" -v b="$body" 'BEGIN {
     printf "Kestrel echo, POST %d B, %d connections, %d s, wrk on loopback (%s)\n", b, c, s, "warm-up and measured runs include both wrk and the server on this machine"
