@@ -25,14 +25,13 @@ namespace NativePool;
 /// <see cref="ReturnResult.Duplicate"/>.
 /// </para>
 /// <para>
-/// Pool ids are process-unique and never reused; each pool's thread caches live in <see cref="ThreadCacheTable"/> at its
+/// Pool ids are process-unique across every <typeparamref name="T"/> and never reused (one counter in
+/// <see cref="ThreadCacheTable"/>, not one per generic instantiation); each pool's thread caches live in that table at its
 /// id, so <c>Shared</c> and independent instances run the same fast path.
 /// </para>
 /// </remarks>
 internal sealed partial class StripedPool<T> where T : class
 {
-    private static int s_nextId = -1;
-
     private readonly int _id;
     private readonly int _classCount;
     private readonly int _stripeMask;
@@ -50,7 +49,7 @@ internal sealed partial class StripedPool<T> where T : class
     /// <param name="onDiscard">Runs on every item the pool lets go of (dropped or trimmed), or null.</param>
     public StripedPool(StripedPoolSettings settings, Func<int, T> allocate, Action<T>? onDiscard = null)
     {
-        _id = Interlocked.Increment(ref s_nextId);
+        _id = ThreadCacheTable.NewPoolId();
         _classCount = settings.ClassCount;
         _stripeMask = settings.StripeCount - 1;
         _classes = new StripeSet<T>?[_classCount];

@@ -1,5 +1,6 @@
 using System;
 using System.Runtime.CompilerServices;
+using System.Threading;
 
 namespace NativePool;
 
@@ -14,6 +15,20 @@ internal static class ThreadCacheTable
     [ThreadStatic]
     private static object?[]? t_caches;
 #pragma warning restore IDE1006
+
+    private static int s_lastPoolId = -1;
+
+    /// <summary>A new pool id, unique across every pool of every element type in the process.</summary>
+    /// <remarks>
+    /// The table is shared by all element types and each pool reads its entry back with an unchecked cast, so the
+    /// counter must live here, outside any generic type: a per-instantiation counter would give the first pool of
+    /// every element type id 0, and those pools would take each other's thread caches (and items) for their own.
+    /// </remarks>
+    public static int NewPoolId()
+    {
+        // Interlocked: pools of any element type may be created on several threads at once; each must get its own id.
+        return Interlocked.Increment(ref s_lastPoolId);
+    }
 
     /// <summary>This thread's cache for pool <paramref name="poolId"/>, or null.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
