@@ -191,9 +191,11 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
             ThrowHelper.ThrowArgumentOutOfRange(nameof(minimumLength), "The length to rent must not be negative.");
         }
 
-        // Longer than the largest class: allocated at the exact length, never pooled.
+        // Longer than the largest class: allocated at the exact length, never pooled. Counted only once the allocation
+        // succeeded, so an OutOfMemoryException (e.g. for a length over Array.MaxLength) leaves no phantom rent behind.
+        T[] array = PinnedArray<T>.Allocate(minimumLength);
         _engine.RecordUnpooledRent();
-        return PinnedArray<T>.Allocate(minimumLength);
+        return array;
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
