@@ -14,8 +14,10 @@ namespace NativePool.Tests.ArrayPool;
 /// Each case runs for <c>NATIVEPOOL_STRESS_SECONDS</c> seconds (default 3). A worker's step is one of: rent an array of
 /// a random size (some over the pool's maximum), register it as held (a second registration of the same array is a
 /// double hand-out) and stamp a fresh token into it; check a held array's stamp, unregister it and return it (sometimes
-/// with <c>clearArray</c>); check a held array's stamp and hand it to the shared queue; take an array from the queue,
-/// check its stamp and hold it, so that it is returned by a thread that did not rent it.
+/// with <c>clearArray</c>); check a held array's stamp and hand it to the shared queue (kept short, so arrays keep
+/// cycling through the pool); take an array from the queue, check its stamp and hold it, so that it is returned by a
+/// thread that did not rent it. One step in a thousand is a burst: more arrays of one length than the stripes keep,
+/// rented and returned at once, so stripes fill up, returns walk to other stripes and drop, and rents steal.
 /// </para>
 /// <para>
 /// Detection is two-fold: the registry catches the pool handing out an array someone holds, and the stamp catches
@@ -29,6 +31,7 @@ namespace NativePool.Tests.ArrayPool;
 public class StripedArrayPoolStressTests
 {
     private const int MaxHeldPerThread = 6;
+    private const int MaxQueued = 16;
     private const int StripeCount = 4;
     private const int ArraysPerStripe = 8;
     private const int MaximumArrayLength = 1 << 16;
@@ -211,6 +214,7 @@ public class StripedArrayPoolStressTests
         private readonly StripedArrayPool<T> _pool;
         private readonly IStamp<T> _stamp;
         private readonly ConcurrentQueue<(T[] Array, long Token)> _handOffs = new();
+        private int _queued;
         private long _rents;
         private string? _failure;
 
@@ -267,27 +271,40 @@ public class StripedArrayPoolStressTests
             {
                 while (Failure is null && Stopwatch.GetTimestamp() < deadline)
                 {
-                    int step = random.Next(100);
-                    if (held.Count < MaxHeldPerThread && (step < 45 || held.Count == 0))
+                    int step = random.Next(1000);
+                    if (step == 0)
+                    {
+                        // Now and then a burst of one length, more than the stripes keep: fills them, drops the rest.
+                        rents += Burst(s_smallLengths[random.Next(s_smallLengths.Length)]);
+                        continue;
+                    }
+
+                    step /= 10;
+                    if (held.Count == 0 || (held.Count < MaxHeldPerThread && step < 40))
                     {
                         int[] lengths = random.Next(20) == 0 ? s_largeLengths : s_smallLengths;
                         held.Add(Rent(lengths[random.Next(lengths.Length)]));
                         rents++;
                     }
-                    else if (step < 75)
+                    else if (step < 55 && _handOffs.TryDequeue(out (T[] Array, long Token) handedOver))
                     {
-                        Return(TakeAt(held, random.Next(held.Count)), clearArray: random.Next(8) == 0);
+                        // Interlocked: every worker counts the queue's length up and down.
+                        Interlocked.Decrement(ref _queued);
+                        Check(handedOver);
+                        held.Add(handedOver);
                     }
-                    else if (step < 90)
+                    else if (step < 70 && Volatile.Read(ref _queued) < MaxQueued)
                     {
                         (T[] Array, long Token) item = TakeAt(held, random.Next(held.Count));
                         Check(item);
+
+                        // Interlocked: every worker counts the queue's length up and down (a bound, so it stays short).
+                        Interlocked.Increment(ref _queued);
                         _handOffs.Enqueue(item);
                     }
-                    else if (_handOffs.TryDequeue(out (T[] Array, long Token) item))
+                    else
                     {
-                        Check(item);
-                        held.Add(item);
+                        Return(TakeAt(held, random.Next(held.Count)), clearArray: random.Next(8) == 0);
                     }
                 }
 
@@ -305,6 +322,22 @@ public class StripedArrayPoolStressTests
                 // Interlocked: every worker adds its count at the end.
                 Interlocked.Add(ref _rents, rents);
             }
+        }
+
+        private int Burst(int length)
+        {
+            var burst = new (T[] Array, long Token)[(StripeCount * ArraysPerStripe) + 8];
+            for (int i = 0; i < burst.Length; i++)
+            {
+                burst[i] = Rent(length);
+            }
+
+            for (int i = burst.Length - 1; i >= 0; i--)
+            {
+                Return(burst[i], clearArray: false);
+            }
+
+            return burst.Length;
         }
 
         public void DrainHandOffs()
