@@ -1,5 +1,6 @@
 using System;
 using System.Runtime.CompilerServices;
+using System.Threading;
 
 namespace NativePool;
 
@@ -10,10 +11,20 @@ namespace NativePool;
 /// </remarks>
 internal static class ThreadCacheTable
 {
+    /// <summary>
+    /// The last id handed out. One counter for every element type: a static field of the generic pool would be one per
+    /// instantiation, so pools of two types would share an id, and each would read the other's cache as its own.
+    /// </summary>
+    private static int s_lastPoolId = -1;
+
 #pragma warning disable IDE1006 // dotnet/runtime names thread statics t_; .editorconfig naming rules cannot select by attribute.
     [ThreadStatic]
     private static object?[]? t_caches;
 #pragma warning restore IDE1006
+
+    /// <summary>A process-unique pool id, never reused (whatever the pool's element type).</summary>
+    // Interlocked: pools are created on many threads at once; two must never get the same id.
+    public static int AllocatePoolId() => Interlocked.Increment(ref s_lastPoolId);
 
     /// <summary>This thread's cache for pool <paramref name="poolId"/>, or null.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
