@@ -96,7 +96,7 @@ internal sealed partial class StripedPool<T>
         int removed = 0;
         foreach (KeyValuePair<ThreadCache<T>, object?> pair in _threadCaches)
         {
-            removed += TrimThreadCache(pair.Key, 0, 0, all: true);
+            removed += EmptyThreadCache(pair.Key);
         }
 
         _totals.AddTrimmed(removed);
