@@ -22,8 +22,9 @@ namespace NativePool;
 /// </para>
 /// <para>
 /// Arrays of unmanaged elements (byte, char, int, any struct without references) live on the pinned object heap: they
-/// never move, so pinning them is free. Arrays of reference-holding elements are ordinary and are always cleared when
-/// the pool keeps them, so the pool never keeps objects alive.
+/// never move, so pinning them is free. Arrays of reference-holding elements are ordinary and, unless
+/// <see cref="StripedArrayPoolOptions.ClearReferencesOnReturn"/> is turned off, are cleared whenever the pool keeps them,
+/// so the pool never keeps objects alive.
 /// </para>
 /// <para>
 /// Concurrency: a rent or return on a thread first uses that thread's slot for the size class (plain loads and stores,
@@ -53,7 +54,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
 
         _classCount = SizeClasses.GetIndex(options.MaximumArrayLength) + 1;
         _maximumArrayLength = SizeClasses.GetLength(_classCount - 1);
-        _clearOnReturn = options.ClearOnReturn;
+        _clearOnReturn = options.ClearOnReturn || (options.ClearReferencesOnReturn && RuntimeHelpers.IsReferenceOrContainsReferences<T>());
 
         int stripes = options.StripeCount == 0 ? StripedPoolSettings.DefaultStripeCount : options.StripeCount;
         int arraysPerStripe = options.ArraysPerStripe == 0 ? Math.Max(32, 1024 / stripes) : options.ArraysPerStripe;
@@ -150,7 +151,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
                 ThrowHelper.ThrowArgumentArrayType(nameof(array), array.GetType(), typeof(T[]));
             }
 
-            if (clearArray || _clearOnReturn || RuntimeHelpers.IsReferenceOrContainsReferences<T>())
+            if (clearArray || _clearOnReturn)
             {
                 // The array's exact type is checked above, so the span needs no covariance check of its own.
                 MemoryMarshal.CreateSpan(ref MemoryMarshal.GetArrayDataReference(array), length).Clear();

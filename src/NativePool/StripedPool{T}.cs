@@ -25,8 +25,7 @@ namespace NativePool;
 /// <see cref="ReturnResult.Duplicate"/>.
 /// </para>
 /// <para>
-/// Pool ids are process-unique across every <typeparamref name="T"/> and never reused (one counter in
-/// <see cref="ThreadCacheTable"/>, not one per generic instantiation); each pool's thread caches live in that table at its
+/// Pool ids are process-unique and never reused; each pool's thread caches live in <see cref="ThreadCacheTable"/> at its
 /// id, so <c>Shared</c> and independent instances run the same fast path.
 /// </para>
 /// </remarks>
@@ -49,7 +48,7 @@ internal sealed partial class StripedPool<T> where T : class
     /// <param name="onDiscard">Runs on every item the pool lets go of (dropped or trimmed), or null.</param>
     public StripedPool(StripedPoolSettings settings, Func<int, T> allocate, Action<T>? onDiscard = null)
     {
-        _id = ThreadCacheTable.NewPoolId();
+        _id = ThreadCacheTable.AllocatePoolId();
         _classCount = settings.ClassCount;
         _stripeMask = settings.StripeCount - 1;
         _classes = new StripeSet<T>?[_classCount];
@@ -202,7 +201,7 @@ internal sealed partial class StripedPool<T> where T : class
         StripeSet<T>? set = _classes[sizeClass];
         if (set is not null)
         {
-            T? item = set.Pop(Thread.GetCurrentProcessorId() & _stripeMask);
+            T? item = set.Pop(HomeStripe(cache));
             if (item is not null)
             {
                 return item;
@@ -210,6 +209,29 @@ internal sealed partial class StripedPool<T> where T : class
         }
 
         return Allocate(sizeClass, cache);
+    }
+
+    /// <summary>The calling thread's home stripe: its processor id, re-read every <see cref="ThreadCache{T}.HomeRefreshPeriod"/> stripe operations.</summary>
+    /// <remarks>
+    /// <see cref="Thread.GetCurrentProcessorId"/> is a hint that may be stale anyway, and on some virtual machines it
+    /// costs as much as the stripe operation itself; a thread rarely changes cores within a few dozen operations.
+    /// </remarks>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private int HomeStripe(ThreadCache<T> cache)
+    {
+        if (--cache._homeCountdown >= 0)
+        {
+            return cache._home;
+        }
+
+        return RefreshHome(cache);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private int RefreshHome(ThreadCache<T> cache)
+    {
+        cache._homeCountdown = ThreadCache<T>.HomeRefreshPeriod;
+        return cache._home = Thread.GetCurrentProcessorId() & _stripeMask;
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
@@ -249,7 +271,7 @@ internal sealed partial class StripedPool<T> where T : class
         }
 
         StripeSet<T> set = _classes[sizeClass] ?? CreateStripes(sizeClass);
-        StripeResult result = set.Push(Thread.GetCurrentProcessorId() & _stripeMask, toStripes, item);
+        StripeResult result = set.Push(HomeStripe(cache), toStripes, item);
         if (result == StripeResult.Duplicate)
         {
             if (parked is not null)
