@@ -24,6 +24,9 @@ public abstract class CreatedStripedArrayPoolContractTests<T> : StripedArrayPool
     /// <inheritdoc />
     protected sealed override bool ClearsEveryReturn => Options.ClearOnReturn;
 
+    /// <inheritdoc />
+    protected sealed override bool ClearsReferencesOnReturn => Options.ClearReferencesOnReturn;
+
     [Fact]
     public void TheMaximumArrayLengthIsTheConfiguredOneAndIsKept()
     {

@@ -224,9 +224,9 @@ public class StripedArrayPoolBadInputTests
         AssertPublicMembers(
             typeof(StripedArrayPoolOptions),
             "DefaultMaximumRetainedBytesPerSizeClass", "MaximumArrayLength", "ArraysPerStripe", "MaximumRetainedBytesPerSizeClass",
-            "StripeCount", "TrimmingEnabled", "TrimInterval", "TrimAge", "ClearOnReturn");
+            "StripeCount", "TrimmingEnabled", "TrimInterval", "TrimAge", "ClearOnReturn", "ClearReferencesOnReturn");
 
-        // Every option with a range has rows; the two booleans have no bad value.
+        // Every option with a range has rows; the three booleans have no bad value.
         string[] ranged = ["MaximumArrayLength", "ArraysPerStripe", "MaximumRetainedBytesPerSizeClass", "StripeCount", "TrimInterval", "TrimAge"];
         Assert.All(ranged, name => Assert.Contains(s_badOptions.Values, row => row.OptionName == name));
     }

@@ -2,7 +2,8 @@ namespace NativePool.Tests.ArrayPool;
 
 /// <summary>
 /// The contract of <see cref="ArrayPoolContractTests{T}"/> plus what <see cref="StripedArrayPool{T}"/> promises beyond
-/// the BCL: exact power-of-two classes and arrays of reference-holding elements always cleared when kept.
+/// the BCL: exact power-of-two classes and arrays of reference-holding elements cleared when kept (unless
+/// <see cref="StripedArrayPoolOptions.ClearReferencesOnReturn"/> is turned off).
 /// </summary>
 /// <typeparam name="T">The element type.</typeparam>
 public abstract class StripedArrayPoolContractTests<T> : ArrayPoolContractTests<T>
@@ -13,6 +14,9 @@ public abstract class StripedArrayPoolContractTests<T> : ArrayPoolContractTests<
     /// <summary>Whether the pool was created with <see cref="StripedArrayPoolOptions.ClearOnReturn"/>.</summary>
     protected virtual bool ClearsEveryReturn => false;
 
+    /// <summary>Whether the pool was created with <see cref="StripedArrayPoolOptions.ClearReferencesOnReturn"/> (the default).</summary>
+    protected virtual bool ClearsReferencesOnReturn => true;
+
     /// <inheritdoc />
     protected sealed override ArrayPool<T> Pool => StripedPool;
 
@@ -20,7 +24,8 @@ public abstract class StripedArrayPoolContractTests<T> : ArrayPoolContractTests<
     protected sealed override int MaximumPooledLength => StripedPool.MaximumArrayLength;
 
     /// <inheritdoc />
-    protected sealed override bool ClearsWithoutClearArray => TestElements<T>.HoldsReferences || ClearsEveryReturn;
+    protected sealed override bool ClearsWithoutClearArray =>
+        ClearsEveryReturn || (ClearsReferencesOnReturn && TestElements<T>.HoldsReferences);
 
     [Fact]
     public void ArraysArePinnedExactlyWhenTheElementsHoldNoReferences()
