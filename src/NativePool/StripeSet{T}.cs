@@ -93,6 +93,9 @@ internal sealed partial class StripeSet<T> where T : class
     // Volatile: a snapshot for readers outside any claim; the claim holders change it with Interlocked.Or/And.
     internal long FullMask => Volatile.Read(ref _masks.Full);
 
+    /// <summary>The header of stripe <paramref name="stripe"/> (layout and claim tests).</summary>
+    internal ref StripeHeader GetHeader(int stripe) => ref Header(stripe);
+
     /// <summary>The items on stripe <paramref name="stripe"/>, read without its claim.</summary>
     // Volatile: the count is written by whichever thread holds the claim; this reader wants the latest published value.
     public int CountOf(int stripe) => Volatile.Read(ref Header(stripe).Count);
@@ -114,7 +117,9 @@ internal sealed partial class StripeSet<T> where T : class
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public T? Pop(int home)
     {
-        if (TryPop(home, out T? item) == StripeResult.Done)
+        // A home stripe seen empty is not claimed at all: after a drain empties it, every further rent would otherwise
+        // pay a compare-and-swap just to learn that. A stale count only sends this rent to the walk one time early.
+        if (CountOf(home) != 0 && TryPop(home, out T? item) == StripeResult.Done)
         {
             return item;
         }
@@ -130,7 +135,7 @@ internal sealed partial class StripeSet<T> where T : class
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public StripeResult Push(int home, T item, T probe)
     {
-        StripeResult result = TryPush(home, item, probe);
+        StripeResult result = CountOf(home) < _capacity ? TryPush(home, item, probe) : PeekFullStripe(home, probe);
         if (result is StripeResult.Done or StripeResult.Duplicate)
         {
             return result;
@@ -201,32 +206,31 @@ internal sealed partial class StripeSet<T> where T : class
 
         StripeResult result;
         int count = header.Count;
-        if (count < _capacity)
+        ref T? region = ref Region(stripe);
+        if (count != 0 && ReferenceEquals(Unsafe.Add(ref region, count - 1), probe))
         {
-            ref T? region = ref Region(stripe);
-            if (count != 0 && ReferenceEquals(Unsafe.Add(ref region, count - 1), probe))
+            // Checked before the capacity: a full stripe with the item on top is a double return too, and dropping
+            // the second copy would let a disposing pool dispose the copy still in the stripe.
+            result = StripeResult.Duplicate;
+        }
+        else if (count < _capacity)
+        {
+            Unsafe.Add(ref region, count) = item;
+            header.Count = count + 1;
+            header.Touched = 1;
+            if (count == 0)
             {
-                result = StripeResult.Duplicate;
+                // Races with other stripes' holders flipping their own bits in the same word.
+                Interlocked.Or(ref _masks.HasItems, 1L << stripe);
             }
-            else
+
+            if (count + 1 == _capacity)
             {
-                Unsafe.Add(ref region, count) = item;
-                header.Count = count + 1;
-                header.Touched = 1;
-                if (count == 0)
-                {
-                    // Races with other stripes' holders flipping their own bits in the same word.
-                    Interlocked.Or(ref _masks.HasItems, 1L << stripe);
-                }
-
-                if (count + 1 == _capacity)
-                {
-                    // Races with other stripes' holders flipping their own bits in the same word.
-                    Interlocked.Or(ref _masks.Full, 1L << stripe);
-                }
-
-                result = StripeResult.Done;
+                // Races with other stripes' holders flipping their own bits in the same word.
+                Interlocked.Or(ref _masks.Full, 1L << stripe);
             }
+
+            result = StripeResult.Done;
         }
         else
         {
@@ -236,6 +240,20 @@ internal sealed partial class StripeSet<T> where T : class
         // Release: publishes the slot and count stores above to the next thread that claims this stripe.
         Volatile.Write(ref header.Claim, 0);
         return result;
+    }
+
+    /// <summary>
+    /// The double-return check of a full stripe, without claiming it: a return that finds its home full does not pay a
+    /// compare-and-swap to learn that, but still reports a double return when the item sits on top.
+    /// </summary>
+    private StripeResult PeekFullStripe(int stripe, T probe)
+    {
+        // Read without the claim: if a pop races us, the top we see either still is in the pool (a true duplicate) or
+        // was just handed out, in which case this return is no longer a duplicate of anything in the pool.
+        int count = CountOf(stripe);
+        return count != 0 && ReferenceEquals(Volatile.Read(ref Unsafe.Add(ref Region(stripe), count - 1)), probe)
+            ? StripeResult.Duplicate
+            : StripeResult.Full;
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]

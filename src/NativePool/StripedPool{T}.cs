@@ -208,7 +208,7 @@ internal sealed partial class StripedPool<T> where T : class
         StripeSet<T>? set = _classes[sizeClass];
         if (set is not null)
         {
-            T? item = set.Pop(Thread.GetCurrentProcessorId() & _stripeMask);
+            T? item = set.Pop(HomeStripe(cache));
             if (item is not null)
             {
                 return item;
@@ -218,11 +218,46 @@ internal sealed partial class StripedPool<T> where T : class
         return Allocate(sizeClass, cache);
     }
 
+    /// <summary>The calling thread's home stripe: its processor id, re-read every <see cref="ThreadCache{T}.HomeRefreshPeriod"/> stripe operations.</summary>
+    /// <remarks>
+    /// <see cref="Thread.GetCurrentProcessorId"/> is a hint that may be stale anyway, and on some virtual machines it
+    /// costs as much as the stripe operation itself; a thread rarely changes cores within a few dozen operations.
+    /// </remarks>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private int HomeStripe(ThreadCache<T> cache)
+    {
+        if (--cache._homeCountdown >= 0)
+        {
+            return cache._home;
+        }
+
+        return RefreshHome(cache);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private int RefreshHome(ThreadCache<T> cache)
+    {
+        cache._homeCountdown = ThreadCache<T>.HomeRefreshPeriod;
+        return cache._home = Thread.GetCurrentProcessorId() & _stripeMask;
+    }
+
     [MethodImpl(MethodImplOptions.NoInlining)]
     private T Allocate(int sizeClass, ThreadCache<T> cache)
     {
+        T item;
+        try
+        {
+            item = _allocate(sizeClass);
+        }
+        catch
+        {
+            // The fast path counted the rent before it knew it would miss; a rent that hands nothing out is no rent.
+            cache._rented--;
+            throw;
+        }
+
         cache._allocated++;
-        return _allocate(sizeClass);
+        return item;
     }
 
     private ReturnResult ReturnToStripes(int sizeClass, T item, ThreadCache<T> cache)
@@ -243,7 +278,7 @@ internal sealed partial class StripedPool<T> where T : class
         }
 
         StripeSet<T> set = _classes[sizeClass] ?? CreateStripes(sizeClass);
-        StripeResult result = set.Push(Thread.GetCurrentProcessorId() & _stripeMask, toStripes, item);
+        StripeResult result = set.Push(HomeStripe(cache), toStripes, item);
         if (result == StripeResult.Duplicate)
         {
             if (parked is not null)

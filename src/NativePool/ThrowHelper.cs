@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
 
@@ -22,6 +23,11 @@ internal static class ThrowHelper
 
     [DoesNotReturn]
     [StackTraceHidden]
+    public static void ThrowArgumentArrayType(string paramName, Type actual, Type expected) =>
+        throw new ArgumentException($"An array of type {actual} was not rented from this pool: it hands out {expected} only.", paramName);
+
+    [DoesNotReturn]
+    [StackTraceHidden]
     public static void ThrowInvalidOperation(string message) => throw new InvalidOperationException(message);
 
     [DoesNotReturn]
@@ -34,4 +40,9 @@ internal static class ThrowHelper
         throw new InvalidOperationException(
             $"The item passed as '{paramName}' is already in the pool: it was returned twice. " +
             "Returning an item twice would hand it to two renters at once.");
+
+    [DoesNotReturn]
+    [StackTraceHidden]
+    public static void ThrowAggregate(string message, IEnumerable<Exception> innerExceptions) =>
+        throw new AggregateException(message, innerExceptions);
 }

@@ -1,3 +1,4 @@
+using NativePool.Tests.Engine;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 
