@@ -38,7 +38,7 @@ function Run-Tests([string]$filter) {
     }
     $status = 0
     foreach ($project in 'tests/NativePool.Tests/NativePool.Tests.csproj', 'tests/NativePool.IntegrationTests/NativePool.IntegrationTests.csproj') {
-        dotnet test $project -c Release --no-build --filter $filter `
+        dotnet test "$project" -c Release --no-build --filter $filter `
             --logger "trx" --logger "console;verbosity=minimal" --results-directory $results; if ($LASTEXITCODE -ne 0) { $status = 1 }
     }
     if (-not (Summarize)) { $status = 1 }

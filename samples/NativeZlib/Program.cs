@@ -10,19 +10,19 @@ if (!ZLib.IsAvailable)
     return 2;
 }
 
-const int size = 1 << 20;
+const int Size = 1 << 20;
 using var blocks = NativeBlockPool.Create();
 using var streams = NativeStructPool<ZStream>.Create();
 
-using NativeBlockLease original = blocks.Rent(size);
+using NativeBlockLease original = blocks.Rent(Size);
 var random = new Random(7);
-for (int i = 0; i < size; i++)
+for (int i = 0; i < Size; i++)
 {
     original.Span[i] = (byte)(random.Next(16) + 'a');
 }
 
-using NativeBlockLease compressed = blocks.Rent(size + 1024);
-using NativeBlockLease restored = blocks.Rent(size);
+using NativeBlockLease compressed = blocks.Rent(Size + 1024);
+using NativeBlockLease restored = blocks.Rent(Size);
 int compressedLength;
 int restoredLength;
 unsafe
@@ -37,9 +37,9 @@ unsafe
         restoredLength = ZLib.Decompress(inflater.Pointer, compressed.Span[..compressedLength], restored.Span);
     }
 
-    ulong before = ZLib.Crc32(default, (byte*)original.Pointer, size).Value;
+    ulong before = ZLib.Crc32(default, (byte*)original.Pointer, Size).Value;
     ulong after = ZLib.Crc32(default, (byte*)restored.Pointer, (uint)restoredLength).Value;
-    Console.WriteLine($"{size} B -> {compressedLength} B -> {restoredLength} B; crc32 {before:x8} / {after:x8}: {(before == after ? "round trip OK" : "MISMATCH")}");
+    Console.WriteLine($"{Size} B -> {compressedLength} B -> {restoredLength} B; crc32 {before:x8} / {after:x8}: {(before == after ? "round trip OK" : "MISMATCH")}");
     Console.WriteLine($"Blocks: {blocks.GetStatistics()}");
-    return before == after && restoredLength == size ? 0 : 1;
+    return before == after && restoredLength == Size ? 0 : 1;
 }

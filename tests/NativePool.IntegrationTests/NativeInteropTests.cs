@@ -53,16 +53,16 @@ public sealed unsafe partial class NativeInteropTests
         Assert.True(ZLib.IsAvailable, "zlib (libz.so.1) must be installed.");
         using var blocks = NativeBlockPool.Create();
         using var streams = NativeStructPool<ZStream>.Create();
-        const int size = 1 << 20;
-        using NativeBlockLease original = blocks.Rent(size);
+        const int Size = 1 << 20;
+        using NativeBlockLease original = blocks.Rent(Size);
         var random = new Random(11);
-        for (int i = 0; i < size; i++)
+        for (int i = 0; i < Size; i++)
         {
             original.Span[i] = (byte)('a' + random.Next(16));
         }
 
-        using NativeBlockLease compressed = blocks.Rent(size + 1024);
-        using NativeBlockLease restored = blocks.Rent(size);
+        using NativeBlockLease compressed = blocks.Rent(Size + 1024);
+        using NativeBlockLease restored = blocks.Rent(Size);
         int compressedLength;
         using (NativeStructLease<ZStream> stream = streams.Rent())
         {
@@ -76,8 +76,8 @@ public sealed unsafe partial class NativeInteropTests
             restoredLength = ZLib.Decompress(stream.Pointer, compressed.Span[..compressedLength], restored.Span);
         }
 
-        Assert.InRange(compressedLength, 1, size * 3 / 4);
-        Assert.Equal(size, restoredLength);
+        Assert.InRange(compressedLength, 1, Size * 3 / 4);
+        Assert.Equal(Size, restoredLength);
         Assert.True(original.Span.SequenceEqual(restored.Span));
     }
 

@@ -8,15 +8,15 @@ public sealed class PipelinesTests
     [Fact]
     public async Task TwoHundredFiftySixMebibytesCrossAPipeOnTheSharedPoolWithEveryByteVerified()
     {
-        const long total = 256L << 20;
+        const long Total = 256L << 20;
         long rentedBefore = StripedMemoryPool<byte>.Shared.GetStatistics().Rented;
-        ChecksumPipe.Result result = await ChecksumPipe.RunAsync(StripedMemoryPool<byte>.Shared, total);
-        Assert.Equal(total, result.Bytes);
+        ChecksumPipe.Result result = await ChecksumPipe.RunAsync(StripedMemoryPool<byte>.Shared, Total);
+        Assert.Equal(Total, result.Bytes);
         Assert.Equal(-1, result.FirstMismatch);
         Assert.Equal(result.WriterChecksum, result.ReaderChecksum);
 
         // At least one segment per 64 KiB went through the pool (other tests may use Shared too: only a lower bound).
-        Assert.True(StripedMemoryPool<byte>.Shared.GetStatistics().Rented - rentedBefore >= total / (64 * 1024));
+        Assert.True(StripedMemoryPool<byte>.Shared.GetStatistics().Rented - rentedBefore >= Total / (64 * 1024));
     }
 
     [Theory]

@@ -236,17 +236,17 @@ public sealed class StripedMemoryPoolTests
     public void DisposesRacingOnTwoThreadsReturnTheBufferOnce()
     {
         using StripedMemoryPool<byte> pool = StripedMemoryPool<byte>.Create(new StripedMemoryPoolOptions { StripeCount = 2, TrimmingEnabled = false });
-        const int rounds = 2_000;
+        const int Rounds = 2_000;
         using var barrier = new Barrier(2);
-        var owners = new IMemoryOwner<byte>[rounds];
-        for (int i = 0; i < rounds; i++)
+        var owners = new IMemoryOwner<byte>[Rounds];
+        for (int i = 0; i < Rounds; i++)
         {
             owners[i] = pool.Rent(64);
         }
 
         void DisposeAll()
         {
-            for (int i = 0; i < rounds; i++)
+            for (int i = 0; i < Rounds; i++)
             {
                 if ((i & 63) == 0)
                 {
@@ -261,12 +261,12 @@ public sealed class StripedMemoryPoolTests
         Array.ForEach(threads, t => t.Start());
         Array.ForEach(threads, t => t.Join());
         PoolStatistics stats = pool.GetStatistics();
-        Assert.Equal(rounds, stats.Rented);
-        Assert.Equal(rounds, stats.Returned);
+        Assert.Equal(Rounds, stats.Rented);
+        Assert.Equal(Rounds, stats.Returned);
 
         // Had any owner gone back twice, two of these would be one object.
         var rented = new HashSet<IMemoryOwner<byte>>(ReferenceEqualityComparer.Instance);
-        for (int i = 0; i < rounds; i++)
+        for (int i = 0; i < Rounds; i++)
         {
             Assert.True(rented.Add(pool.Rent(64)), "One owner was handed out twice.");
         }
