@@ -1,5 +1,6 @@
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
+using NativePool.Tests.Native;
 
 namespace NativePool.Tests.Memory;
 
@@ -74,13 +75,7 @@ public sealed class StripedMemoryPoolTests
     public void RentAndDisposeAllocateNothingInSteadyState(int length)
     {
         using StripedMemoryPool<byte> pool = CreatePool();
-        RentAndDispose(pool, length, 100);
-        long before = GC.GetAllocatedBytesForCurrentThread();
-        RentAndDispose(pool, length, 10_000);
-        long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
-        Assert.Equal(0, allocated);
-
-        static void RentAndDispose(StripedMemoryPool<byte> pool, int length, int count)
+        Assert.Equal(0, SteadyStateAllocation.Measure(count =>
         {
             for (int i = 0; i < count; i++)
             {
@@ -94,25 +89,32 @@ public sealed class StripedMemoryPoolTests
                 using MemoryLease<byte> lease = pool.RentScoped(length);
                 lease.Span[0] = 2;
             }
-        }
+        }));
+    }
+
+    [Fact]
+    public void TheMeasurementSeesTheOwnerTheReferencePoolAllocatesPerRent()
+    {
+        long allocated = SteadyStateAllocation.Measure(static count =>
+        {
+            for (int i = 0; i < count; i++)
+            {
+                MemoryPool<byte>.Shared.Rent(4096).Dispose();
+            }
+        });
+        Assert.True(allocated >= 10_000 * 16, $"{allocated} B for 10 000 rents");
     }
 
     [Fact]
     public void SharedRentAndDisposeAllocateNothingInSteadyState()
     {
-        StripedMemoryPool<byte> pool = StripedMemoryPool<byte>.Shared;
-        for (int i = 0; i < 100; i++)
+        Assert.Equal(0, SteadyStateAllocation.Measure(static count =>
         {
-            pool.Rent(4096).Dispose();
-        }
-
-        long before = GC.GetAllocatedBytesForCurrentThread();
-        for (int i = 0; i < 10_000; i++)
-        {
-            pool.Rent(4096).Dispose();
-        }
-
-        Assert.Equal(0, GC.GetAllocatedBytesForCurrentThread() - before);
+            for (int i = 0; i < count; i++)
+            {
+                StripedMemoryPool<byte>.Shared.Rent(4096).Dispose();
+            }
+        }));
     }
 
     [Fact]
@@ -143,15 +145,14 @@ public sealed class StripedMemoryPoolTests
         using StripedMemoryPool<byte> pool = CreatePool();
         using IMemoryOwner<byte> owner = pool.Rent(100);
         Memory<byte> memory = owner.Memory;
-        memory.Pin().Dispose();
-        long before = GC.GetAllocatedBytesForCurrentThread();
-        for (int i = 0; i < 1000; i++)
+        Assert.Equal(0, SteadyStateAllocation.Measure(count =>
         {
-            using MemoryHandle handle = memory.Pin();
-            Assert.True(handle.Pointer != null);
-        }
-
-        Assert.Equal(0, GC.GetAllocatedBytesForCurrentThread() - before);
+            for (int i = 0; i < count; i++)
+            {
+                using MemoryHandle handle = memory.Pin();
+                Assert.True(handle.Pointer != null);
+            }
+        }));
     }
 
     [Fact]

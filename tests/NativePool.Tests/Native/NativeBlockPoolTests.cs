@@ -117,12 +117,7 @@ public sealed class NativeBlockPoolTests
     {
         using NativeBlockPool pool = CreatePool();
         using NativeStructPool<Guid> structs = NativeStructPool<Guid>.Create();
-        Loop(pool, structs, length, 100);
-        long before = GC.GetAllocatedBytesForCurrentThread();
-        Loop(pool, structs, length, 10_000);
-        Assert.Equal(0, GC.GetAllocatedBytesForCurrentThread() - before);
-
-        static void Loop(NativeBlockPool pool, NativeStructPool<Guid> structs, int length, int count)
+        Assert.Equal(0, SteadyStateAllocation.Measure(count =>
         {
             for (int i = 0; i < count; i++)
             {
@@ -134,7 +129,7 @@ public sealed class NativeBlockPoolTests
                 using NativeStructLease<Guid> value = structs.Rent();
                 value.Value = Guid.Empty;
             }
-        }
+        }));
     }
 
     [Fact]
