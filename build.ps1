@@ -37,8 +37,10 @@ function Run-Tests([string]$filter) {
         exit 1
     }
     $status = 0
-    dotnet test tests/NativePool.Tests/NativePool.Tests.csproj -c Release --no-build --filter $filter `
-        --logger "trx" --logger "console;verbosity=minimal" --results-directory $results; if ($LASTEXITCODE -ne 0) { $status = 1 }
+    foreach ($project in 'tests/NativePool.Tests/NativePool.Tests.csproj', 'tests/NativePool.IntegrationTests/NativePool.IntegrationTests.csproj') {
+        dotnet test "$project" -c Release --no-build --filter "$filter" `
+            --logger "trx" --logger "console;verbosity=minimal" --results-directory $results; if ($LASTEXITCODE -ne 0) { $status = 1 }
+    }
     if (-not (Summarize)) { $status = 1 }
     exit $status
 }

@@ -36,8 +36,10 @@ run_tests() {
         return 1
     fi
     local status=0
-    dotnet test tests/NativePool.Tests/NativePool.Tests.csproj -c Release --no-build --filter "$filter" \
-        --logger "trx" --logger "console;verbosity=minimal" --results-directory "$results" || status=$?
+    for project in tests/NativePool.Tests/NativePool.Tests.csproj tests/NativePool.IntegrationTests/NativePool.IntegrationTests.csproj; do
+        dotnet test "$project" -c Release --no-build --filter "$filter" \
+            --logger "trx" --logger "console;verbosity=minimal" --results-directory "$results" || status=$?
+    done
     summarize || status=$?
     return $status
 }

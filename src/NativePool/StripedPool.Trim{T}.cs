@@ -103,6 +103,24 @@ internal sealed partial class StripedPool<T>
         return removed;
     }
 
+    /// <summary>
+    /// Removes every item parked in the calling thread's slots and passes each to the discard callback (disposal of
+    /// pools whose discard frees memory, which must not take items out of other threads' slots).
+    /// </summary>
+    /// <returns>How many items were removed.</returns>
+    public int DrainCurrentThread()
+    {
+        object? entry = ThreadCacheTable.Get(_id);
+        if (entry is null)
+        {
+            return 0;
+        }
+
+        int removed = EmptyThreadCache(Unsafe.As<ThreadCache<T>>(entry));
+        _totals.AddTrimmed(removed);
+        return removed;
+    }
+
     private int TrimThreadCache(ThreadCache<T> cache, long nowMs, long ageMs, bool all)
     {
         // The trimming thread's own cache has no racing owner, so "all" really means all there.

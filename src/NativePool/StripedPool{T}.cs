@@ -25,8 +25,9 @@ namespace NativePool;
 /// <see cref="ReturnResult.Duplicate"/>.
 /// </para>
 /// <para>
-/// Pool ids are process-unique and never reused; each pool's thread caches live in <see cref="ThreadCacheTable"/> at its
-/// id, so <c>Shared</c> and independent instances run the same fast path.
+/// Pool ids are process-unique across every instantiation of this generic type (the table is shared by all of them)
+/// and never reused; each pool's thread caches live in <see cref="ThreadCacheTable"/> at its id, so <c>Shared</c> and
+/// independent instances run the same fast path.
 /// </para>
 /// </remarks>
 internal sealed partial class StripedPool<T> where T : class
@@ -156,6 +157,12 @@ internal sealed partial class StripedPool<T> where T : class
         foreach (KeyValuePair<ThreadCache<T>, object?> pair in _threadCaches)
         {
             ThreadCache<T> cache = pair.Key;
+
+            // Volatile: set by the finalizer of a dead thread's cache once its counts are in the retired totals read above.
+            if (Volatile.Read(ref cache._retired) != 0)
+            {
+                continue;
+            }
 
             // Volatile: the owner thread writes these with plain stores; we want its latest published values.
             rented += Volatile.Read(ref cache._rented);

@@ -1,5 +1,6 @@
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
+using System.Threading;
 
 namespace NativePool;
 
@@ -49,6 +50,9 @@ internal sealed class ThreadCache<T> where T : class
     /// <summary>The trimmer's clock reading when it first saw this cache idle, 0 when active (trimmer-owned).</summary>
     internal long _trimIdleSince;
 
+    /// <summary>1 once the finalizer has folded this cache's counts into the pool's totals: readers must skip it.</summary>
+    internal int _retired;
+
     private readonly PoolTotals _totals;
 
     /// <summary>Creates the cache of one thread for a pool with <paramref name="classCount"/> classes.</summary>
@@ -72,6 +76,10 @@ internal sealed class ThreadCache<T> where T : class
         }
 
         _totals.Retire(_rented, _returned, _allocated, _dropped + parked, _slotsEnabled);
+
+        // Release: a statistics reader that sees the flag also sees the totals above. The pool's weak table still lists
+        // a finalized cache until the next collection, and counting it there as well would count it twice.
+        Volatile.Write(ref _retired, 1);
     }
 
     /// <summary>The slot of class <paramref name="sizeClass"/>; the caller has checked the class is in range.</summary>

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Kestrel echo throughput, Kestrel's default memory pool vs StripedMemoryPool<byte>.Shared, measured with wrk on loopback.
+# Usage: bench/kestrel.sh [seconds per run, default 10] [connections, default 64] [body bytes, default 4096]
+# Installs wrk with apt-get if it is missing. Prints requests/s and bytes allocated per request for each pool, and the ratio.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-10}"
+connections="${2:-64}"
+body="${3:-4096}"
+port=5089
+export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
+
+if ! command -v wrk >/dev/null 2>&1; then
+    apt-get update -qq && apt-get install -y -qq wrk >/dev/null
+fi
+
+dotnet build samples/KestrelEcho/KestrelEcho.csproj -c Release -v quiet -nologo >/dev/null
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+cat > "$work/post.lua" <<LUA
+wrk.method = "POST"
+wrk.body = string.rep("x", $body)
+wrk.headers["Content-Type"] = "application/octet-stream"
+LUA
+
+# Runs one server with the given mode, warms it up, measures, stops it; prints "rps allocated-bytes".
+measure() {
+    local mode="$1" log="$work/server-$1.log"
+    dotnet samples/KestrelEcho/bin/Release/net10.0/KestrelEcho.dll "$port" "$mode" >"$log" 2>&1 &
+    local server=$!
+    for _ in $(seq 1 100); do
+        grep -q "Echo on" "$log" && break
+        sleep 0.1
+    done
+    local warm out rps requests warm_requests
+    warm="$(wrk -t 1 -c "$connections" -d 3s -s "$work/post.lua" "http://127.0.0.1:$port/echo")"
+    warm_requests="$(echo "$warm" | awk '/requests in/ {print $1}')"
+    out="$(wrk -t 1 -c "$connections" -d "${seconds}s" -s "$work/post.lua" "http://127.0.0.1:$port/echo")"
+    rps="$(echo "$out" | awk '/Requests\/sec/ {print $2}')"
+    requests="$(echo "$out" | awk '/requests in/ {print $1}')"
+    kill -INT "$server"
+    wait "$server" || true
+    local allocated
+    allocated="$(awk '/Allocated while serving/ {print $4}' "$log")"
+    # Allocation is counted from server start, so it is divided by every request served, warm-up included.
+    echo "$rps $allocated $((requests + warm_requests))"
+    grep "Pool:" "$log" >&2 || true
+}
+
+read -r default_rps default_alloc default_requests < <(measure default)
+read -r ours_rps ours_alloc ours_requests < <(measure ours)
+awk -v d="$default_rps" -v o="$ours_rps" -v da="$default_alloc" -v oa="$ours_alloc" -v dr="$default_requests" -v orq="$ours_requests" \
+    -v s="$seconds" -v c="$connections" -v b="$body" 'BEGIN {
+    printf "Kestrel echo, POST %d B, %d connections, %d s, wrk on loopback (%s)\n", b, c, s, "warm-up and measured runs include both wrk and the server on this machine"
+    printf "%-32s %12s %16s\n", "pool", "requests/s", "B alloc/request"
+    printf "%-32s %12.0f %16.0f\n", "Kestrel default (PinnedBlock)", d, da / (dr > 0 ? dr : 1)
+    printf "%-32s %12.0f %16.0f\n", "StripedMemoryPool<byte>.Shared", o, oa / (orq > 0 ? orq : 1)
+    printf "ratio ours/default: %.3f\n", o / d
+}'

@@ -1,0 +1,86 @@
+using System;
+using System.Buffers;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+
+namespace NativePool;
+
+/// <summary>
+/// A pinned buffer rented from a <see cref="StripedMemoryPool{T}"/> for a scope: <c>using var lease = pool.RentScoped(n);</c>.
+/// Disposing it returns the buffer once.
+/// </summary>
+/// <remarks>
+/// The lease is a struct and allocates nothing. It remembers the generation its owner had when it was rented, so a
+/// second dispose, a copy's dispose, or a dispose long after the buffer went to another renter does nothing: unlike a
+/// kept <see cref="IMemoryOwner{T}"/> reference, a stale lease can never return a newer renter's buffer. Its
+/// <see cref="Memory"/> and <see cref="Span"/> throw <see cref="ObjectDisposedException"/> once the lease has ended.
+/// </remarks>
+/// <typeparam name="T">The element type.</typeparam>
+[StructLayout(LayoutKind.Auto)]
+public readonly struct MemoryLease<T> : IDisposable, IEquatable<MemoryLease<T>>
+    where T : unmanaged
+{
+    private readonly PinnedMemoryOwner<T>? _owner;
+    private readonly int _generation;
+    private readonly int _length;
+
+    internal MemoryLease(PinnedMemoryOwner<T> owner, int generation, int length)
+    {
+        _owner = owner;
+        _generation = generation;
+        _length = length;
+    }
+
+    /// <summary>The requested length.</summary>
+    public int Length => _length;
+
+    /// <summary>True while the lease has not been disposed (and is not the default value).</summary>
+    public bool IsActive => _owner is not null && _owner.Generation == _generation;
+
+    /// <summary>The leased buffer, exactly <see cref="Length"/> long; pinned, so <c>Pin()</c> is free.</summary>
+    /// <exception cref="ObjectDisposedException">The lease has ended (or is the default value).</exception>
+    public Memory<T> Memory
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => Owner().Memory;
+    }
+
+    /// <summary>The leased buffer as a span, exactly <see cref="Length"/> long.</summary>
+    /// <exception cref="ObjectDisposedException">The lease has ended (or is the default value).</exception>
+    public Span<T> Span
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => Owner().GetSpan();
+    }
+
+    /// <summary>Returns the buffer to its pool, once; later calls and calls on copies do nothing.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void Dispose() => _owner?.EndLease(_generation);
+
+    /// <inheritdoc />
+    public bool Equals(MemoryLease<T> other) => ReferenceEquals(_owner, other._owner) && _generation == other._generation;
+
+    /// <inheritdoc />
+    public override bool Equals(object? obj) => obj is MemoryLease<T> other && Equals(other);
+
+    /// <inheritdoc />
+    public override int GetHashCode() => HashCode.Combine(_owner, _generation);
+
+    /// <summary>True when both leases are copies of one lease.</summary>
+    public static bool operator ==(MemoryLease<T> left, MemoryLease<T> right) => left.Equals(right);
+
+    /// <summary>True when the leases are not copies of one lease.</summary>
+    public static bool operator !=(MemoryLease<T> left, MemoryLease<T> right) => !left.Equals(right);
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private PinnedMemoryOwner<T> Owner()
+    {
+        PinnedMemoryOwner<T>? owner = _owner;
+        if (owner is null || owner.Generation != _generation)
+        {
+            ThrowHelper.ThrowObjectDisposed(nameof(MemoryLease<T>));
+        }
+
+        return owner;
+    }
+}

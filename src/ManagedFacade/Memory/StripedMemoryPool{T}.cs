@@ -1,0 +1,282 @@
+using System;
+using System.Buffers;
+using System.Runtime.CompilerServices;
+using System.Threading;
+
+namespace NativePool;
+
+/// <summary>
+/// A drop-in <see cref="MemoryPool{T}"/> on the NativePool engine whose buffers live on the pinned object heap and whose
+/// owners are pooled, so <c>Rent</c> + <c>Dispose</c> allocates nothing and <c>Memory.Pin()</c> needs no GCHandle. Use
+/// <see cref="Shared"/> where you used <see cref="MemoryPool{T}.Shared"/>, e.g. for <c>PipeOptions.Pool</c>.
+/// </summary>
+/// <remarks>
+/// <para>
+/// Contract. <c>Rent(n)</c> for 0 ≤ n ≤ <see cref="MaxBufferSize"/> returns an owner whose <c>Memory</c> is exactly
+/// <c>n</c> elements long (contents undefined); <c>Rent()</c> and <c>Rent(-1)</c> rent <see cref="DefaultBufferLength"/>
+/// elements; any other length throws <see cref="ArgumentOutOfRangeException"/>. After <c>Dispose</c> the owner's
+/// <c>Memory</c> throws <see cref="ObjectDisposedException"/>; further disposes are ignored, also when two threads race.
+/// </para>
+/// <para>
+/// Owners. Each owner is a <see cref="MemoryManager{T}"/> bound for life to one pinned array of its size class (a power
+/// of two from 16 elements); the engine pools the owners themselves. A disposed owner goes back to the pool and will be
+/// handed to a later renter as the same object, so an <see cref="IMemoryOwner{T}"/> reference kept after
+/// <c>Dispose</c> is only harmless until then: while the owner is pooled its <c>Memory</c> throws and its
+/// <c>Dispose</c> does nothing, but once it is rented again it <em>is</em> the new renter's owner, and its
+/// <c>Memory</c> and <c>Dispose</c> act on the new lease. No check can tell the two references apart (they are one
+/// object). Code that needs that protection uses <see cref="RentScoped(int)"/>: the struct lease carries a generation and
+/// a stale lease can never end a newer one.
+/// </para>
+/// <para>
+/// Concurrency: the engine's. A rent or dispose first uses the calling thread's slot for the size class (plain loads
+/// and stores), then the current core's stripe (one compare-and-swap), then the nearest other stripes; it never waits.
+/// Ending a lease costs one uncontended compare-and-swap on the owner, which is what makes racing disposes safe.
+/// </para>
+/// </remarks>
+/// <typeparam name="T">The element type (unmanaged, so buffers can be pinned).</typeparam>
+public sealed class StripedMemoryPool<T> : MemoryPool<T>
+    where T : unmanaged
+{
+    private static readonly StripedMemoryPool<T> s_shared = new(new StripedMemoryPoolOptions(), isShared: true);
+
+    private readonly StripedPool<PinnedMemoryOwner<T>> _engine;
+    private readonly int _maxBufferSize;
+    private readonly int _defaultLength;
+    private readonly int _classCount;
+    private readonly bool _clearOnReturn;
+    private readonly bool _isShared;
+
+    // MaxBufferSize until the pool is disposed, then 0, so the rent fast path needs one comparison for both checks.
+    private int _rentLimit;
+    private int _disposed;
+
+    private unsafe StripedMemoryPool(StripedMemoryPoolOptions options, bool isShared)
+    {
+        if (options is null)
+        {
+            ThrowHelper.ThrowArgumentNull(nameof(options));
+        }
+
+        Validate(options);
+
+        _isShared = isShared;
+        _classCount = SizeClasses.GetIndex(options.MaximumBufferLength) + 1;
+        _maxBufferSize = SizeClasses.GetLength(_classCount - 1);
+        _rentLimit = _maxBufferSize;
+        _defaultLength = options.DefaultBufferLength != 0
+            ? options.DefaultBufferLength
+            : Math.Min(_maxBufferSize, (4096 + sizeof(T) - 1) / sizeof(T));
+        _clearOnReturn = options.ClearOnReturn;
+
+        int stripes = options.StripeCount == 0 ? StripedPoolSettings.DefaultStripeCount : options.StripeCount;
+        int buffersPerStripe = options.BuffersPerStripe == 0 ? Math.Max(32, 1024 / stripes) : options.BuffersPerStripe;
+        var capacity = new int[_classCount];
+        var itemBytes = new long[_classCount];
+        for (int c = 0; c < _classCount; c++)
+        {
+            itemBytes[c] = (long)SizeClasses.GetLength(c) * sizeof(T);
+            long byBudget = options.MaximumRetainedBytesPerSizeClass / (stripes * itemBytes[c]);
+            capacity[c] = (int)Math.Clamp(byBudget, 1, buffersPerStripe);
+        }
+
+        var settings = new StripedPoolSettings
+        {
+            ClassCount = _classCount,
+            CapacityPerStripe = capacity,
+            ItemBytes = itemBytes,
+            StripeCount = stripes,
+            TrimmingEnabled = options.TrimmingEnabled,
+            TrimInterval = options.TrimInterval,
+            TrimAge = options.TrimAge,
+            Clock = options.TimeProvider ?? TimeProvider.System,
+            Pressure = options.PressureSource ?? GCMemoryPressure.Read,
+        };
+        _engine = new StripedPool<PinnedMemoryOwner<T>>(settings, Allocate);
+    }
+
+    /// <summary>The process-wide pool. Its <c>Dispose</c> does nothing (as with <see cref="MemoryPool{T}.Shared"/>).</summary>
+    public static new StripedMemoryPool<T> Shared => s_shared;
+
+    /// <summary>The largest buffer this pool hands out: the length of its largest size class.</summary>
+    public override int MaxBufferSize => _maxBufferSize;
+
+    /// <summary>The length <c>Rent()</c> and <c>Rent(-1)</c> give: by default 4 KiB worth of elements.</summary>
+    public int DefaultBufferLength => _defaultLength;
+
+    /// <summary>The number of per-core stripes of each size class.</summary>
+    public int StripeCount => _engine.StripeCount;
+
+    /// <summary>The engine (tests and benchmarks).</summary>
+    internal StripedPool<PinnedMemoryOwner<T>> Engine => _engine;
+
+    /// <summary>Creates an independent pool with the default options.</summary>
+    /// <returns>A new pool; dispose it when done.</returns>
+    public static StripedMemoryPool<T> Create() => new(new StripedMemoryPoolOptions(), isShared: false);
+
+    /// <summary>Creates an independent pool.</summary>
+    /// <param name="options">The shape of the pool; copied and validated now.</param>
+    /// <returns>A new pool; dispose it when done.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="options"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">An option is out of range; the exception's ParamName names it.</exception>
+    public static StripedMemoryPool<T> Create(StripedMemoryPoolOptions options) => new(options, isShared: false);
+
+    /// <summary>Rents a pinned buffer whose <c>Memory</c> is exactly <paramref name="minBufferSize"/> elements long.</summary>
+    /// <param name="minBufferSize">The length, 0 to <see cref="MaxBufferSize"/>; -1 for <see cref="DefaultBufferLength"/>.</param>
+    /// <returns>The owner; dispose it to return the buffer.</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="minBufferSize"/> is below -1 or above <see cref="MaxBufferSize"/>.</exception>
+    /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public override IMemoryOwner<T> Rent(int minBufferSize = -1) => RentOwner(minBufferSize);
+
+    /// <summary>Rents a pinned buffer for a scope; the struct lease allocates nothing and disposing it returns the buffer once.</summary>
+    /// <param name="length">The length, 0 to <see cref="MaxBufferSize"/>; -1 for <see cref="DefaultBufferLength"/>.</param>
+    /// <returns>A lease whose <see cref="MemoryLease{T}.Memory"/> is exactly <paramref name="length"/> long (<see cref="DefaultBufferLength"/> for -1).</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="length"/> is below -1 or above <see cref="MaxBufferSize"/>.</exception>
+    /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public MemoryLease<T> RentScoped(int length)
+    {
+        PinnedMemoryOwner<T> owner = RentOwner(length);
+        return new MemoryLease<T>(owner, owner.Generation, owner.Length);
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private PinnedMemoryOwner<T> RentOwner(int minBufferSize)
+    {
+        if ((uint)(minBufferSize - 1) < (uint)_rentLimit)
+        {
+            PinnedMemoryOwner<T> owner = _engine.Rent(SizeClasses.GetIndex(minBufferSize));
+            owner.Lease(minBufferSize);
+            return owner;
+        }
+
+        return RentUncommon(minBufferSize);
+    }
+
+    /// <summary>Releases idle buffers now, as the periodic trim would (everything under high memory pressure).</summary>
+    /// <returns>How many buffers were released.</returns>
+    public int Trim() => _engine.Trim();
+
+    /// <summary>Releases every pooled buffer now, whatever its age.</summary>
+    /// <returns>How many buffers were released.</returns>
+    public int Clear() => _engine.Trim(releaseAll: true);
+
+    /// <summary>Reads the pool's counters (summed over threads and stripes; exact when the pool is quiet).</summary>
+    /// <returns>A snapshot: items are buffers, bytes are element bytes.</returns>
+    public PoolStatistics GetStatistics() => _engine.GetStatistics();
+
+    /// <summary>Takes an owner back (called once per lease by the owner).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal void Return(PinnedMemoryOwner<T> owner)
+    {
+        if (_clearOnReturn)
+        {
+            owner.Clear();
+        }
+
+        if (_rentLimit != 0)
+        {
+            // Cannot be a duplicate: the owner's generation lets exactly one dispose per lease through.
+            _engine.Return(owner.SizeClass, owner);
+            return;
+        }
+
+        ReturnAfterDispose();
+    }
+
+    /// <summary>
+    /// Disposes an instance made by <c>Create</c>: pooled buffers are released, later rents throw
+    /// <see cref="ObjectDisposedException"/>, owners still out are dropped when disposed. Does nothing for <see cref="Shared"/>.
+    /// </summary>
+    /// <param name="disposing">True from <see cref="IDisposable.Dispose"/>.</param>
+    protected override void Dispose(bool disposing)
+    {
+        // Interlocked: two threads disposing at once; only the first releases the buffers.
+        if (_isShared || Interlocked.Exchange(ref _disposed, 1) != 0)
+        {
+            return;
+        }
+
+        // Volatile: later rents on other threads take the slow path and throw; a rent racing this write may still succeed.
+        Volatile.Write(ref _rentLimit, 0);
+        _engine.DrainStripes();
+
+        // Managed buffers may be taken out of any thread's slot (the engine's trimmer does it all the time).
+        _engine.Trim(releaseAll: true);
+    }
+
+    private PinnedMemoryOwner<T> Allocate(int sizeClass) => new(this, sizeClass, SizeClasses.GetLength(sizeClass));
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private PinnedMemoryOwner<T> RentUncommon(int minBufferSize)
+    {
+        // Volatile: observes a Dispose made on another thread.
+        if (Volatile.Read(ref _disposed) != 0)
+        {
+            ThrowHelper.ThrowObjectDisposed(nameof(StripedMemoryPool<T>));
+        }
+
+        if (minBufferSize == -1)
+        {
+            minBufferSize = _defaultLength;
+        }
+        else if ((uint)minBufferSize > (uint)_maxBufferSize)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(
+                nameof(minBufferSize),
+                $"The buffer length must be from 0 to MaxBufferSize ({_maxBufferSize}), or -1 for the default length.");
+        }
+
+        // Length 0 shares the smallest class; its Memory is empty.
+        PinnedMemoryOwner<T> owner = _engine.Rent(SizeClasses.GetIndex(Math.Max(1, minBufferSize)));
+        owner.Lease(minBufferSize);
+        return owner;
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ReturnAfterDispose()
+    {
+        // The pool is disposed: keep nothing; count the return as dropped so the statistics still balance.
+        _engine.RecordUnpooledReturn();
+        _engine.DrainCurrentThread();
+    }
+
+    private static void Validate(StripedMemoryPoolOptions options)
+    {
+        if (options.MaximumBufferLength is < SizeClasses.MinimumLength or > SizeClasses.MaximumLength)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.MaximumBufferLength), "MaximumBufferLength must be from 16 to 2^30 elements.");
+        }
+
+        int maxBufferSize = SizeClasses.GetLength(SizeClasses.GetIndex(options.MaximumBufferLength));
+        if (options.DefaultBufferLength < 0 || options.DefaultBufferLength > maxBufferSize)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.DefaultBufferLength), "DefaultBufferLength must be from 1 to MaximumBufferLength, or 0 for 4 KiB worth.");
+        }
+
+        if (options.BuffersPerStripe is < 0 or > 65_536)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.BuffersPerStripe), "BuffersPerStripe must be from 1 to 65 536, or 0 for the default.");
+        }
+
+        if (options.MaximumRetainedBytesPerSizeClass < 1)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.MaximumRetainedBytesPerSizeClass), "MaximumRetainedBytesPerSizeClass must be at least 1 byte.");
+        }
+
+        if (options.StripeCount is < 0 or > 64 || (options.StripeCount & (options.StripeCount - 1)) != 0)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.StripeCount), "StripeCount must be a power of two from 1 to 64, or 0 for the default.");
+        }
+
+        if (options.TrimInterval < TimeSpan.FromMilliseconds(1) || options.TrimInterval > TimeSpan.FromDays(1))
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.TrimInterval), "TrimInterval must be from 1 ms to 1 day.");
+        }
+
+        if (options.TrimAge < TimeSpan.Zero || options.TrimAge > TimeSpan.FromDays(1))
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.TrimAge), "TrimAge must be from 0 to 1 day.");
+        }
+    }
+}

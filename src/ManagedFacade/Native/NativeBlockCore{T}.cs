@@ -1,0 +1,250 @@
+using System;
+using System.Numerics;
+using System.Runtime.CompilerServices;
+using System.Threading;
+
+namespace NativePool;
+
+/// <summary>
+/// The shared machinery of <see cref="NativeBlockPool"/> and <see cref="NativeStructPool{T}"/>: the engine over block
+/// headers, the byte classes, the budget, the counters and disposal.
+/// </summary>
+/// <remarks>
+/// <para>
+/// The engine pools <see cref="NativeBlock{T}"/> headers like any other item; its discard callback frees the native
+/// memory, so a block returned past the budget or trimmed from a stripe is freed right there. The engine is told not
+/// to trim other threads' slots: it may take an item out of a slot at the very moment the slot's owner hands the same
+/// item out, which is harmless for managed arrays and a use-after-free for native memory. A block parked in a thread's
+/// slot is therefore only ever freed by that thread (<see cref="StripedPool{T}.DrainCurrentThread"/>) or by the
+/// header's finalizer once the thread is gone.
+/// </para>
+/// <para>
+/// Disposal frees everything on the stripes and in the disposing thread's slots, then sends rents to the slow path
+/// (which throws) and returns to the allocator. Nothing a racing thread does can make the pool free a leased block.
+/// </para>
+/// </remarks>
+/// <typeparam name="T">The element type of the blocks' typed views.</typeparam>
+internal sealed class NativeBlockCore<T>
+    where T : unmanaged
+{
+    private readonly StripedPool<NativeBlock<T>> _engine;
+    private readonly NativeBlockCounters _counters = new();
+    private readonly nuint _alignment;
+    private readonly int _maximumBlockSize;
+    private readonly bool _isShared;
+
+    // The largest pooled block size until the pool is disposed, then 0: the rent fast path needs one comparison.
+    private int _rentLimit;
+    private int _disposed;
+
+    /// <summary>Creates the core from validated-here options.</summary>
+    public NativeBlockCore(NativeBlockPoolOptions options, bool isShared)
+    {
+        if (options is null)
+        {
+            ThrowHelper.ThrowArgumentNull(nameof(options));
+        }
+
+        Validate(options);
+
+        _isShared = isShared;
+        _alignment = (nuint)options.Alignment;
+        int classCount = NativeSizeClasses.GetIndex(options.MaximumBlockSize) + 1;
+        _maximumBlockSize = NativeSizeClasses.GetSize(classCount - 1);
+        _rentLimit = _maximumBlockSize;
+
+        int stripes = options.StripeCount == 0 ? StripedPoolSettings.DefaultStripeCount : options.StripeCount;
+        int blocksPerStripe = options.BlocksPerStripe == 0 ? Math.Max(32, 1024 / stripes) : options.BlocksPerStripe;
+        var capacity = new int[classCount];
+        var itemBytes = new long[classCount];
+        for (int c = 0; c < classCount; c++)
+        {
+            itemBytes[c] = NativeSizeClasses.GetSize(c);
+            long byBudget = options.MaximumRetainedBytesPerSizeClass / (stripes * itemBytes[c]);
+            capacity[c] = (int)Math.Clamp(byBudget, 1, blocksPerStripe);
+        }
+
+        var settings = new StripedPoolSettings
+        {
+            ClassCount = classCount,
+            CapacityPerStripe = capacity,
+            ItemBytes = itemBytes,
+            StripeCount = stripes,
+            ThreadSlotTokens = options.MaximumCachingThreads,
+            TrimmingEnabled = options.TrimmingEnabled,
+            TrimThreadCaches = false,
+            TrimInterval = options.TrimInterval,
+            TrimAge = options.TrimAge,
+            Clock = options.TimeProvider ?? TimeProvider.System,
+            Pressure = options.PressureSource ?? GCMemoryPressure.Read,
+        };
+        _engine = new StripedPool<NativeBlock<T>>(settings, Allocate, static block => block.Free());
+    }
+
+    /// <summary>The alignment of every block, in bytes.</summary>
+    public int Alignment => (int)_alignment;
+
+    /// <summary>The largest pooled block, in bytes.</summary>
+    public int MaximumBlockSize => _maximumBlockSize;
+
+    /// <summary>The number of per-core stripes of each size class.</summary>
+    public int StripeCount => _engine.StripeCount;
+
+    /// <summary>The engine (tests).</summary>
+    internal StripedPool<NativeBlock<T>> Engine => _engine;
+
+    /// <summary>The native counters (tests).</summary>
+    internal NativeBlockCounters Counters => _counters;
+
+    /// <summary>Rents a block of at least <paramref name="byteLength"/> bytes (0 or more, checked by the caller) and leases it.</summary>
+    /// <param name="byteLength">The bytes the lease needs.</param>
+    /// <param name="length">The lease's length in elements of <typeparamref name="T"/>.</param>
+    /// <param name="generation">The lease's generation.</param>
+    /// <returns>The block.</returns>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public NativeBlock<T> Rent(int byteLength, int length, out int generation)
+    {
+        NativeBlock<T> block = (uint)(byteLength - 1) < (uint)_rentLimit
+            ? _engine.Rent(NativeSizeClasses.GetIndex(byteLength))
+            : RentUncommon(byteLength);
+        generation = block.Lease(length);
+        return block;
+    }
+
+    /// <summary>Ends lease <paramref name="generation"/> of <paramref name="block"/> and takes the block back; later calls do nothing.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void Return(NativeBlock<T> block, int generation)
+    {
+        if (!block.EndLease(generation))
+        {
+            return;
+        }
+
+        if (block.SizeClass >= 0 && _rentLimit != 0)
+        {
+            // Cannot be a duplicate: the generation lets exactly one dispose per lease through. Dropped means freed.
+            _engine.Return(block.SizeClass, block);
+            return;
+        }
+
+        ReturnUncommon(block);
+    }
+
+    /// <summary>Frees idle blocks now, as the periodic trim would.</summary>
+    public int Trim() => _engine.Trim();
+
+    /// <summary>Frees every block on the stripes and in the calling thread's slots now.</summary>
+    public int Clear() => _engine.Trim(releaseAll: true) + _engine.DrainCurrentThread();
+
+    /// <summary>Reads the counters.</summary>
+    public NativeBlockStatistics GetStatistics() => new()
+    {
+        Blocks = _engine.GetStatistics(),
+        BlocksAllocated = _counters.AllocatedBlocks,
+        BlocksFreed = _counters.FreedBlocks,
+        LiveBytes = _counters.AllocatedBytes - _counters.FreedBytes,
+    };
+
+    /// <summary>Frees the pooled blocks and makes later rents throw; does nothing for a shared pool or a second time.</summary>
+    public void Dispose()
+    {
+        // Interlocked: two threads disposing at once; only the first drains.
+        if (_isShared || Interlocked.Exchange(ref _disposed, 1) != 0)
+        {
+            return;
+        }
+
+        // Volatile: rents and returns on other threads see the pool closed and take the slow paths.
+        Volatile.Write(ref _rentLimit, 0);
+        _engine.DrainStripes();
+        _engine.DrainCurrentThread();
+    }
+
+    private NativeBlock<T> Allocate(int sizeClass) =>
+        NativeBlock<T>.Allocate(NativeSizeClasses.GetSize(sizeClass), _alignment, sizeClass, _counters);
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private NativeBlock<T> RentUncommon(int byteLength)
+    {
+        // Volatile: observes a Dispose made on another thread.
+        if (Volatile.Read(ref _disposed) != 0)
+        {
+            _engine.DrainCurrentThread();
+            ThrowHelper.ThrowObjectDisposed(nameof(NativeBlockPool));
+        }
+
+        if (byteLength == 0)
+        {
+            // An empty lease still gets a real (smallest) block, so its pointer is valid and aligned.
+            return _engine.Rent(0);
+        }
+
+        // Larger than the largest class: allocated at its exact size (whole alignment units), freed on return.
+        nuint size = ((nuint)(uint)byteLength + _alignment - 1) & ~(_alignment - 1);
+        if (size > int.MaxValue)
+        {
+            size = (nuint)byteLength;
+        }
+
+        _engine.RecordUnpooledRent();
+        return NativeBlock<T>.Allocate((int)size, _alignment, -1, _counters);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ReturnUncommon(NativeBlock<T> block)
+    {
+        // Oversize, or the pool is disposed: keep nothing, and balance the statistics as an unpooled return.
+        block.Free();
+        _engine.RecordUnpooledReturn();
+
+        // Volatile: observes a Dispose made on another thread; then this thread's parked blocks go too.
+        if (Volatile.Read(ref _disposed) != 0)
+        {
+            _engine.DrainCurrentThread();
+        }
+    }
+
+    private static void Validate(NativeBlockPoolOptions options)
+    {
+        if (options.Alignment is < NativeBlockPoolOptions.MinimumAlignment or > NativeBlockPoolOptions.MaximumAlignment
+            || !BitOperations.IsPow2(options.Alignment))
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.Alignment), "Alignment must be a power of two from 128 bytes to 2 MiB.");
+        }
+
+        if (options.MaximumBlockSize is < NativeSizeClasses.MinimumBlockSize or > NativeSizeClasses.MaximumBlockSize)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.MaximumBlockSize), "MaximumBlockSize must be from 128 bytes to 2^30 bytes.");
+        }
+
+        if (options.MaximumRetainedBytesPerSizeClass < 1)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.MaximumRetainedBytesPerSizeClass), "MaximumRetainedBytesPerSizeClass must be at least 1 byte.");
+        }
+
+        if (options.BlocksPerStripe is < 0 or > 65_536)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.BlocksPerStripe), "BlocksPerStripe must be from 1 to 65 536, or 0 for the default.");
+        }
+
+        if (options.StripeCount is < 0 or > 64 || (options.StripeCount & (options.StripeCount - 1)) != 0)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.StripeCount), "StripeCount must be a power of two from 1 to 64, or 0 for the default.");
+        }
+
+        if (options.MaximumCachingThreads is < -1 or > 65_536)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.MaximumCachingThreads), "MaximumCachingThreads must be from 0 to 65 536, or -1 for every thread.");
+        }
+
+        if (options.TrimInterval < TimeSpan.FromMilliseconds(1) || options.TrimInterval > TimeSpan.FromDays(1))
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.TrimInterval), "TrimInterval must be from 1 ms to 1 day.");
+        }
+
+        if (options.TrimAge < TimeSpan.Zero || options.TrimAge > TimeSpan.FromDays(1))
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.TrimAge), "TrimAge must be from 0 to 1 day.");
+        }
+    }
+}

@@ -1,0 +1,144 @@
+using System;
+using System.Diagnostics.CodeAnalysis;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+
+namespace NativePool;
+
+/// <summary>
+/// A native block leased from a <see cref="NativeBlockPool"/>: <c>using var lease = pool.Rent(n);</c>. Disposing it
+/// returns the block once.
+/// </summary>
+/// <remarks>
+/// <para>
+/// The lease is a struct and allocates nothing. Its address is aligned to the pool's alignment (at least 128 bytes),
+/// never moves, and may be handed to native code for as long as the lease is not disposed. Keep the lease itself alive
+/// (dispose it at the end of its scope) while native code uses the memory. A lease that is never disposed leaks its
+/// block (it shows in <see cref="NativeBlockStatistics.LiveBlocks"/>): the pool never frees memory that is leased.
+/// </para>
+/// <para>
+/// Copies share one generation, so whichever copy is disposed first returns the block and every other dispose (a second
+/// dispose, a copy's dispose, a dispose after the block went to another renter) does nothing. Every accessor checks the
+/// generation and throws <see cref="ObjectDisposedException"/> once the lease has ended; a pointer or span taken
+/// earlier is not checked and must not be used after <see cref="Dispose"/>.
+/// </para>
+/// </remarks>
+[StructLayout(LayoutKind.Auto)]
+public readonly unsafe struct NativeBlockLease : IDisposable, IEquatable<NativeBlockLease>
+{
+    private readonly NativeBlockCore<byte>? _core;
+    private readonly NativeBlock<byte>? _block;
+    private readonly int _generation;
+    private readonly int _length;
+
+    internal NativeBlockLease(NativeBlockCore<byte> core, NativeBlock<byte> block, int generation, int length)
+    {
+        _core = core;
+        _block = block;
+        _generation = generation;
+        _length = length;
+    }
+
+    /// <summary>The requested length, in bytes.</summary>
+    public int Length => _length;
+
+    /// <summary>The block's size in bytes (at least <see cref="Length"/>).</summary>
+    /// <exception cref="ObjectDisposedException">The lease has ended (or is the default value).</exception>
+    public int Capacity => Block().ByteCapacity;
+
+    /// <summary>True while the lease has not been disposed (and is not the default value).</summary>
+    public bool IsActive => _block is not null && _block.Generation == _generation;
+
+    /// <summary>The block's address.</summary>
+    /// <exception cref="ObjectDisposedException">The lease has ended (or is the default value).</exception>
+    [SuppressMessage("Naming", "CA1720:Identifier contains type name", Justification = "It is the block's native pointer.")]
+    public void* Pointer
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => (void*)Block().Address;
+    }
+
+    /// <summary>The first <see cref="Length"/> bytes of the block.</summary>
+    /// <exception cref="ObjectDisposedException">The lease has ended (or is the default value).</exception>
+    public Span<byte> Span
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => new((void*)Block().Address, _length);
+    }
+
+    /// <summary>The first <see cref="Length"/> bytes of the block as memory (for <see cref="Memory{T}"/> consumers); pinning it is free.</summary>
+    /// <exception cref="ObjectDisposedException">The lease has ended (or is the default value).</exception>
+    public Memory<byte> Memory => Block().GetMemory();
+
+    /// <summary>The first <see cref="Length"/> bytes viewed as <typeparamref name="TView"/> elements (the remainder is cut).</summary>
+    /// <typeparam name="TView">An unmanaged type; the block's alignment suits any such type.</typeparam>
+    /// <returns>A span of <c>Length / sizeof(TView)</c> elements.</returns>
+    /// <exception cref="ObjectDisposedException">The lease has ended (or is the default value).</exception>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public Span<TView> AsSpan<TView>()
+        where TView : unmanaged => new((void*)Block().Address, _length / sizeof(TView));
+
+    /// <summary>The start of the block viewed as one <typeparamref name="TView"/>.</summary>
+    /// <typeparam name="TView">An unmanaged type no larger than <see cref="Length"/>.</typeparam>
+    /// <returns>A reference to the block's first bytes.</returns>
+    /// <exception cref="ArgumentException"><typeparamref name="TView"/> is larger than <see cref="Length"/>.</exception>
+    /// <exception cref="ObjectDisposedException">The lease has ended (or is the default value).</exception>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public ref TView AsRef<TView>()
+        where TView : unmanaged => ref *AsPointer<TView>();
+
+    /// <summary>The block's address as a <typeparamref name="TView"/> pointer.</summary>
+    /// <typeparam name="TView">An unmanaged type no larger than <see cref="Length"/>.</typeparam>
+    /// <returns>The block's address.</returns>
+    /// <exception cref="ArgumentException"><typeparamref name="TView"/> is larger than <see cref="Length"/>.</exception>
+    /// <exception cref="ObjectDisposedException">The lease has ended (or is the default value).</exception>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public TView* AsPointer<TView>()
+        where TView : unmanaged
+    {
+        NativeBlock<byte> block = Block();
+        if (sizeof(TView) > _length)
+        {
+            ThrowHelper.ThrowArgument(nameof(TView), $"The lease holds {_length} bytes; a {typeof(TView).Name} needs {sizeof(TView)}.");
+        }
+
+        return (TView*)block.Address;
+    }
+
+    /// <summary>Returns the block to its pool, once; later calls and calls on copies do nothing.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void Dispose()
+    {
+        if (_block is not null)
+        {
+            _core!.Return(_block, _generation);
+        }
+    }
+
+    /// <inheritdoc />
+    public bool Equals(NativeBlockLease other) => ReferenceEquals(_block, other._block) && _generation == other._generation;
+
+    /// <inheritdoc />
+    public override bool Equals(object? obj) => obj is NativeBlockLease other && Equals(other);
+
+    /// <inheritdoc />
+    public override int GetHashCode() => HashCode.Combine(_block, _generation);
+
+    /// <summary>True when both leases are copies of one lease.</summary>
+    public static bool operator ==(NativeBlockLease left, NativeBlockLease right) => left.Equals(right);
+
+    /// <summary>True when the leases are not copies of one lease.</summary>
+    public static bool operator !=(NativeBlockLease left, NativeBlockLease right) => !left.Equals(right);
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private NativeBlock<byte> Block()
+    {
+        NativeBlock<byte>? block = _block;
+        if (block is null || block.Generation != _generation)
+        {
+            ThrowHelper.ThrowObjectDisposed(nameof(NativeBlockLease));
+        }
+
+        return block;
+    }
+}

@@ -1,0 +1,119 @@
+using System;
+using System.Diagnostics.CodeAnalysis;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+
+namespace NativePool;
+
+/// <summary>
+/// Native memory for <see cref="Length"/> structs leased from a <see cref="NativeStructPool{T}"/>:
+/// <c>using var lease = pool.Rent();</c> then <c>ref T value = ref lease.Value;</c> or pass <see cref="Pointer"/> to native
+/// code. Disposing it returns the block once.
+/// </summary>
+/// <remarks>
+/// The lease is a struct and allocates nothing; its memory is aligned to at least 128 bytes and never moves. Copies share
+/// one generation, so only the first dispose of any copy returns the block. Every accessor checks the generation and
+/// throws <see cref="ObjectDisposedException"/> once the lease has ended; a reference, pointer or span taken earlier is not
+/// checked and must not be used after <see cref="Dispose"/>. A lease that is never disposed leaks its block (it shows in
+/// <see cref="NativeBlockStatistics.LiveBlocks"/>): the pool never frees memory that is leased.
+/// </remarks>
+/// <typeparam name="T">The struct type.</typeparam>
+[StructLayout(LayoutKind.Auto)]
+public readonly unsafe struct NativeStructLease<T> : IDisposable, IEquatable<NativeStructLease<T>>
+    where T : unmanaged
+{
+    private readonly NativeBlockCore<T>? _core;
+    private readonly NativeBlock<T>? _block;
+    private readonly int _generation;
+    private readonly int _length;
+
+    internal NativeStructLease(NativeBlockCore<T> core, NativeBlock<T> block, int generation, int length)
+    {
+        _core = core;
+        _block = block;
+        _generation = generation;
+        _length = length;
+    }
+
+    /// <summary>The number of structs leased.</summary>
+    public int Length => _length;
+
+    /// <summary>True while the lease has not been disposed (and is not the default value).</summary>
+    public bool IsActive => _block is not null && _block.Generation == _generation;
+
+    /// <summary>The first struct.</summary>
+    /// <exception cref="InvalidOperationException">The lease holds no struct (<see cref="Length"/> is 0).</exception>
+    /// <exception cref="ObjectDisposedException">The lease has ended (or is the default value).</exception>
+    public ref T Value
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get
+        {
+            NativeBlock<T> block = Block();
+            if (_length == 0)
+            {
+                ThrowHelper.ThrowInvalidOperation("The lease holds no struct: it was rented with a count of 0.");
+            }
+
+            return ref *(T*)block.Address;
+        }
+    }
+
+    /// <summary>The address of the first struct, for native code.</summary>
+    /// <exception cref="ObjectDisposedException">The lease has ended (or is the default value).</exception>
+    [SuppressMessage("Naming", "CA1720:Identifier contains type name", Justification = "It is the block's native pointer.")]
+    public T* Pointer
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => (T*)Block().Address;
+    }
+
+    /// <summary>The <see cref="Length"/> structs.</summary>
+    /// <exception cref="ObjectDisposedException">The lease has ended (or is the default value).</exception>
+    public Span<T> Span
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => new((void*)Block().Address, _length);
+    }
+
+    /// <summary>The <see cref="Length"/> structs as memory, for <see cref="Memory{T}"/> consumers; pinning it is free.</summary>
+    /// <exception cref="ObjectDisposedException">The lease has ended (or is the default value).</exception>
+    public Memory<T> Memory => Block().GetMemory();
+
+    /// <summary>Returns the block to its pool, once; later calls and calls on copies do nothing.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void Dispose()
+    {
+        if (_block is not null)
+        {
+            _core!.Return(_block, _generation);
+        }
+    }
+
+    /// <inheritdoc />
+    public bool Equals(NativeStructLease<T> other) => ReferenceEquals(_block, other._block) && _generation == other._generation;
+
+    /// <inheritdoc />
+    public override bool Equals(object? obj) => obj is NativeStructLease<T> other && Equals(other);
+
+    /// <inheritdoc />
+    public override int GetHashCode() => HashCode.Combine(_block, _generation);
+
+    /// <summary>True when both leases are copies of one lease.</summary>
+    public static bool operator ==(NativeStructLease<T> left, NativeStructLease<T> right) => left.Equals(right);
+
+    /// <summary>True when the leases are not copies of one lease.</summary>
+    public static bool operator !=(NativeStructLease<T> left, NativeStructLease<T> right) => !left.Equals(right);
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private NativeBlock<T> Block()
+    {
+        NativeBlock<T>? block = _block;
+        if (block is null || block.Generation != _generation)
+        {
+            ThrowHelper.ThrowObjectDisposed(nameof(NativeStructLease<T>));
+        }
+
+        return block;
+    }
+}

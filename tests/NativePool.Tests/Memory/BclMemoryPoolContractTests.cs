@@ -1,0 +1,7 @@
+namespace NativePool.Tests.Memory;
+
+/// <summary>The reference: <see cref="MemoryPool{T}.Shared"/> must pass every rule of the contract.</summary>
+public sealed class BclMemoryPoolContractTests : MemoryPoolContractTests
+{
+    protected override MemoryPool<byte> CreatePool() => MemoryPool<byte>.Shared;
+}

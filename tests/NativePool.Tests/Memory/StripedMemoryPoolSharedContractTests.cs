@@ -1,0 +1,7 @@
+namespace NativePool.Tests.Memory;
+
+/// <summary>The contract against <see cref="StripedMemoryPool{T}.Shared"/> (whose Dispose does nothing).</summary>
+public sealed class StripedMemoryPoolSharedContractTests : MemoryPoolContractTests
+{
+    protected override MemoryPool<byte> CreatePool() => StripedMemoryPool<byte>.Shared;
+}

@@ -1,0 +1,337 @@
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+
+namespace NativePool.Tests.Memory;
+
+/// <summary>What <see cref="StripedMemoryPool{T}"/> promises beyond the <see cref="MemoryPool{T}"/> contract.</summary>
+public sealed class StripedMemoryPoolTests
+{
+    private static StripedMemoryPool<byte> CreatePool(int stripes = 1) => StripedMemoryPool<byte>.Create(new StripedMemoryPoolOptions
+    {
+        StripeCount = stripes,
+        TrimmingEnabled = false,
+        MaximumBufferLength = 1 << 20,
+    });
+
+    [Theory]
+    [InlineData(0)]
+    [InlineData(1)]
+    [InlineData(15)]
+    [InlineData(16)]
+    [InlineData(17)]
+    [InlineData(100)]
+    [InlineData(4095)]
+    [InlineData(65_536)]
+    [InlineData(1 << 20)]
+    public void MemoryIsExactlyTheRequestedLength(int length)
+    {
+        using StripedMemoryPool<byte> pool = CreatePool();
+        using IMemoryOwner<byte> owner = pool.Rent(length);
+        Assert.Equal(length, owner.Memory.Length);
+        Assert.Equal(length, owner.Memory.Span.Length);
+        using MemoryLease<byte> lease = pool.RentScoped(length);
+        Assert.Equal(length, lease.Memory.Length);
+        Assert.Equal(length, lease.Span.Length);
+    }
+
+    [Fact]
+    public void RentWithoutALengthGivesFourKilobytesWorthOfElements()
+    {
+        Assert.Equal(4096, StripedMemoryPool<byte>.Shared.DefaultBufferLength);
+        Assert.Equal(1024, StripedMemoryPool<int>.Shared.DefaultBufferLength);
+        Assert.Equal(4096 / 16, StripedMemoryPool<Guid>.Shared.DefaultBufferLength);
+        using IMemoryOwner<int> owner = StripedMemoryPool<int>.Shared.Rent();
+        Assert.Equal(1024, owner.Memory.Length);
+        using IMemoryOwner<byte> bytes = StripedMemoryPool<byte>.Shared.Rent(-1);
+        Assert.Equal(4096, bytes.Memory.Length);
+    }
+
+    [Fact]
+    public void DefaultBufferLengthIsConfigurable()
+    {
+        using var pool = StripedMemoryPool<byte>.Create(new StripedMemoryPoolOptions { DefaultBufferLength = 100 });
+        using IMemoryOwner<byte> owner = pool.Rent();
+        Assert.Equal(100, owner.Memory.Length);
+    }
+
+    [Theory]
+    [InlineData(16, 16)]
+    [InlineData(1000, 1024)]
+    [InlineData(1 << 30, 1 << 30)]
+    public void MaxBufferSizeIsTheLargestClass(int maximum, int expected)
+    {
+        using var pool = StripedMemoryPool<byte>.Create(new StripedMemoryPoolOptions { MaximumBufferLength = maximum, TrimmingEnabled = false });
+        Assert.Equal(expected, pool.MaxBufferSize);
+        using IMemoryOwner<byte> largest = pool.Rent(Math.Min(expected, 1 << 20));
+        Assert.Throws<ArgumentOutOfRangeException>(() => pool.Rent(expected + 1));
+    }
+
+    [Theory]
+    [InlineData(1)]
+    [InlineData(100)]
+    [InlineData(4096)]
+    [InlineData(65_536)]
+    public void RentAndDisposeAllocateNothingInSteadyState(int length)
+    {
+        using StripedMemoryPool<byte> pool = CreatePool();
+        RentAndDispose(pool, length, 100);
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        RentAndDispose(pool, length, 10_000);
+        long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        Assert.Equal(0, allocated);
+
+        static void RentAndDispose(StripedMemoryPool<byte> pool, int length, int count)
+        {
+            for (int i = 0; i < count; i++)
+            {
+                IMemoryOwner<byte> owner = pool.Rent(length);
+                owner.Memory.Span[0] = 1;
+                using (MemoryHandle handle = owner.Memory.Pin())
+                {
+                }
+
+                owner.Dispose();
+                using MemoryLease<byte> lease = pool.RentScoped(length);
+                lease.Span[0] = 2;
+            }
+        }
+    }
+
+    [Fact]
+    public void SharedRentAndDisposeAllocateNothingInSteadyState()
+    {
+        StripedMemoryPool<byte> pool = StripedMemoryPool<byte>.Shared;
+        for (int i = 0; i < 100; i++)
+        {
+            pool.Rent(4096).Dispose();
+        }
+
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        for (int i = 0; i < 10_000; i++)
+        {
+            pool.Rent(4096).Dispose();
+        }
+
+        Assert.Equal(0, GC.GetAllocatedBytesForCurrentThread() - before);
+    }
+
+    [Fact]
+    public unsafe void PinnedAddressIsTheFirstElementAndSurvivesACompactingCollection()
+    {
+        using StripedMemoryPool<byte> pool = CreatePool();
+        using IMemoryOwner<byte> owner = pool.Rent(1000);
+        Memory<byte> memory = owner.Memory;
+        using MemoryHandle handle = memory.Pin();
+        nint pinned = (nint)handle.Pointer;
+        Assert.Equal(pinned, (nint)Unsafe.AsPointer(ref MemoryMarshal.GetReference(memory.Span)));
+
+        // Garbage around the buffer, then a blocking compacting gen-2 collection: a movable buffer would move.
+        for (int i = 0; i < 1000; i++)
+        {
+            _ = new byte[1000];
+        }
+
+        GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
+        Assert.Equal(pinned, (nint)Unsafe.AsPointer(ref MemoryMarshal.GetReference(memory.Span)));
+        using MemoryHandle again = memory[10..].Pin();
+        Assert.Equal(pinned + 10, (nint)again.Pointer);
+    }
+
+    [Fact]
+    public unsafe void PinMakesNoGCHandleAndAllocatesNothing()
+    {
+        using StripedMemoryPool<byte> pool = CreatePool();
+        using IMemoryOwner<byte> owner = pool.Rent(100);
+        Memory<byte> memory = owner.Memory;
+        memory.Pin().Dispose();
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        for (int i = 0; i < 1000; i++)
+        {
+            using MemoryHandle handle = memory.Pin();
+            Assert.True(handle.Pointer != null);
+        }
+
+        Assert.Equal(0, GC.GetAllocatedBytesForCurrentThread() - before);
+    }
+
+    [Fact]
+    public void SpanOfASavedMemoryThrowsAfterDispose()
+    {
+        using StripedMemoryPool<byte> pool = CreatePool();
+        IMemoryOwner<byte> owner = pool.Rent(100);
+        Memory<byte> memory = owner.Memory;
+        owner.Dispose();
+        Assert.Throws<ObjectDisposedException>(() => memory.Span.Length);
+        Assert.Throws<ObjectDisposedException>(() => memory.Pin());
+        Assert.False(MemoryMarshal.TryGetArray((ReadOnlyMemory<byte>)memory, out _));
+    }
+
+    [Fact]
+    public void TryGetArrayGivesThePinnedArrayCutToTheLength()
+    {
+        using StripedMemoryPool<byte> pool = CreatePool();
+        using IMemoryOwner<byte> owner = pool.Rent(100);
+        Assert.True(MemoryMarshal.TryGetArray((ReadOnlyMemory<byte>)owner.Memory, out ArraySegment<byte> segment));
+        Assert.Equal(0, segment.Offset);
+        Assert.Equal(100, segment.Count);
+        Assert.Equal(128, segment.Array!.Length);
+    }
+
+    [Fact]
+    public void DisposingAgainAfterTheOwnerWentBackToThePoolIsIgnored()
+    {
+        using StripedMemoryPool<byte> pool = CreatePool();
+        IMemoryOwner<byte> owner = pool.Rent(100);
+        owner.Dispose();
+        owner.Dispose();
+        PoolStatistics stats = pool.GetStatistics();
+        Assert.Equal(1, stats.Rented);
+        Assert.Equal(1, stats.Returned);
+    }
+
+    [Fact]
+    public void AStaleOwnerReferenceActsOnTheNewLeaseOnceTheOwnerIsReused()
+    {
+        // Documented: the owner object is pooled, so a reference kept after Dispose is the next renter's owner.
+        using StripedMemoryPool<byte> pool = CreatePool();
+        IMemoryOwner<byte> stale = pool.Rent(100);
+        stale.Dispose();
+        IMemoryOwner<byte> fresh = pool.Rent(120);
+        Assert.Same(stale, fresh);
+        Assert.Equal(120, stale.Memory.Length);
+        fresh.Dispose();
+    }
+
+    [Fact]
+    public void AStaleLeaseNeverEndsANewerLease()
+    {
+        using StripedMemoryPool<byte> pool = CreatePool();
+        MemoryLease<byte> stale = pool.RentScoped(100);
+        MemoryLease<byte> copy = stale;
+        stale.Dispose();
+        using MemoryLease<byte> fresh = pool.RentScoped(100);
+        Assert.False(stale.IsActive);
+        Assert.True(fresh.IsActive);
+
+        stale.Dispose();
+        copy.Dispose();
+        Assert.True(fresh.IsActive);
+        Assert.Equal(100, fresh.Memory.Length);
+        Assert.Throws<ObjectDisposedException>(() => stale.Memory);
+        Assert.Throws<ObjectDisposedException>(() => copy.Span.Length);
+        Assert.Equal(2, pool.GetStatistics().Rented);
+        Assert.Equal(1, pool.GetStatistics().Returned);
+    }
+
+    [Fact]
+    public void DefaultLeaseIsInactiveAndDisposesToNothing()
+    {
+        MemoryLease<byte> lease = default;
+        Assert.False(lease.IsActive);
+        lease.Dispose();
+        Assert.Throws<ObjectDisposedException>(() => lease.Memory);
+    }
+
+    [Fact]
+    public void DisposesRacingOnTwoThreadsReturnTheBufferOnce()
+    {
+        using StripedMemoryPool<byte> pool = StripedMemoryPool<byte>.Create(new StripedMemoryPoolOptions { StripeCount = 2, TrimmingEnabled = false });
+        const int Rounds = 2_000;
+        using var barrier = new Barrier(2);
+        var owners = new IMemoryOwner<byte>[Rounds];
+        for (int i = 0; i < Rounds; i++)
+        {
+            owners[i] = pool.Rent(64);
+        }
+
+        void DisposeAll()
+        {
+            for (int i = 0; i < Rounds; i++)
+            {
+                if ((i & 63) == 0)
+                {
+                    barrier.SignalAndWait();
+                }
+
+                owners[i].Dispose();
+            }
+        }
+
+        var threads = new[] { new Thread(DisposeAll), new Thread(DisposeAll) };
+        Array.ForEach(threads, t => t.Start());
+        Array.ForEach(threads, t => t.Join());
+        PoolStatistics stats = pool.GetStatistics();
+        Assert.Equal(Rounds, stats.Rented);
+        Assert.Equal(Rounds, stats.Returned);
+
+        // Had any owner gone back twice, two of these would be one object.
+        var rented = new HashSet<IMemoryOwner<byte>>(ReferenceEqualityComparer.Instance);
+        for (int i = 0; i < Rounds; i++)
+        {
+            Assert.True(rented.Add(pool.Rent(64)), "One owner was handed out twice.");
+        }
+    }
+
+    [Fact]
+    public void DisposedPoolThrowsOnRentAndStillTakesOutstandingOwners()
+    {
+        StripedMemoryPool<byte> pool = CreatePool();
+        IMemoryOwner<byte> outstanding = pool.Rent(100);
+        pool.Rent(100).Dispose();
+        pool.Dispose();
+        Assert.Throws<ObjectDisposedException>(() => pool.Rent(100));
+        Assert.Throws<ObjectDisposedException>(() => pool.RentScoped(100));
+        outstanding.Dispose();
+        PoolStatistics stats = pool.GetStatistics();
+        Assert.Equal(0, stats.Pooled);
+        Assert.Equal(0, stats.Outstanding);
+        Assert.True(stats.IsConserved, stats.ToString());
+    }
+
+    [Fact]
+    public void SharedPoolDisposeDoesNothing()
+    {
+        StripedMemoryPool<byte>.Shared.Dispose();
+        using IMemoryOwner<byte> owner = StripedMemoryPool<byte>.Shared.Rent(10);
+        Assert.Equal(10, owner.Memory.Length);
+    }
+
+    [Fact]
+    public void StatisticsCountRentsReturnsAndPooledBytes()
+    {
+        using StripedMemoryPool<byte> pool = CreatePool();
+        IMemoryOwner<byte>[] owners = Enumerable.Range(0, 10).Select(_ => pool.Rent(1000)).ToArray();
+        Array.ForEach(owners, o => o.Dispose());
+        PoolStatistics stats = pool.GetStatistics();
+        Assert.Equal(10, stats.Rented);
+        Assert.Equal(10, stats.Returned);
+        Assert.Equal(10, stats.Allocated);
+        Assert.Equal(10, stats.Pooled);
+        Assert.Equal(10 * 1024, stats.PooledBytes);
+        Assert.True(stats.IsConserved, stats.ToString());
+        Assert.Equal(10, pool.Clear());
+        Assert.Equal(0, pool.GetStatistics().Pooled);
+    }
+
+    [Fact]
+    public void ClearOnReturnZeroesTheBuffer()
+    {
+        using var pool = StripedMemoryPool<byte>.Create(new StripedMemoryPoolOptions { ClearOnReturn = true, TrimmingEnabled = false });
+        IMemoryOwner<byte> owner = pool.Rent(100);
+        owner.Memory.Span.Fill(0xAB);
+        owner.Dispose();
+        using IMemoryOwner<byte> again = pool.Rent(128);
+        Assert.Same(owner, again);
+        Assert.True(again.Memory.Span.IndexOfAnyExcept((byte)0) < 0);
+    }
+
+    [Fact]
+    public void StructElementsArePinnedToo()
+    {
+        using var pool = StripedMemoryPool<Guid>.Create();
+        using IMemoryOwner<Guid> owner = pool.Rent(10);
+        Assert.Equal(10, owner.Memory.Length);
+        owner.Memory.Span[9] = Guid.NewGuid();
+        Assert.True(StripedArrayPool<Guid>.ArraysArePinned);
+    }
+}
