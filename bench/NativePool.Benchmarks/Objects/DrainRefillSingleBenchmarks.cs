@@ -1,0 +1,70 @@
+using Microsoft.Extensions.ObjectPool;
+using NativePool.Benchmarks.Infrastructure;
+using NativePool.Benchmarks.Peers;
+
+namespace NativePool.Benchmarks.Objects;
+
+/// <summary>
+/// Seed 000, DrainRefillSingle: on one thread, Get <see cref="Count"/> objects from a pool of <see cref="Count"/>
+/// (prefilled), then Return them all — the long-rental, spiky-traffic pattern. Baseline: Microsoft's pool.
+/// </summary>
+[MemoryDiagnoser]
+[BenchmarkCategory("Objects", "DrainRefillSingle")]
+public class DrainRefillSingleBenchmarks
+{
+    private DefaultObjectPool<PooledObject> _default = null!;
+    private TeddStyleObjectPool<PooledObject> _teddStyle = null!;
+    private PooledObject[] _store = null!;
+
+    [ParamsSource(nameof(Counts))]
+    public int Count { get; set; }
+
+    public static IEnumerable<int> Counts => BenchParams.Select([8, 16, 64, 256, 1024, 2048], [8, 2048]);
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        _store = new PooledObject[Count];
+        _default = new DefaultObjectPool<PooledObject>(new DefaultPooledObjectPolicy<PooledObject>(), Count);
+        for (int i = 0; i < Count; i++)
+        {
+            _default.Return(new PooledObject());
+        }
+
+        _teddStyle = new TeddStyleObjectPool<PooledObject>(static () => new PooledObject(), null, Count);
+        _teddStyle.Prefill(Count);
+    }
+
+    [GlobalCleanup]
+    public void Cleanup() => _teddStyle.Dispose();
+
+    [Benchmark(Baseline = true, Description = PeerNames.DefaultObjectPool)]
+    public void Default()
+    {
+        PooledObject[] store = _store;
+        for (int i = 0; i < store.Length; i++)
+        {
+            store[i] = _default.Get();
+        }
+
+        for (int i = 0; i < store.Length; i++)
+        {
+            _default.Return(store[i]);
+        }
+    }
+
+    [Benchmark(Description = PeerNames.TeddStyle)]
+    public void TeddStyle()
+    {
+        PooledObject[] store = _store;
+        for (int i = 0; i < store.Length; i++)
+        {
+            store[i] = _teddStyle.Allocate();
+        }
+
+        for (int i = 0; i < store.Length; i++)
+        {
+            _teddStyle.Free(store[i]);
+        }
+    }
+}
