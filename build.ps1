@@ -50,17 +50,21 @@ switch ($verb) {
         if (-not $env:NATIVEPOOL_STRESS_SECONDS) { $env:NATIVEPOOL_STRESS_SECONDS = '120' }; Run-Tests "Category=Stress"
     }
     'bench' {
-        dotnet run -c Release --project bench/NativePool.Benchmarks -- @rest; exit $LASTEXITCODE
+        # Short job of everything (or --filter PATTERN, --full for the default job), then docs/benchmarks.md from the CSV export.
+        dotnet run -c Release --project bench/NativePool.Benchmarks -- --report docs/benchmarks.md @rest; exit $LASTEXITCODE
     }
     'plots' {
-        python3 bench/plots.py @rest; exit $LASTEXITCODE
+        # matplotlib comes from Debian's python3-matplotlib; python3 on PATH may be another interpreter (pyenv) without it.
+        $python = 'python3'
+        & python3 -c 'import matplotlib' 2>$null; if ($LASTEXITCODE -ne 0 -and (Test-Path /usr/bin/python3)) { $python = '/usr/bin/python3' }
+        & $python bench/plots.py @rest; exit $LASTEXITCODE
     }
     'pack' {
         dotnet pack src/ManagedFacade/ManagedFacade.csproj -c Release -o artifacts/packages
         dotnet pack src/NativePool/NativePool.csproj -c Release -o artifacts/packages
     }
     default {
-        Write-Error "usage: ./build.ps1 [test|stress|bench [--full] [--filter PATTERN]|plots|pack]"
+        Write-Error "usage: ./build.ps1 [test|stress|bench [--full] [--filter PATTERN] [--report-only]|plots|pack]"
         exit 2
     }
 }

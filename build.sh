@@ -49,17 +49,21 @@ case "$verb" in
         NATIVEPOOL_STRESS_SECONDS="${NATIVEPOOL_STRESS_SECONDS:-120}" run_tests "Category=Stress"
         ;;
     bench)
-        dotnet run -c Release --project bench/NativePool.Benchmarks -- "$@"
+        # Short job of everything (or --filter PATTERN, --full for the default job), then docs/benchmarks.md from the CSV export.
+        dotnet run -c Release --project bench/NativePool.Benchmarks -- --report docs/benchmarks.md "$@"
         ;;
     plots)
-        python3 bench/plots.py "$@"
+        # matplotlib comes from Debian's python3-matplotlib; python3 on PATH may be another interpreter (pyenv) without it.
+        python=python3
+        if ! python3 -c 'import matplotlib' 2>/dev/null && [ -x /usr/bin/python3 ]; then python=/usr/bin/python3; fi
+        "$python" bench/plots.py "$@"
         ;;
     pack)
         dotnet pack src/ManagedFacade/ManagedFacade.csproj -c Release -o artifacts/packages
         dotnet pack src/NativePool/NativePool.csproj -c Release -o artifacts/packages
         ;;
     *)
-        echo "usage: ./build.sh [test|stress|bench [--full] [--filter PATTERN]|plots|pack]" >&2
+        echo "usage: ./build.sh [test|stress|bench [--full] [--filter PATTERN] [--report-only]|plots|pack]" >&2
         exit 2
         ;;
 esac
