@@ -18,12 +18,10 @@ internal sealed class LeaseToken
 #pragma warning disable IDE1006 // dotnet/runtime names thread statics t_; .editorconfig naming rules cannot select by attribute.
     [System.ThreadStatic]
     private static LeaseToken? t_spare;
-
-    [System.ThreadStatic]
-    private static int t_spareCount;
 #pragma warning restore IDE1006
 
     private int _generation;
+    private int _depth;
     private LeaseToken? _next;
 
     /// <summary>The current generation; a lease remembers it when it is made.</summary>
@@ -40,8 +38,6 @@ internal sealed class LeaseToken
         }
 
         t_spare = token._next;
-        token._next = null;
-        t_spareCount--;
         return token;
     }
 
@@ -55,11 +51,14 @@ internal sealed class LeaseToken
             return false;
         }
 
-        if (t_spareCount < MaxSparePerThread)
+        // The free list is this thread's alone; its length rides on the head token so one thread-static is touched.
+        LeaseToken? head = t_spare;
+        int depth = head is null ? 0 : head._depth;
+        if (depth < MaxSparePerThread)
         {
-            _next = t_spare;
+            _next = head;
+            _depth = depth + 1;
             t_spare = this;
-            t_spareCount++;
         }
 
         return true;

@@ -53,6 +53,14 @@ public sealed class StripedArrayPoolOptions
     /// <summary>Clear every array when it is returned, whatever <c>clearArray</c> says. Default false.</summary>
     public bool ClearOnReturn { get; set; }
 
+    /// <summary>
+    /// Clear arrays whose elements hold references (<c>object</c>, classes, structs with references) whenever the pool
+    /// keeps them, so a pooled array never keeps objects alive. Default true. Costs one pass over the array per return
+    /// (O(length)); set it to false for the BCL's behaviour, where only <c>clearArray: true</c> clears.
+    /// No effect for unmanaged element types.
+    /// </summary>
+    public bool ClearReferencesOnReturn { get; set; } = true;
+
     /// <summary>The trim clock; tests inject their own. Null means <see cref="TimeProvider.System"/>.</summary>
     internal TimeProvider? TimeProvider { get; set; }
 

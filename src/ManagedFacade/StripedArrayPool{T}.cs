@@ -20,8 +20,9 @@ namespace NativePool;
 /// </para>
 /// <para>
 /// Arrays of unmanaged elements (byte, char, int, any struct without references) live on the pinned object heap: they
-/// never move, so pinning them is free. Arrays of reference-holding elements are ordinary and are always cleared when
-/// the pool keeps them, so the pool never keeps objects alive.
+/// never move, so pinning them is free. Arrays of reference-holding elements are ordinary and, unless
+/// <see cref="StripedArrayPoolOptions.ClearReferencesOnReturn"/> is turned off, are cleared whenever the pool keeps them,
+/// so the pool never keeps objects alive.
 /// </para>
 /// <para>
 /// Concurrency: a rent or return on a thread first uses that thread's slot for the size class (plain loads and stores,
@@ -51,7 +52,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
 
         _classCount = SizeClasses.GetIndex(options.MaximumArrayLength) + 1;
         _maximumArrayLength = SizeClasses.GetLength(_classCount - 1);
-        _clearOnReturn = options.ClearOnReturn;
+        _clearOnReturn = options.ClearOnReturn || (options.ClearReferencesOnReturn && RuntimeHelpers.IsReferenceOrContainsReferences<T>());
 
         int stripes = options.StripeCount == 0 ? StripedPoolSettings.DefaultStripeCount : options.StripeCount;
         int arraysPerStripe = options.ArraysPerStripe == 0 ? Math.Max(32, 1024 / stripes) : options.ArraysPerStripe;
@@ -138,7 +139,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
         int sizeClass = SizeClasses.GetIndex(length);
         if ((uint)sizeClass < (uint)_classCount && SizeClasses.GetLength(sizeClass) == length)
         {
-            if (clearArray || _clearOnReturn || RuntimeHelpers.IsReferenceOrContainsReferences<T>())
+            if (clearArray || _clearOnReturn)
             {
                 array.AsSpan().Clear();
             }

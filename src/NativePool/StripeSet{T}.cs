@@ -93,6 +93,9 @@ internal sealed partial class StripeSet<T> where T : class
     // Volatile: a snapshot for readers outside any claim; the claim holders change it with Interlocked.Or/And.
     internal long FullMask => Volatile.Read(ref _masks.Full);
 
+    /// <summary>The header of stripe <paramref name="stripe"/> (layout and claim tests).</summary>
+    internal ref StripeHeader GetHeader(int stripe) => ref Header(stripe);
+
     /// <summary>The items on stripe <paramref name="stripe"/>, read without its claim.</summary>
     // Volatile: the count is written by whichever thread holds the claim; this reader wants the latest published value.
     public int CountOf(int stripe) => Volatile.Read(ref Header(stripe).Count);

@@ -8,6 +8,9 @@ namespace NativePool;
 /// <content>Trimming: the Gen2 callback, the idle timer, memory pressure and the trim pass itself.</content>
 internal sealed partial class StripedPool<T>
 {
+    /// <summary>How long another thread must be seen idle before trimming empties its slots, in milliseconds.</summary>
+    internal const long MinimumSlotIdleMs = 1_000;
+
     private readonly TimeProvider _clock;
     private readonly Func<MemoryPressure> _pressure;
     private readonly long _trimAgeMs;
@@ -16,8 +19,11 @@ internal sealed partial class StripedPool<T>
 
     /// <summary>
     /// One trim pass: items untouched for the trim age (a quarter of it under medium memory pressure) go from the cold
-    /// end of each stripe, half at a time, and from idle threads' slots; everything goes under high pressure or when
-    /// <paramref name="releaseAll"/> is set. Never runs on a rent or return; concurrent calls skip rather than queue.
+    /// end of each stripe, half at a time, and from the slots of threads idle for that long (and at least
+    /// <see cref="MinimumSlotIdleMs"/>). Under high pressure or when <paramref name="releaseAll"/> is set, every stripe
+    /// is emptied, and so are the calling thread's slots and those of every thread idle for
+    /// <see cref="MinimumSlotIdleMs"/> (an active thread keeps its one item per class until it goes idle). Never runs
+    /// on a rent or return; concurrent calls skip rather than queue.
     /// </summary>
     /// <returns>How many items were released.</returns>
     [MethodImpl(MethodImplOptions.NoInlining)]
@@ -76,35 +82,40 @@ internal sealed partial class StripedPool<T>
 
     private int TrimThreadCache(ThreadCache<T> cache, long nowMs, long ageMs, bool all)
     {
-        if (!all)
+        // The trimming thread's own cache has no racing owner, so "all" really means all there.
+        if (all && ReferenceEquals(ThreadCacheTable.Get(_id), cache))
         {
-            // Volatile: the owner thread writes its counters with plain stores; any change means the thread is active.
-            long activity = Volatile.Read(ref cache._rented) + Volatile.Read(ref cache._returned);
-            if (activity != cache._trimActivity)
-            {
-                cache._trimActivity = activity;
-                cache._trimIdleSince = nowMs;
-                return 0;
-            }
-
-            if (cache._trimIdleSince == 0)
-            {
-                cache._trimIdleSince = nowMs;
-                return 0;
-            }
-
-            if (nowMs - cache._trimIdleSince < ageMs)
-            {
-                return 0;
-            }
-
-            cache._trimIdleSince = nowMs;
+            return EmptyThreadCache(cache);
         }
 
+        // Volatile: the owner thread writes its counters with plain stores; any change means the thread is active.
+        long activity = Volatile.Read(ref cache._rented) + Volatile.Read(ref cache._returned);
+        if (activity != cache._trimActivity || cache._trimIdleSince == 0)
+        {
+            cache._trimActivity = activity;
+            cache._trimIdleSince = nowMs;
+            return 0;
+        }
+
+        // Another live thread's slots are only emptied once it has been seen idle for a while on the trim clock: an
+        // owner preempted in the middle of a rent could otherwise lose the race with our exchange and hand out the
+        // item we count as trimmed (never to two renters, but the counters would disagree by one).
+        long required = all ? MinimumSlotIdleMs : Math.Max(ageMs, MinimumSlotIdleMs);
+        if (nowMs - cache._trimIdleSince < required)
+        {
+            return 0;
+        }
+
+        cache._trimIdleSince = nowMs;
+        return EmptyThreadCache(cache);
+    }
+
+    private int EmptyThreadCache(ThreadCache<T> cache)
+    {
         int removed = 0;
         for (int c = 0; c < cache._slots.Length; c++)
         {
-            // Exchange: the owner may be emptying or filling this slot right now; whatever we take, only we drop it.
+            // Exchange: the owner may wake and empty or fill this slot right now; whatever we take, only we drop it.
             T? item = Interlocked.Exchange(ref cache._slots[c], null);
             if (item is not null)
             {

@@ -31,8 +31,6 @@ namespace NativePool;
 /// </remarks>
 internal sealed partial class StripedPool<T> where T : class
 {
-    private static int s_nextId = -1;
-
     private readonly int _id;
     private readonly int _classCount;
     private readonly int _stripeMask;
@@ -50,7 +48,7 @@ internal sealed partial class StripedPool<T> where T : class
     /// <param name="onDiscard">Runs on every item the pool lets go of (dropped or trimmed), or null.</param>
     public StripedPool(StripedPoolSettings settings, Func<int, T> allocate, Action<T>? onDiscard = null)
     {
-        _id = Interlocked.Increment(ref s_nextId);
+        _id = ThreadCacheTable.AllocatePoolId();
         _classCount = settings.ClassCount;
         _stripeMask = settings.StripeCount - 1;
         _classes = new StripeSet<T>?[_classCount];

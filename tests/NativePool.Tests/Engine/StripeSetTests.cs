@@ -1,0 +1,226 @@
+namespace NativePool.Tests.Engine;
+
+public class StripeSetTests
+{
+    private sealed class Item(int id)
+    {
+        public int Id { get; } = id;
+
+        public override string ToString() => $"item {Id}";
+    }
+
+    [Fact]
+    public void PoppingGivesItemsBackInLifoOrder()
+    {
+        var set = new StripeSet<Item>(stripeCount: 1, capacityPerStripe: 8);
+        Item[] items = Enumerable.Range(0, 5).Select(i => new Item(i)).ToArray();
+        foreach (Item item in items)
+        {
+            Assert.Equal(StripeResult.Done, set.TryPush(0, item));
+        }
+
+        foreach (Item expected in items.Reverse())
+        {
+            Assert.Equal(StripeResult.Done, set.TryPop(0, out Item? popped));
+            Assert.Same(expected, popped);
+        }
+
+        Assert.Equal(StripeResult.Empty, set.TryPop(0, out Item? none));
+        Assert.Null(none);
+    }
+
+    [Fact]
+    public void AStripeNeverHoldsMoreThanItsCapacity()
+    {
+        var set = new StripeSet<Item>(stripeCount: 1, capacityPerStripe: 3);
+        for (int i = 0; i < 3; i++)
+        {
+            Assert.Equal(StripeResult.Done, set.TryPush(0, new Item(i)));
+        }
+
+        Assert.Equal(StripeResult.Full, set.TryPush(0, new Item(99)));
+        Assert.Equal(StripeResult.Full, set.Push(0, new Item(100), new Item(100)));
+        Assert.Equal(3, set.CountItems());
+    }
+
+    [Fact]
+    public void StealingTakesFromTheNearestStripeAfterHomeFirst()
+    {
+        var set = new StripeSet<Item>(stripeCount: 4, capacityPerStripe: 4);
+        var onTwo = new Item(2);
+        var onThree = new Item(3);
+        var onZero = new Item(0);
+        set.TryPush(2, onTwo);
+        set.TryPush(3, onThree);
+        set.TryPush(0, onZero);
+
+        // Home 1 is empty: the walk goes 2, 3, 0.
+        Assert.Same(onTwo, set.Pop(1));
+        Assert.Same(onThree, set.Pop(1));
+        Assert.Same(onZero, set.Pop(1));
+        Assert.Null(set.Pop(1));
+    }
+
+    [Fact]
+    public void StealingWrapsAroundFromTheLastStripe()
+    {
+        var set = new StripeSet<Item>(stripeCount: 4, capacityPerStripe: 4);
+        var onOne = new Item(1);
+        var onTwo = new Item(2);
+        set.TryPush(2, onTwo);
+        set.TryPush(1, onOne);
+
+        // Home 3: the nearest stripes after it are 0 (empty), 1, then 2.
+        Assert.Same(onOne, set.Pop(3));
+        Assert.Same(onTwo, set.Pop(3));
+    }
+
+    [Fact]
+    public void ReturnsSpillToTheNearestStripeWithRoomWhenHomeIsFull()
+    {
+        var set = new StripeSet<Item>(stripeCount: 4, capacityPerStripe: 1);
+        set.TryPush(1, new Item(10));
+        set.TryPush(2, new Item(20));
+
+        var spilled = new Item(30);
+        Assert.Equal(StripeResult.Done, set.Push(1, spilled, spilled));
+        Assert.Equal(1, set.CountOf(3));
+        Assert.Equal(StripeResult.Done, set.TryPop(3, out Item? fromThree));
+        Assert.Same(spilled, fromThree);
+    }
+
+    [Fact]
+    public void AFullPoolDropsWithoutTouchingAnyStripe()
+    {
+        var set = new StripeSet<Item>(stripeCount: 2, capacityPerStripe: 1);
+        set.TryPush(0, new Item(0));
+        set.TryPush(1, new Item(1));
+        Assert.Equal(0b11L, set.FullMask);
+
+        // Claim stripe 1 as if another thread were inside it: a full pool must not even try it.
+        set.GetHeader(1).Claim = 1;
+        var extra = new Item(2);
+        Assert.Equal(StripeResult.Full, set.Push(0, extra, extra));
+        set.GetHeader(1).Claim = 0;
+    }
+
+    [Fact]
+    public void AClaimedStripeIsSkippedNotWaitedFor()
+    {
+        var set = new StripeSet<Item>(stripeCount: 2, capacityPerStripe: 4);
+        var onOne = new Item(1);
+        set.TryPush(0, new Item(0));
+        set.TryPush(1, onOne);
+
+        set.GetHeader(0).Claim = 1;
+        Assert.Equal(StripeResult.Contended, set.TryPop(0, out _));
+        Assert.Same(onOne, set.Pop(0));
+        set.GetHeader(0).Claim = 0;
+        Assert.Equal(1, set.CountOf(0));
+    }
+
+    [Fact]
+    public void OccupancyMasksFollowEmptyAndFullStripes()
+    {
+        var set = new StripeSet<Item>(stripeCount: 4, capacityPerStripe: 2);
+        Assert.Equal(0L, set.HasItemsMask);
+        Assert.Equal(0L, set.FullMask);
+
+        set.TryPush(2, new Item(1));
+        Assert.Equal(0b0100L, set.HasItemsMask);
+        Assert.Equal(0L, set.FullMask);
+
+        set.TryPush(2, new Item(2));
+        Assert.Equal(0b0100L, set.FullMask);
+
+        set.TryPop(2, out _);
+        Assert.Equal(0L, set.FullMask);
+        Assert.Equal(0b0100L, set.HasItemsMask);
+
+        set.TryPop(2, out _);
+        Assert.Equal(0L, set.HasItemsMask);
+    }
+
+    [Fact]
+    public void OccupancyMasksAreExactAfterRacingPushesAndPops()
+    {
+        const int Stripes = 4;
+        const int Capacity = 3;
+        var set = new StripeSet<Item>(Stripes, Capacity);
+        Concurrently.Run(4, t =>
+            {
+                var random = new Random(t);
+                var held = new Stack<Item>();
+                for (int i = 0; i < 200_000; i++)
+                {
+                    int stripe = random.Next(Stripes);
+                    if (held.Count > 0 && random.Next(2) == 0)
+                    {
+                        Item item = held.Pop();
+                        if (set.Push(stripe, item, item) != StripeResult.Done)
+                        {
+                            held.Push(item);
+                        }
+                    }
+                    else
+                    {
+                        Item? item = set.Pop(stripe);
+                        held.Push(item ?? new Item(i));
+                    }
+                }
+            });
+
+        for (int s = 0; s < Stripes; s++)
+        {
+            int count = set.CountOf(s);
+            Assert.InRange(count, 0, Capacity);
+            Assert.Equal(count > 0, (set.HasItemsMask & (1L << s)) != 0);
+            Assert.Equal(count == Capacity, (set.FullMask & (1L << s)) != 0);
+        }
+    }
+
+    [Fact]
+    public void ReturningTheItemOnTopOfAStripeAgainIsReportedAsADuplicate()
+    {
+        var set = new StripeSet<Item>(stripeCount: 1, capacityPerStripe: 4);
+        var item = new Item(1);
+        Assert.Equal(StripeResult.Done, set.TryPush(0, item));
+        Assert.Equal(StripeResult.Duplicate, set.TryPush(0, item));
+        Assert.Equal(1, set.CountItems());
+    }
+
+    [Fact]
+    public void NoItemIsPoppedTwiceUnderContention()
+    {
+        var set = new StripeSet<Item>(stripeCount: 2, capacityPerStripe: 64);
+        var owners = new int[256];
+        Item[] all = Enumerable.Range(0, owners.Length).Select(i => new Item(i)).ToArray();
+        foreach (Item item in all)
+        {
+            set.Push(item.Id & 1, item, item);
+        }
+
+        int violations = 0;
+        Concurrently.Run(4, _ =>
+            {
+                for (int i = 0; i < 100_000; i++)
+                {
+                    Item? item = set.Pop(i & 1);
+                    if (item is null)
+                    {
+                        continue;
+                    }
+
+                    if (Interlocked.Exchange(ref owners[item.Id], 1) != 0)
+                    {
+                        Interlocked.Increment(ref violations);
+                    }
+
+                    Volatile.Write(ref owners[item.Id], 0);
+                    set.Push((i >> 1) & 1, item, item);
+                }
+            });
+
+        Assert.Equal(0, violations);
+    }
+}

@@ -1,0 +1,347 @@
+namespace NativePool.Tests.Engine;
+
+public class StripedPoolTests
+{
+    private sealed class Item
+    {
+    }
+
+    private static StripedPool<Item> CreatePool(
+        int stripes = 2,
+        int capacity = 8,
+        ManualClock? clock = null,
+        Func<MemoryPressure>? pressure = null,
+        int threadSlotTokens = -1,
+        Action<Item>? onDiscard = null) =>
+        new(
+            new StripedPoolSettings
+            {
+                ClassCount = 1,
+                CapacityPerStripe = [capacity],
+                StripeCount = stripes,
+                TrimmingEnabled = false,
+                TrimAge = TimeSpan.FromSeconds(10),
+                Clock = clock ?? new ManualClock(),
+                Pressure = pressure ?? (() => MemoryPressure.Low),
+                ThreadSlotTokens = threadSlotTokens,
+            },
+            _ => new Item(),
+            onDiscard);
+
+    private static void RunOnNewThread(Action action)
+    {
+        var thread = new Thread(() => action());
+        thread.Start();
+        thread.Join();
+    }
+
+    [Fact]
+    public void TheItemReturnedLastIsTheNextOneRentedOnTheSameThread()
+    {
+        StripedPool<Item> pool = CreatePool();
+        Item a = pool.Rent(0);
+        Item b = pool.Rent(0);
+        pool.Return(0, a);
+        pool.Return(0, b);
+        Assert.Same(b, pool.Rent(0));
+        Assert.Same(a, pool.Rent(0));
+    }
+
+    [Fact]
+    public void ItemsReturnedOnOneThreadAreRentedOnAnother()
+    {
+        StripedPool<Item> pool = CreatePool();
+        var items = new List<Item>();
+        RunOnNewThread(() =>
+        {
+            for (int i = 0; i < 4; i++)
+            {
+                items.Add(pool.Rent(0));
+            }
+
+            foreach (Item item in items)
+            {
+                pool.Return(0, item);
+            }
+        });
+
+        // Three went to the stripes (one stays parked on the finished thread's slot).
+        var rented = new HashSet<Item>();
+        for (int i = 0; i < 3; i++)
+        {
+            rented.Add(pool.Rent(0));
+        }
+
+        Assert.Subset(items.ToHashSet(), rented);
+    }
+
+    [Fact]
+    public void RetentionNeverExceedsStripesTimesCapacityPlusThreadSlots()
+    {
+        StripedPool<Item> pool = CreatePool(stripes: 2, capacity: 3);
+        Item[] items = Enumerable.Range(0, 20).Select(_ => pool.Rent(0)).ToArray();
+        int dropped = 0;
+        foreach (Item item in items)
+        {
+            if (pool.Return(0, item) == ReturnResult.Dropped)
+            {
+                dropped++;
+            }
+        }
+
+        PoolStatistics stats = pool.GetStatistics();
+        Assert.Equal((2 * 3) + 1, stats.Pooled);
+        Assert.Equal(20 - 7, dropped);
+        Assert.Equal(dropped, stats.Dropped);
+        Assert.True(stats.IsConserved, stats.ToString());
+    }
+
+    [Fact]
+    public void ReturningTheParkedItemAgainIsADuplicateAndChangesNothing()
+    {
+        StripedPool<Item> pool = CreatePool();
+        Item item = pool.Rent(0);
+        Assert.Equal(ReturnResult.Stored, pool.Return(0, item));
+        Assert.Equal(ReturnResult.Duplicate, pool.Return(0, item));
+        PoolStatistics stats = pool.GetStatistics();
+        Assert.Equal(1, stats.Pooled);
+        Assert.Equal(1, stats.Returned);
+    }
+
+    [Fact]
+    public void ReturningAnItemThatSitsOnTopOfTheStripeAgainIsADuplicate()
+    {
+        StripedPool<Item> pool = CreatePool(stripes: 1);
+        Item a = pool.Rent(0);
+        Item b = pool.Rent(0);
+        pool.Return(0, a);
+        pool.Return(0, b); // b parked, a pushed to the stripe
+
+        Assert.Equal(ReturnResult.Duplicate, pool.Return(0, a));
+        Assert.Same(b, pool.Rent(0));
+        Assert.Same(a, pool.Rent(0));
+        Assert.NotSame(a, pool.Rent(0));
+    }
+
+    [Fact]
+    public void WithoutAThreadSlotTokenReturnsGoStraightToTheStripes()
+    {
+        StripedPool<Item> pool = CreatePool(stripes: 1, capacity: 2, threadSlotTokens: 0);
+        Item a = pool.Rent(0);
+        Item b = pool.Rent(0);
+        Item c = pool.Rent(0);
+        pool.Return(0, a);
+        pool.Return(0, b);
+        Assert.Equal(ReturnResult.Dropped, pool.Return(0, c));
+        Assert.Equal(2, pool.GetStatistics().Pooled);
+        Assert.Same(b, pool.Rent(0));
+    }
+
+    [Fact]
+    public void AnIdleStripeLosesHalfOfItsColdestItemsPerTrimAge()
+    {
+        var clock = new ManualClock();
+        StripedPool<Item> pool = CreatePool(stripes: 1, capacity: 8, clock: clock);
+        Item[] items = Enumerable.Range(0, 9).Select(_ => pool.Rent(0)).ToArray();
+        foreach (Item item in items)
+        {
+            pool.Return(0, item);
+        }
+
+        // Stripe holds items[0..7] (items[8] is parked on this thread). First pass: the stripe was touched.
+        Assert.Equal(0, pool.Trim());
+        clock.Advance(TimeSpan.FromSeconds(5));
+        Assert.Equal(0, pool.Trim());
+        clock.Advance(TimeSpan.FromSeconds(6));
+
+        // Idle for the trim age: half of the stripe (the coldest, returned first) and the idle thread slot go.
+        Assert.Equal(4 + 1, pool.Trim());
+        StripeSet<Item> set = pool.GetStripes(0)!;
+        Assert.Equal(4, set.CountItems());
+        var remaining = new HashSet<Item>();
+        while (set.Pop(0) is Item item)
+        {
+            remaining.Add(item);
+        }
+
+        Assert.Equal(items[4..8].ToHashSet(), remaining);
+    }
+
+    [Fact]
+    public void TrimmingLeavesAStripeThatIsInUseAlone()
+    {
+        var clock = new ManualClock();
+        StripedPool<Item> pool = CreatePool(stripes: 1, capacity: 8, clock: clock);
+        Item[] items = Enumerable.Range(0, 4).Select(_ => pool.Rent(0)).ToArray();
+        foreach (Item item in items)
+        {
+            pool.Return(0, item);
+        }
+
+        for (int period = 0; period < 5; period++)
+        {
+            clock.Advance(TimeSpan.FromSeconds(11));
+            pool.Return(0, pool.Rent(0));
+
+            // Touch the stripe too: rent past the parked item and give both back.
+            Item first = pool.Rent(0);
+            Item second = pool.Rent(0);
+            pool.Return(0, second);
+            pool.Return(0, first);
+            Assert.Equal(0, pool.Trim());
+        }
+
+        Assert.Equal(4, pool.GetStatistics().Pooled);
+    }
+
+    [Fact]
+    public void HighMemoryPressureReleasesEverythingAtOnce()
+    {
+        MemoryPressure pressure = MemoryPressure.Low;
+        StripedPool<Item> pool = CreatePool(stripes: 2, capacity: 8, pressure: () => pressure);
+        Item[] items = Enumerable.Range(0, 10).Select(_ => pool.Rent(0)).ToArray();
+        foreach (Item item in items)
+        {
+            pool.Return(0, item);
+        }
+
+        Assert.Equal(0, pool.Trim());
+        pressure = MemoryPressure.High;
+        Assert.Equal(10, pool.Trim());
+        PoolStatistics stats = pool.GetStatistics();
+        Assert.Equal(0, stats.Pooled);
+        Assert.Equal(10, stats.Trimmed);
+        Assert.True(stats.IsConserved, stats.ToString());
+    }
+
+    [Fact]
+    public void MediumMemoryPressureTrimsAfterAQuarterOfTheTrimAge()
+    {
+        var clock = new ManualClock();
+        MemoryPressure pressure = MemoryPressure.Medium;
+        StripedPool<Item> pool = CreatePool(stripes: 1, capacity: 8, clock: clock, pressure: () => pressure);
+        Item[] items = Enumerable.Range(0, 5).Select(_ => pool.Rent(0)).ToArray();
+        foreach (Item item in items)
+        {
+            pool.Return(0, item);
+        }
+
+        Assert.Equal(0, pool.Trim());
+        clock.Advance(TimeSpan.FromSeconds(3)); // more than 10 s / 4
+        Assert.Equal(2 + 1, pool.Trim());
+    }
+
+    [Fact]
+    public void TrimmedAndDroppedItemsGoThroughTheDiscardCallback()
+    {
+        var discarded = new List<Item>();
+        StripedPool<Item> pool = CreatePool(stripes: 1, capacity: 1, onDiscard: discarded.Add);
+        Item a = pool.Rent(0);
+        Item b = pool.Rent(0);
+        Item c = pool.Rent(0);
+        pool.Return(0, a);
+        pool.Return(0, b);
+        pool.Return(0, c); // c parked, b displaced to the full stripe: dropped
+        Assert.Equal([b], discarded);
+
+        pool.Trim(releaseAll: true);
+        Assert.Equal(3, discarded.Count);
+        Assert.Equal(new[] { a, b, c }.ToHashSet(), discarded.ToHashSet());
+    }
+
+    [Fact]
+    public void CountersAreConservedAfterConcurrentUseAndTrims()
+    {
+        StripedPool<Item> pool = CreatePool(stripes: 2, capacity: 4);
+        int running = 3;
+        Concurrently.Run(4, t =>
+            {
+                if (t == 3)
+                {
+                    // The fourth thread trims while the others rent and return.
+                    while (Volatile.Read(ref running) != 0)
+                    {
+                        pool.Trim(releaseAll: true);
+                    }
+
+                    return;
+                }
+
+                var random = new Random(t);
+                var held = new List<Item>();
+                for (int i = 0; i < 100_000; i++)
+                {
+                    if (held.Count > 0 && (held.Count > 6 || random.Next(2) == 0))
+                    {
+                        int index = random.Next(held.Count);
+                        pool.Return(0, held[index]);
+                        held.RemoveAt(index);
+                    }
+                    else
+                    {
+                        held.Add(pool.Rent(0));
+                    }
+                }
+
+                foreach (Item item in held)
+                {
+                    pool.Return(0, item);
+                }
+
+                Interlocked.Decrement(ref running);
+            });
+
+        PoolStatistics stats = pool.GetStatistics();
+        Assert.Equal(0, stats.Outstanding);
+        Assert.True(stats.IsConserved, stats.ToString());
+    }
+
+    [Fact]
+    public void ItemsParkedOnAThreadThatDiesAreCountedAsDropped()
+    {
+        StripedPool<Item> pool = CreatePool();
+        RunOnNewThread(() => pool.Return(0, pool.Rent(0)));
+
+        for (int i = 0; i < 3; i++)
+        {
+            GC.Collect();
+            GC.WaitForPendingFinalizers();
+        }
+
+        PoolStatistics stats = pool.GetStatistics();
+        Assert.Equal(1, stats.Rented);
+        Assert.Equal(1, stats.Returned);
+        Assert.Equal(1, stats.Dropped);
+        Assert.Equal(0, stats.Pooled);
+        Assert.True(stats.IsConserved, stats.ToString());
+    }
+
+    [Fact]
+    public void EachPoolHasItsOwnThreadSlots()
+    {
+        StripedPool<Item> first = CreatePool();
+        StripedPool<Item> second = CreatePool();
+        Assert.NotEqual(first.Id, second.Id);
+        Item fromFirst = first.Rent(0);
+        first.Return(0, fromFirst);
+        Assert.NotSame(fromFirst, second.Rent(0));
+        Assert.Same(fromFirst, first.Rent(0));
+    }
+}
+
+public class PoolIdTests
+{
+    [Fact]
+    public void PoolsOfDifferentItemTypesNeverShareAThreadCacheSlot()
+    {
+        var settings = new StripedPoolSettings { ClassCount = 1, CapacityPerStripe = [4], TrimmingEnabled = false };
+        var strings = new StripedPool<string>(settings, _ => "fresh");
+        var lists = new StripedPool<List<int>>(settings, _ => []);
+        Assert.NotEqual(strings.Id, lists.Id);
+
+        strings.Return(0, "parked");
+        List<int> list = lists.Rent(0);
+        Assert.Empty(list);
+        Assert.Equal("parked", strings.Rent(0));
+    }
+}
