@@ -19,6 +19,7 @@ namespace NativePool.Benchmarks.Contention;
 /// gets, not necessarily <see cref="Threads"/> at once (the Completed Work Items column shows how many it used).
 /// </remarks>
 [MemoryDiagnoser]
+[EvaluateOverhead(false)] // operations of 100 ns and more: the ~1 ns call overhead is noise, and measuring it would double the run time
 [BenchmarkCategory("Contention")]
 public class ContentionBenchmarks
 {

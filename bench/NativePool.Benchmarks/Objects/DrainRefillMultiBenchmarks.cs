@@ -13,6 +13,7 @@ namespace NativePool.Benchmarks.Objects;
 /// </summary>
 /// <remarks>On a 2-core machine, ThreadCount above 2 measures oversubscription.</remarks>
 [MemoryDiagnoser]
+[EvaluateOverhead(false)] // operations of 100 ns and more: the ~1 ns call overhead is noise, and measuring it would double the run time
 [BenchmarkCategory("Objects", "DrainRefillMulti")]
 public class DrainRefillMultiBenchmarks
 {

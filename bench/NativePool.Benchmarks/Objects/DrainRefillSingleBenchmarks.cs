@@ -9,6 +9,7 @@ namespace NativePool.Benchmarks.Objects;
 /// (prefilled), then Return them all — the long-rental, spiky-traffic pattern. Baseline: Microsoft's pool.
 /// </summary>
 [MemoryDiagnoser]
+[EvaluateOverhead(false)] // operations of 100 ns and more: the ~1 ns call overhead is noise, and measuring it would double the run time
 [BenchmarkCategory("Objects", "DrainRefillSingle")]
 public class DrainRefillSingleBenchmarks
 {

@@ -18,6 +18,7 @@ namespace NativePool.Benchmarks.Ours;
 /// show the synchronization each run needed.
 /// </remarks>
 [MemoryDiagnoser]
+[EvaluateOverhead(false)] // operations of 100 ns and more: the ~1 ns call overhead is noise, and measuring it would double the run time
 [BenchmarkCategory("Ours", "ProducerConsumer")]
 public class ProducerConsumerBenchmarks
 {

@@ -13,6 +13,7 @@ namespace NativePool.Benchmarks.Ours;
 /// </summary>
 /// <remarks>On a 2-core machine, 4 threads measure oversubscription.</remarks>
 [MemoryDiagnoser]
+[EvaluateOverhead(false)] // operations of 100 ns and more: the ~1 ns call overhead is noise, and measuring it would double the run time
 [BenchmarkCategory("Ours", "StripePadding")]
 public class StripePaddingBenchmarks
 {
