@@ -204,32 +204,31 @@ internal sealed partial class StripeSet<T> where T : class
 
         StripeResult result;
         int count = header.Count;
-        if (count < _capacity)
+        ref T? region = ref Region(stripe);
+        if (count != 0 && ReferenceEquals(Unsafe.Add(ref region, count - 1), probe))
         {
-            ref T? region = ref Region(stripe);
-            if (count != 0 && ReferenceEquals(Unsafe.Add(ref region, count - 1), probe))
+            // Checked before the capacity: a full stripe with the item on top is a double return too, and dropping
+            // the second copy would let a disposing pool dispose the copy still in the stripe.
+            result = StripeResult.Duplicate;
+        }
+        else if (count < _capacity)
+        {
+            Unsafe.Add(ref region, count) = item;
+            header.Count = count + 1;
+            header.Touched = 1;
+            if (count == 0)
             {
-                result = StripeResult.Duplicate;
+                // Races with other stripes' holders flipping their own bits in the same word.
+                Interlocked.Or(ref _masks.HasItems, 1L << stripe);
             }
-            else
+
+            if (count + 1 == _capacity)
             {
-                Unsafe.Add(ref region, count) = item;
-                header.Count = count + 1;
-                header.Touched = 1;
-                if (count == 0)
-                {
-                    // Races with other stripes' holders flipping their own bits in the same word.
-                    Interlocked.Or(ref _masks.HasItems, 1L << stripe);
-                }
-
-                if (count + 1 == _capacity)
-                {
-                    // Races with other stripes' holders flipping their own bits in the same word.
-                    Interlocked.Or(ref _masks.Full, 1L << stripe);
-                }
-
-                result = StripeResult.Done;
+                // Races with other stripes' holders flipping their own bits in the same word.
+                Interlocked.Or(ref _masks.Full, 1L << stripe);
             }
+
+            result = StripeResult.Done;
         }
         else
         {

@@ -80,6 +80,29 @@ internal sealed partial class StripedPool<T>
         return removed;
     }
 
+    /// <summary>
+    /// Removes every item from every thread's slots (disposal), each with an exchange, and passes it to the discard
+    /// callback.
+    /// </summary>
+    /// <remarks>
+    /// The owners of those slots fill and empty them with plain loads and stores, so an owner that is renting at this
+    /// very moment may hand out the item this call takes. Only a caller that settles that race itself may use this:
+    /// <c>StripedObjectPool</c> marks itself disposed, issues a process-wide barrier, and re-checks the mark after
+    /// every rent and return (its remarks give the argument).
+    /// </remarks>
+    /// <returns>How many items were removed.</returns>
+    public int DrainThreadCaches()
+    {
+        int removed = 0;
+        foreach (KeyValuePair<ThreadCache<T>, object?> pair in _threadCaches)
+        {
+            removed += EmptyThreadCache(pair.Key);
+        }
+
+        _totals.AddTrimmed(removed);
+        return removed;
+    }
+
     private int TrimThreadCache(ThreadCache<T> cache, long nowMs, long ageMs, bool all)
     {
         // The trimming thread's own cache has no racing owner, so "all" really means all there.

@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
 
@@ -34,4 +35,9 @@ internal static class ThrowHelper
         throw new InvalidOperationException(
             $"The item passed as '{paramName}' is already in the pool: it was returned twice. " +
             "Returning an item twice would hand it to two renters at once.");
+
+    [DoesNotReturn]
+    [StackTraceHidden]
+    public static void ThrowAggregate(string message, IEnumerable<Exception> innerExceptions) =>
+        throw new AggregateException(message, innerExceptions);
 }

@@ -328,20 +328,3 @@ public class StripedPoolTests
         Assert.Same(fromFirst, first.Rent(0));
     }
 }
-
-public class PoolIdTests
-{
-    [Fact]
-    public void PoolsOfDifferentItemTypesNeverShareAThreadCacheSlot()
-    {
-        var settings = new StripedPoolSettings { ClassCount = 1, CapacityPerStripe = [4], TrimmingEnabled = false };
-        var strings = new StripedPool<string>(settings, _ => "fresh");
-        var lists = new StripedPool<List<int>>(settings, _ => []);
-        Assert.NotEqual(strings.Id, lists.Id);
-
-        strings.Return(0, "parked");
-        List<int> list = lists.Rent(0);
-        Assert.Empty(list);
-        Assert.Equal("parked", strings.Rent(0));
-    }
-}

@@ -1,0 +1,41 @@
+using System;
+using Microsoft.Extensions.ObjectPool;
+
+namespace NativePool;
+
+/// <summary>The policy of a pool built from a factory and an optional cleanup (the seed-002 constructors).</summary>
+/// <remarks>Every returned object is kept (after the cleanup has run on it); the pool's bound decides what is dropped.</remarks>
+/// <typeparam name="T">The type of the pooled objects.</typeparam>
+internal sealed class DelegatePooledObjectPolicy<T> : PooledObjectPolicy<T> where T : class
+{
+    private readonly Func<T> _factory;
+    private readonly Action<T>? _cleanup;
+
+    private DelegatePooledObjectPolicy(Func<T> factory, Action<T>? cleanup)
+    {
+        _factory = factory;
+        _cleanup = cleanup;
+    }
+
+    /// <summary>Validates and wraps the delegates.</summary>
+    /// <exception cref="ArgumentNullException"><paramref name="factory"/> is null.</exception>
+    public static DelegatePooledObjectPolicy<T> Create(Func<T> factory, Action<T>? cleanup)
+    {
+        if (factory is null)
+        {
+            ThrowHelper.ThrowArgumentNull(nameof(factory));
+        }
+
+        return new DelegatePooledObjectPolicy<T>(factory, cleanup);
+    }
+
+    /// <inheritdoc />
+    public override T Create() => _factory();
+
+    /// <inheritdoc />
+    public override bool Return(T obj)
+    {
+        _cleanup?.Invoke(obj);
+        return true;
+    }
+}

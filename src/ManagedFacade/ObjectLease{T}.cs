@@ -1,0 +1,60 @@
+using System;
+using System.Runtime.InteropServices;
+
+namespace NativePool;
+
+/// <summary>
+/// An object rented from a <see cref="StripedObjectPool{T}"/> for a scope: <c>using var lease = pool.RentScoped();</c>.
+/// Disposing it returns the object once.
+/// </summary>
+/// <remarks>
+/// The lease is a struct and allocates nothing in steady state. Copies of a lease share one generation token, so
+/// whichever copy is disposed first returns the object and every other dispose (a second dispose, a copy's dispose, a
+/// dispose long after the object went to another renter) does nothing. Do not use <see cref="Value"/> after disposing:
+/// the object may belong to another renter by then. A default lease holds nothing and its dispose does nothing.
+/// </remarks>
+/// <typeparam name="T">The type of the pooled object.</typeparam>
+[StructLayout(LayoutKind.Auto)]
+public readonly struct ObjectLease<T> : IDisposable, IEquatable<ObjectLease<T>> where T : class
+{
+    private readonly StripedObjectPool<T>? _pool;
+    private readonly T? _value;
+    private readonly LeaseToken? _token;
+    private readonly int _generation;
+
+    internal ObjectLease(StripedObjectPool<T> pool, T value)
+    {
+        _pool = pool;
+        _value = value;
+        _token = LeaseToken.Take();
+        _generation = _token.Generation;
+    }
+
+    /// <summary>The rented object (null only for a default lease).</summary>
+    public T Value => _value!;
+
+    /// <summary>Returns the object to its pool, once; later calls and calls on copies do nothing.</summary>
+    /// <exception cref="InvalidOperationException">The object was already returned to the pool some other way.</exception>
+    public void Dispose()
+    {
+        if (_token is not null && _token.TryEnd(_generation))
+        {
+            _pool!.Return(_value!);
+        }
+    }
+
+    /// <inheritdoc />
+    public bool Equals(ObjectLease<T> other) => ReferenceEquals(_value, other._value) && _token == other._token && _generation == other._generation;
+
+    /// <inheritdoc />
+    public override bool Equals(object? obj) => obj is ObjectLease<T> other && Equals(other);
+
+    /// <inheritdoc />
+    public override int GetHashCode() => HashCode.Combine(_value, _generation);
+
+    /// <summary>True when both leases are copies of one lease.</summary>
+    public static bool operator ==(ObjectLease<T> left, ObjectLease<T> right) => left.Equals(right);
+
+    /// <summary>True when the leases are not copies of one lease.</summary>
+    public static bool operator !=(ObjectLease<T> left, ObjectLease<T> right) => !left.Equals(right);
+}

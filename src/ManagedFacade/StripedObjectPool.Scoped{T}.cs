@@ -1,0 +1,126 @@
+using System;
+using System.Runtime.CompilerServices;
+using System.Threading;
+
+namespace NativePool;
+
+/// <content>The seed-002 conveniences: scoped leases, scoped calls with state, prefilling.</content>
+public sealed partial class StripedObjectPool<T>
+{
+    /// <summary>Gets an object for a scope: <c>using var lease = pool.RentScoped();</c> returns it once.</summary>
+    /// <returns>A lease whose <see cref="ObjectLease{T}.Value"/> is the object; disposing the lease returns it.</returns>
+    /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public ObjectLease<T> RentScoped() => new(this, Get());
+
+    /// <summary>
+    /// Gets an object, runs <paramref name="action"/> on it with <paramref name="state"/>, and returns it, also when
+    /// <paramref name="action"/> throws. Pass a static lambda and the call allocates nothing:
+    /// <c>pool.Scoped(text, static (sb, t) =&gt; sb.Append(t));</c>.
+    /// </summary>
+    /// <typeparam name="TState">What the action needs besides the object.</typeparam>
+    /// <param name="state">Passed to <paramref name="action"/>.</param>
+    /// <param name="action">The work; must not keep the object or return it itself.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="action"/> is null.</exception>
+    /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>
+    public void Scoped<TState>(TState state, Action<T, TState> action)
+    {
+        if (action is null)
+        {
+            ThrowHelper.ThrowArgumentNull(nameof(action));
+        }
+
+        T item = Get();
+        try
+        {
+            action(item, state);
+        }
+        finally
+        {
+            Return(item);
+        }
+    }
+
+    /// <summary>
+    /// Gets an object, runs <paramref name="func"/> on it with <paramref name="state"/>, returns the object (also when
+    /// <paramref name="func"/> throws) and then the result: <c>string s = pool.Scoped(42, static (sb, n) =&gt; sb.Append(n).ToString());</c>.
+    /// </summary>
+    /// <typeparam name="TState">What the function needs besides the object.</typeparam>
+    /// <typeparam name="TResult">What the function computes; it must not be the pooled object itself.</typeparam>
+    /// <param name="state">Passed to <paramref name="func"/>.</param>
+    /// <param name="func">The work; must not keep the object or return it itself.</param>
+    /// <returns>What <paramref name="func"/> returned.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="func"/> is null.</exception>
+    /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>
+    public TResult Scoped<TState, TResult>(TState state, Func<T, TState, TResult> func)
+    {
+        if (func is null)
+        {
+            ThrowHelper.ThrowArgumentNull(nameof(func));
+        }
+
+        T item = Get();
+        try
+        {
+            return func(item, state);
+        }
+        finally
+        {
+            Return(item);
+        }
+    }
+
+    /// <summary>
+    /// Warms the pool: gets <paramref name="count"/> objects at once (at most <see cref="MaximumRetained"/>), which
+    /// creates those the pool lacks, and returns them all without running the policy. Afterwards the pool holds as many
+    /// of them as one thread can place (see the class remarks on the bound); the rest are dropped.
+    /// </summary>
+    /// <param name="count">How many objects the pool should hold, 0 or more.</param>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="count"/> is negative.</exception>
+    /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>
+    public void Prefill(int count)
+    {
+        if (count < 0)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(count), "The number of objects to prefill must not be negative.");
+        }
+
+        count = Math.Min(count, _maximumRetained);
+        var items = new T[count];
+        int taken = 0;
+        try
+        {
+            while (taken < count)
+            {
+                items[taken] = Get();
+                taken++;
+            }
+        }
+        finally
+        {
+            // Fresh or already reset: they go back as they are, the warmest (first taken) last so it lands in the slot.
+            for (int i = taken - 1; i >= 0; i--)
+            {
+                ReturnWithoutPolicy(items[i]);
+            }
+        }
+    }
+
+    private void ReturnWithoutPolicy(T item)
+    {
+        // Volatile: as in Return, the mark is re-checked after the store.
+        if (Volatile.Read(ref _disposal) is not null)
+        {
+            ReturnAfterDispose(item);
+            return;
+        }
+
+        _engine.Return(0, item);
+
+        // Volatile: a Dispose that began while we stored the object may have drained before our store (see Dispose).
+        if (Volatile.Read(ref _disposal) is not null)
+        {
+            ReturnRacedDispose();
+        }
+    }
+}

@@ -1,0 +1,92 @@
+using System;
+using System.Diagnostics.CodeAnalysis;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.DependencyInjection.Extensions;
+using Microsoft.Extensions.ObjectPool;
+
+namespace NativePool;
+
+/// <summary>Registers striped object pools with a dependency-injection container.</summary>
+public static class StripedObjectPoolServiceCollectionExtensions
+{
+    /// <summary>
+    /// Makes <see cref="ObjectPoolProvider"/> resolve to a <see cref="StripedObjectPoolProvider"/>, replacing whatever
+    /// provider was registered (a framework's later <c>TryAdd</c> of the default provider then does nothing).
+    /// </summary>
+    /// <param name="services">The service collection.</param>
+    /// <returns><paramref name="services"/>.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="services"/> is null.</exception>
+    public static IServiceCollection AddStripedObjectPools(this IServiceCollection services) =>
+        AddStripedObjectPools(services, configure: null);
+
+    /// <summary>Makes <see cref="ObjectPoolProvider"/> resolve to a <see cref="StripedObjectPoolProvider"/> configured by <paramref name="configure"/>.</summary>
+    /// <param name="services">The service collection.</param>
+    /// <param name="configure">Sets the provider up (for example its <see cref="StripedObjectPoolProvider.MaximumRetained"/>), or null.</param>
+    /// <returns><paramref name="services"/>.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="services"/> is null.</exception>
+    public static IServiceCollection AddStripedObjectPools(this IServiceCollection services, Action<StripedObjectPoolProvider>? configure)
+    {
+        if (services is null)
+        {
+            ThrowHelper.ThrowArgumentNull(nameof(services));
+        }
+
+        var provider = new StripedObjectPoolProvider();
+        configure?.Invoke(provider);
+        services.RemoveAll<ObjectPoolProvider>();
+        services.RemoveAll<StripedObjectPoolProvider>();
+        services.AddSingleton(provider);
+        services.AddSingleton<ObjectPoolProvider>(provider);
+        return services;
+    }
+
+    /// <summary>Registers a pool of <typeparamref name="TService"/> instances as <see cref="ObjectPool{T}"/> and <see cref="StripedObjectPool{T}"/>.</summary>
+    /// <typeparam name="TService">The pooled type, created by the container's activator.</typeparam>
+    /// <param name="services">The service collection.</param>
+    /// <param name="configure">Shapes the pool (validated now), or null for the defaults.</param>
+    /// <returns><paramref name="services"/>.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="services"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="configure"/> set an option out of range.</exception>
+    public static IServiceCollection AddPooled<[DynamicallyAccessedMembers(DynamicallyAccessedMemberTypes.PublicConstructors)] TService>(
+        this IServiceCollection services, Action<PooledServiceOptions>? configure = null)
+        where TService : class =>
+        AddPooled<TService, TService>(services, configure);
+
+    /// <summary>
+    /// Registers a singleton pool of <typeparamref name="TImplementation"/> instances as <see cref="ObjectPool{T}"/> of
+    /// <typeparamref name="TService"/> (and as <see cref="StripedObjectPool{T}"/>, for leases and scoped calls).
+    /// </summary>
+    /// <remarks>
+    /// Instances are created with the container's activator (constructor injection) and owned by the pool. When
+    /// <typeparamref name="TImplementation"/> is <see cref="IDisposable"/> the pool is a disposing pool, and the
+    /// container's disposal disposes the pool and with it every instance it holds. A returned <see cref="IResettable"/>
+    /// instance is kept only if it resets.
+    /// </remarks>
+    /// <typeparam name="TService">The type the pool hands out.</typeparam>
+    /// <typeparam name="TImplementation">The type the pool creates.</typeparam>
+    /// <param name="services">The service collection.</param>
+    /// <param name="configure">Shapes the pool (validated now), or null for the defaults.</param>
+    /// <returns><paramref name="services"/>.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="services"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="configure"/> set an option out of range.</exception>
+    public static IServiceCollection AddPooled<TService, [DynamicallyAccessedMembers(DynamicallyAccessedMemberTypes.PublicConstructors)] TImplementation>(
+        this IServiceCollection services, Action<PooledServiceOptions>? configure = null)
+        where TService : class
+        where TImplementation : class, TService
+    {
+        if (services is null)
+        {
+            ThrowHelper.ThrowArgumentNull(nameof(services));
+        }
+
+        var options = new PooledServiceOptions();
+        configure?.Invoke(options);
+        int maximumRetained = options.MaximumRetained;
+        bool disposeItems = typeof(IDisposable).IsAssignableFrom(typeof(TImplementation));
+
+        services.AddSingleton(serviceProvider => new StripedObjectPool<TService>(
+            new ServicePooledObjectPolicy<TService, TImplementation>(serviceProvider), maximumRetained, disposeItems));
+        services.AddSingleton<ObjectPool<TService>>(static serviceProvider => serviceProvider.GetRequiredService<StripedObjectPool<TService>>());
+        return services;
+    }
+}

@@ -1,0 +1,325 @@
+using System;
+using System.Numerics;
+using System.Runtime.CompilerServices;
+using System.Threading;
+using Microsoft.Extensions.ObjectPool;
+
+namespace NativePool;
+
+/// <summary>
+/// A drop-in <see cref="ObjectPool{T}"/> on the NativePool engine: a per-thread slot in front of per-core stripes, so a
+/// <see cref="Get"/> right after a <see cref="Return"/> on one thread touches no shared cache line and runs no interlocked
+/// instruction.
+/// </summary>
+/// <remarks>
+/// <para>
+/// Contract: Microsoft's. <see cref="Get"/> never blocks and never returns null: on a miss it creates an object through
+/// the policy. <see cref="Return"/> runs the policy on every object and drops the object when the policy says
+/// <see langword="false"/> (the default policy resets <see cref="IResettable"/> objects and drops those that fail to
+/// reset). At most <see cref="MaximumRetained"/> objects are retained, strictly, per-thread slots included. A
+/// <see cref="Get"/> right after a <see cref="Return"/> on one thread gives back the same object, even if the thread
+/// moved to another core in between (it comes from the thread's slot, not from a core's stripe).
+/// </para>
+/// <para>
+/// What Microsoft's pool leaves open is closed: <c>Return(null)</c> throws <see cref="ArgumentNullException"/>, and
+/// returning an object that is still in the pool throws <see cref="InvalidOperationException"/> when the pool can see it
+/// cheaply: the object is in the calling thread's slot or on top of the stripe the return goes to (the common case of a
+/// double return: the same object returned twice in a row). The policy has already run on the object when that is
+/// detected; the pool itself is unchanged. A double return the pool cannot see cheaply is not detected.
+/// </para>
+/// <para>
+/// The strict bound. <see cref="MaximumRetained"/> is split once, at construction, into <see cref="StripeCount"/>
+/// stripes of <see cref="StripeCapacity"/> objects and <see cref="ThreadSlotCount"/> thread slots, with
+/// <c>StripeCount × StripeCapacity + ThreadSlotCount == MaximumRetained</c>. The first <see cref="ThreadSlotCount"/>
+/// threads that use the pool get a slot (a dead thread's slot goes to the next thread); every other thread goes straight
+/// to the stripes. One thread alone can therefore fill the pool to <c>MaximumRetained − ThreadSlotCount + 1</c>.
+/// </para>
+/// <para>
+/// Disposing pools (<see cref="DisposesItems"/>, chosen by <see cref="StripedObjectPoolProvider"/> for
+/// <see cref="IDisposable"/> types): objects the pool drops (overflow, policy rejection) are disposed; <see cref="Dispose"/>
+/// disposes every retained object, including those parked in other threads' slots; <see cref="Get"/> after
+/// <see cref="Dispose"/> throws <see cref="ObjectDisposedException"/>; <see cref="Return"/> after <see cref="Dispose"/>
+/// disposes its argument; a <see cref="Return"/> racing <see cref="Dispose"/> never leaves an undisposed object behind,
+/// and a <see cref="Get"/> racing it never hands out a disposed one. Disposing pools are never trimmed: the trimmer
+/// runs on timer and finalizer threads, where an exception from an object's <c>Dispose</c> would end the process, and
+/// a trimmer taking from another thread's slot races that thread's plain loads and stores, so it could dispose an
+/// object the owner is handing out at that instant. Non-disposing pools give idle objects back to the GC after gen-2
+/// collections and after a minute untouched, like the array pool.
+/// </para>
+/// </remarks>
+/// <typeparam name="T">The type of the pooled objects.</typeparam>
+public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable where T : class
+{
+    /// <summary>The largest <see cref="MaximumRetained"/> a pool accepts (its stripes are preallocated).</summary>
+    public const int MaximumRetainedLimit = 1 << 24;
+
+    private const string ObjectName = "StripedObjectPool";
+
+    private readonly StripedPool<T> _engine;
+    private readonly IPooledObjectPolicy<T> _policy;
+    private readonly PooledObjectPolicy<T>? _fastPolicy;
+    private readonly bool _isDefaultPolicy;
+    private readonly bool _disposesItems;
+    private readonly int _maximumRetained;
+    private readonly int _stripeCapacity;
+    private readonly int _threadSlotCount;
+
+    /// <summary>Creates a pool that keeps at most <c>Environment.ProcessorCount * 2</c> objects.</summary>
+    /// <param name="policy">Creates objects and decides whether a returned one is kept.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="policy"/> is null.</exception>
+    public StripedObjectPool(IPooledObjectPolicy<T> policy)
+        : this(policy, DefaultMaximumRetained, disposeItems: false)
+    {
+    }
+
+    /// <summary>Creates a pool that keeps at most <paramref name="maximumRetained"/> objects.</summary>
+    /// <param name="policy">Creates objects and decides whether a returned one is kept.</param>
+    /// <param name="maximumRetained">The strict bound on retained objects, 1 to <see cref="MaximumRetainedLimit"/>.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="policy"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="maximumRetained"/> is out of range.</exception>
+    public StripedObjectPool(IPooledObjectPolicy<T> policy, int maximumRetained)
+        : this(policy, maximumRetained, disposeItems: false)
+    {
+    }
+
+    /// <summary>Creates a pool that keeps at most <paramref name="maximumRetained"/> objects and may dispose them.</summary>
+    /// <param name="policy">Creates objects and decides whether a returned one is kept.</param>
+    /// <param name="maximumRetained">The strict bound on retained objects, 1 to <see cref="MaximumRetainedLimit"/>.</param>
+    /// <param name="disposeItems">
+    /// Dispose the <see cref="IDisposable"/> objects the pool drops or still holds when it is disposed (what
+    /// <see cref="StripedObjectPoolProvider"/> picks for <see cref="IDisposable"/> types).
+    /// </param>
+    /// <exception cref="ArgumentNullException"><paramref name="policy"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="maximumRetained"/> is out of range.</exception>
+    public StripedObjectPool(IPooledObjectPolicy<T> policy, int maximumRetained, bool disposeItems)
+    {
+        if (policy is null)
+        {
+            ThrowHelper.ThrowArgumentNull(nameof(policy));
+        }
+
+        ValidateMaximumRetained(maximumRetained, nameof(maximumRetained));
+
+        _policy = policy;
+        _fastPolicy = policy as PooledObjectPolicy<T>;
+        _isDefaultPolicy = IsDefaultPolicy(policy.GetType());
+        _disposesItems = disposeItems;
+        _maximumRetained = maximumRetained;
+
+        (int stripes, int stripeCapacity, int threadSlots) = SplitRetention(maximumRetained, StripedPoolSettings.DefaultStripeCount);
+        _stripeCapacity = stripeCapacity;
+        _threadSlotCount = threadSlots;
+        var settings = new StripedPoolSettings
+        {
+            ClassCount = 1,
+            CapacityPerStripe = [stripeCapacity],
+            StripeCount = stripes,
+            ThreadSlotTokens = threadSlots,
+            TrimmingEnabled = !disposeItems,
+            TrimThreadCaches = !disposeItems,
+        };
+        _engine = new StripedPool<T>(settings, CreateForEngine, disposeItems ? Discard : null);
+    }
+
+    /// <summary>Creates a pool from a factory (seed-002 style) that keeps at most <c>Environment.ProcessorCount * 2</c> objects.</summary>
+    /// <param name="factory">Creates an object on a miss; must not return null.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="factory"/> is null.</exception>
+    public StripedObjectPool(Func<T> factory)
+        : this(factory, cleanup: null, DefaultMaximumRetained, disposeWhenFull: false)
+    {
+    }
+
+    /// <summary>Creates a pool from a factory that keeps at most <paramref name="maximumRetained"/> objects.</summary>
+    /// <param name="factory">Creates an object on a miss; must not return null.</param>
+    /// <param name="maximumRetained">The strict bound on retained objects, 1 to <see cref="MaximumRetainedLimit"/>.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="factory"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="maximumRetained"/> is out of range.</exception>
+    public StripedObjectPool(Func<T> factory, int maximumRetained)
+        : this(factory, cleanup: null, maximumRetained, disposeWhenFull: false)
+    {
+    }
+
+    /// <summary>Creates a pool from a factory and a cleanup that runs on every returned object.</summary>
+    /// <param name="factory">Creates an object on a miss; must not return null.</param>
+    /// <param name="cleanup">Resets a returned object before the pool keeps it, or null.</param>
+    /// <param name="maximumRetained">The strict bound on retained objects, 1 to <see cref="MaximumRetainedLimit"/>.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="factory"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="maximumRetained"/> is out of range.</exception>
+    public StripedObjectPool(Func<T> factory, Action<T>? cleanup, int maximumRetained)
+        : this(factory, cleanup, maximumRetained, disposeWhenFull: false)
+    {
+    }
+
+    /// <summary>Creates a pool from a factory and a cleanup, optionally disposing what it cannot keep.</summary>
+    /// <param name="factory">Creates an object on a miss; must not return null.</param>
+    /// <param name="cleanup">Resets a returned object before the pool keeps it, or null.</param>
+    /// <param name="maximumRetained">The strict bound on retained objects, 1 to <see cref="MaximumRetainedLimit"/>.</param>
+    /// <param name="disposeWhenFull">
+    /// Dispose <see cref="IDisposable"/> objects returned to a full pool, and everything the pool holds when it is
+    /// disposed (<see cref="DisposesItems"/>).
+    /// </param>
+    /// <exception cref="ArgumentNullException"><paramref name="factory"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="maximumRetained"/> is out of range.</exception>
+    public StripedObjectPool(Func<T> factory, Action<T>? cleanup, int maximumRetained, bool disposeWhenFull)
+        : this(DelegatePooledObjectPolicy<T>.Create(factory, cleanup), maximumRetained, disposeWhenFull)
+    {
+    }
+
+    /// <summary>The strict bound on retained objects, per-thread slots included.</summary>
+    public int MaximumRetained => _maximumRetained;
+
+    /// <summary>Whether the pool disposes the <see cref="IDisposable"/> objects it drops and, when disposed, those it holds.</summary>
+    public bool DisposesItems => _disposesItems;
+
+    /// <summary>The number of per-core stripes (a power of two).</summary>
+    public int StripeCount => _engine.StripeCount;
+
+    /// <summary>Objects one stripe holds.</summary>
+    public int StripeCapacity => _stripeCapacity;
+
+    /// <summary>How many threads may park one object each in a thread slot.</summary>
+    public int ThreadSlotCount => _threadSlotCount;
+
+    /// <summary>The engine (tests).</summary>
+    internal StripedPool<T> Engine => _engine;
+
+    private static int DefaultMaximumRetained => Environment.ProcessorCount * 2;
+
+    /// <summary>Gets an object from the pool, or a new one from the policy when the pool has none.</summary>
+    /// <returns>An object, never null.</returns>
+    /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public override T Get()
+    {
+        // Volatile: Dispose publishes the disposal state from another thread; a stale null here is settled below.
+        if (Volatile.Read(ref _disposal) is not null)
+        {
+            ThrowHelper.ThrowObjectDisposed(ObjectName);
+        }
+
+        T item = _engine.Rent(0);
+
+        // Volatile: a Dispose that began while we took the item may have taken it from our slot too (see Dispose).
+        if (Volatile.Read(ref _disposal) is not null)
+        {
+            GetRacedDispose(item);
+        }
+
+        return item;
+    }
+
+    /// <summary>Returns an object to the pool: the policy runs on it, then the pool keeps it or drops it.</summary>
+    /// <param name="obj">An object from <see cref="Get"/>.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="obj"/> is null.</exception>
+    /// <exception cref="InvalidOperationException"><paramref name="obj"/> is already in the pool (returned twice).</exception>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public override void Return(T obj)
+    {
+        if (obj is null)
+        {
+            ThrowHelper.ThrowArgumentNull(nameof(obj));
+        }
+
+        // Volatile: Dispose publishes the disposal state from another thread; a stale null here is settled below.
+        if (Volatile.Read(ref _disposal) is not null)
+        {
+            ReturnAfterDispose(obj);
+            return;
+        }
+
+        if (!AcceptReturn(obj))
+        {
+            Reject(obj);
+            return;
+        }
+
+        if (_engine.Return(0, obj) == ReturnResult.Duplicate)
+        {
+            ThrowHelper.ThrowDoubleReturn(nameof(obj));
+        }
+
+        // Volatile: a Dispose that began while we stored the object may have drained before our store (see Dispose).
+        if (Volatile.Read(ref _disposal) is not null)
+        {
+            ReturnRacedDispose();
+        }
+    }
+
+    /// <summary>Reads the pool's counters (summed over threads and stripes; exact when the pool is quiet).</summary>
+    /// <returns>A snapshot.</returns>
+    public PoolStatistics GetStatistics() => _engine.GetStatistics();
+
+    /// <summary>
+    /// Splits <paramref name="maximumRetained"/> into stripes × capacity + thread slots, exactly: the most stripes (a
+    /// power of two, at most <paramref name="maxStripes"/>) that still hold one object each, <c>(M − 1) / stripes</c>
+    /// objects per stripe, and the remainder (1 to stripes) as thread slots.
+    /// </summary>
+    internal static (int Stripes, int StripeCapacity, int ThreadSlots) SplitRetention(int maximumRetained, int maxStripes)
+    {
+        if (maximumRetained == 1)
+        {
+            // No room for a thread slot: one stripe of one keeps Get-after-Return on the same object.
+            return (1, 1, 0);
+        }
+
+        int stripes = 1 << BitOperations.Log2((uint)Math.Min(maxStripes, maximumRetained - 1));
+        int stripeCapacity = (maximumRetained - 1) / stripes;
+        return (stripes, stripeCapacity, maximumRetained - (stripes * stripeCapacity));
+    }
+
+    internal static void ValidateMaximumRetained(int maximumRetained, string paramName)
+    {
+        if (maximumRetained is < 1 or > MaximumRetainedLimit)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(paramName, $"MaximumRetained must be from 1 to {MaximumRetainedLimit}.");
+        }
+    }
+
+    /// <summary>True for Microsoft's <see cref="DefaultPooledObjectPolicy{T}"/> itself (not a subclass, which may override Return).</summary>
+    private static bool IsDefaultPolicy(Type policyType) =>
+        policyType.IsGenericType && policyType.GetGenericTypeDefinition() == typeof(DefaultPooledObjectPolicy<>);
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool AcceptReturn(T obj)
+    {
+        if (_isDefaultPolicy)
+        {
+            // DefaultPooledObjectPolicy<T>, inlined: keep everything, resetting what can be reset.
+            return obj is not IResettable resettable || resettable.TryReset();
+        }
+
+        return ReturnThroughPolicy(obj);
+    }
+
+    private bool ReturnThroughPolicy(T obj) =>
+        _fastPolicy is not null ? _fastPolicy.Return(obj) : _policy.Return(obj);
+
+    private T CreateForEngine(int sizeClass)
+    {
+        T? item = _fastPolicy is not null ? _fastPolicy.Create() : _policy.Create();
+        if (item is null)
+        {
+            ThrowHelper.ThrowInvalidOperation($"The pool's policy ({_policy.GetType()}) created null; Get never returns null.");
+        }
+
+        return item;
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void Reject(T obj)
+    {
+        _engine.RecordUnpooledReturn();
+        if (_disposesItems)
+        {
+            DisposeItem(obj);
+        }
+    }
+
+    private static void DisposeItem(T item)
+    {
+        if (item is IDisposable disposable)
+        {
+            disposable.Dispose();
+        }
+    }
+}

@@ -1,0 +1,123 @@
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.DependencyInjection.Extensions;
+using Microsoft.Extensions.ObjectPool;
+
+namespace NativePool.Tests.ObjectPool;
+
+/// <summary>Registration with a real <see cref="ServiceCollection"/>: the provider replacement and <c>AddPooled</c>.</summary>
+public sealed class ObjectPoolServiceCollectionTests
+{
+    [Fact]
+    public void AddStripedObjectPoolsReplacesTheRegisteredProvider()
+    {
+        var services = new ServiceCollection();
+        services.AddSingleton<ObjectPoolProvider, DefaultObjectPoolProvider>();
+
+        services.AddStripedObjectPools(static provider => provider.MaximumRetained = 16);
+        services.TryAddSingleton<ObjectPoolProvider, DefaultObjectPoolProvider>();
+        using ServiceProvider container = services.BuildServiceProvider();
+
+        ObjectPoolProvider resolved = container.GetRequiredService<ObjectPoolProvider>();
+        StripedObjectPoolProvider ours = Assert.IsType<StripedObjectPoolProvider>(resolved);
+        Assert.Same(ours, container.GetRequiredService<StripedObjectPoolProvider>());
+        Assert.Equal(16, ours.MaximumRetained);
+        Assert.Single(container.GetServices<ObjectPoolProvider>());
+
+        StripedObjectPool<Thing> pool = Assert.IsType<StripedObjectPool<Thing>>(resolved.Create<Thing>());
+        Assert.Equal(16, pool.MaximumRetained);
+        Assert.False(pool.DisposesItems);
+        Assert.True(Assert.IsType<StripedObjectPool<DisposableThing>>(resolved.Create<DisposableThing>()).DisposesItems);
+    }
+
+    [Fact]
+    public void ExistingCodeThatCreatesPoolsFromTheProviderGetsStripedPools()
+    {
+        var services = new ServiceCollection();
+        services.AddStripedObjectPools();
+        services.AddSingleton(static sp => sp.GetRequiredService<ObjectPoolProvider>().CreateStringBuilderPool());
+        using ServiceProvider container = services.BuildServiceProvider();
+
+        ObjectPool<System.Text.StringBuilder> pool = container.GetRequiredService<ObjectPool<System.Text.StringBuilder>>();
+        System.Text.StringBuilder builder = pool.Get().Append('x');
+        pool.Return(builder);
+
+        Assert.IsType<StripedObjectPool<System.Text.StringBuilder>>(pool);
+        Assert.Same(builder, pool.Get());
+        Assert.Equal(0, builder.Length);
+    }
+
+    [Fact]
+    public void AddPooledRegistersAPoolWhoseInstancesComeFromTheContainer()
+    {
+        var services = new ServiceCollection();
+        services.AddSingleton<GreetingDependency>();
+        services.AddPooled<IGreeter, Greeter>(static options => options.MaximumRetained = 4);
+        using ServiceProvider container = services.BuildServiceProvider();
+
+        ObjectPool<IGreeter> pool = container.GetRequiredService<ObjectPool<IGreeter>>();
+        StripedObjectPool<IGreeter> striped = container.GetRequiredService<StripedObjectPool<IGreeter>>();
+        IGreeter greeter = pool.Get();
+        pool.Return(greeter);
+
+        Assert.Same(striped, pool);
+        Assert.Equal(4, striped.MaximumRetained);
+        Assert.Same(container.GetRequiredService<GreetingDependency>(), Assert.IsType<Greeter>(greeter).Dependency);
+        Assert.Same(greeter, pool.Get());
+    }
+
+    [Fact]
+    public void AddPooledUsesMicrosoftsDefaultCapacityAndHonoursIResettable()
+    {
+        var services = new ServiceCollection();
+        services.AddPooled<ResettableThing>();
+        using ServiceProvider container = services.BuildServiceProvider();
+
+        var pool = (StripedObjectPool<ResettableThing>)container.GetRequiredService<ObjectPool<ResettableThing>>();
+        ResettableThing item = pool.Get();
+        item.Dirty = true;
+        pool.Return(item);
+
+        Assert.Equal(1024, pool.MaximumRetained);
+        Assert.False(item.Dirty);
+    }
+
+    [Fact]
+    public void DisposingTheContainerDisposesPooledDisposableInstances()
+    {
+        var services = new ServiceCollection();
+        services.AddPooled<DisposableThing>();
+        DisposableThing item;
+        DisposableThing outstanding;
+        using (ServiceProvider container = services.BuildServiceProvider())
+        {
+            ObjectPool<DisposableThing> pool = container.GetRequiredService<ObjectPool<DisposableThing>>();
+            item = pool.Get();
+            outstanding = pool.Get();
+            pool.Return(item);
+            Assert.True(Assert.IsType<StripedObjectPool<DisposableThing>>(pool).DisposesItems);
+        }
+
+        Assert.Equal(1, item.DisposeCount);
+        Assert.False(outstanding.IsDisposed);
+    }
+
+    /// <summary>A pooled service.</summary>
+    public interface IGreeter
+    {
+        public string Greet();
+    }
+
+    /// <summary>A singleton the pooled service depends on.</summary>
+    public sealed class GreetingDependency
+    {
+        public string Text { get; } = "hello";
+    }
+
+    /// <summary>The pooled implementation, constructed by the container's activator.</summary>
+    public sealed class Greeter(GreetingDependency dependency) : IGreeter
+    {
+        public GreetingDependency Dependency { get; } = dependency;
+
+        public string Greet() => Dependency.Text;
+    }
+}

@@ -1,0 +1,116 @@
+using System.Collections.Concurrent;
+using Microsoft.Extensions.ObjectPool;
+
+namespace NativePool.Tests.ObjectPool;
+
+// Test helpers for the object-pool tests: internal, so several small ones share this file.
+
+/// <summary>A plain pooled object with a process-unique id.</summary>
+internal sealed class Thing
+{
+    private static int s_nextId;
+
+    public int Id { get; } = Interlocked.Increment(ref s_nextId);
+}
+
+/// <summary>An object the default policy resets (or fails to reset, when told to).</summary>
+internal sealed class ResettableThing : IResettable
+{
+    public bool Dirty { get; set; }
+
+    public bool CanReset { get; set; } = true;
+
+    public int Resets { get; private set; }
+
+    public bool TryReset()
+    {
+        Resets++;
+        if (!CanReset)
+        {
+            return false;
+        }
+
+        Dirty = false;
+        return true;
+    }
+}
+
+/// <summary>A disposable object that counts its disposals and reports any disposal while a thread holds it.</summary>
+internal sealed class DisposableThing : IDisposable
+{
+    private int _disposeCount;
+
+    /// <summary>The id of the thread holding the object, 0 when none (stress tests set it).</summary>
+    public int Holder;
+
+    /// <summary>The unique token the current holder stamped (stress tests).</summary>
+    public long Token;
+
+    /// <summary>Set when the object was disposed while a thread held it.</summary>
+    public bool DisposedWhileHeld { get; private set; }
+
+    public int DisposeCount => Volatile.Read(ref _disposeCount);
+
+    public bool IsDisposed => DisposeCount != 0;
+
+    public void Dispose()
+    {
+        if (Volatile.Read(ref Holder) != 0)
+        {
+            DisposedWhileHeld = true;
+        }
+
+        Interlocked.Increment(ref _disposeCount);
+    }
+}
+
+/// <summary>A policy (the abstract-class kind) that counts what it does and can be told to reject returns.</summary>
+internal sealed class CountingPolicy<T> : PooledObjectPolicy<T> where T : class, new()
+{
+    private int _created;
+    private int _returned;
+
+    public ConcurrentQueue<T> CreatedObjects { get; } = new();
+
+    public Func<T, bool>? Accept { get; set; }
+
+    public int Created => Volatile.Read(ref _created);
+
+    public int Returned => Volatile.Read(ref _returned);
+
+    public override T Create()
+    {
+        Interlocked.Increment(ref _created);
+        var item = new T();
+        CreatedObjects.Enqueue(item);
+        return item;
+    }
+
+    public override bool Return(T obj)
+    {
+        Interlocked.Increment(ref _returned);
+        return Accept?.Invoke(obj) ?? true;
+    }
+}
+
+/// <summary>A policy that only implements the interface (no fast path).</summary>
+internal sealed class InterfacePolicy<T> : IPooledObjectPolicy<T> where T : class, new()
+{
+    public int Returned { get; private set; }
+
+    public T Create() => new();
+
+    public bool Return(T obj)
+    {
+        Returned++;
+        return true;
+    }
+}
+
+/// <summary>A policy whose Create returns null (a broken policy).</summary>
+internal sealed class NullCreatingPolicy : PooledObjectPolicy<Thing>
+{
+    public override Thing Create() => null!;
+
+    public override bool Return(Thing obj) => true;
+}

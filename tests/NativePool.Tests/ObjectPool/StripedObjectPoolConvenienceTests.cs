@@ -1,0 +1,277 @@
+using System.Text;
+using Microsoft.Extensions.ObjectPool;
+
+namespace NativePool.Tests.ObjectPool;
+
+/// <summary>The seed-002 conveniences: delegate constructors, Prefill, RentScoped leases, Scoped calls, dispose-when-full.</summary>
+public sealed class StripedObjectPoolConvenienceTests
+{
+    [Fact]
+    public void AFactoryPoolCreatesWithTheFactoryAndRunsTheCleanupOnEveryReturn()
+    {
+        int created = 0;
+        var pool = new StripedObjectPool<StringBuilder>(() => { created++; return new StringBuilder(); }, static sb => sb.Clear(), 4);
+
+        StringBuilder builder = pool.Get();
+        builder.Append("dirty");
+        pool.Return(builder);
+
+        Assert.Equal(1, created);
+        Assert.Same(builder, pool.Get());
+        Assert.Equal(0, builder.Length);
+    }
+
+    [Fact]
+    public void AFactoryPoolKeepsTheDefaultBound()
+    {
+        var pool = new StripedObjectPool<Thing>(static () => new Thing());
+
+        Assert.Equal(Environment.ProcessorCount * 2, pool.MaximumRetained);
+        Assert.False(pool.DisposesItems);
+    }
+
+    [Fact]
+    public void DisposeWhenFullDisposesOnlyWhatTheFullPoolCannotKeep()
+    {
+        var pool = new StripedObjectPool<DisposableThing>(static () => new DisposableThing(), null, 2, disposeWhenFull: true);
+        DisposableThing[] items = Enumerable.Range(0, 5).Select(_ => pool.Get()).ToArray();
+
+        foreach (DisposableThing item in items)
+        {
+            pool.Return(item);
+        }
+
+        // 2 retained = 1 stripe of 1 + 1 thread slot: one thread fills both.
+        Assert.Equal(3, items.Count(static item => item.IsDisposed));
+        Assert.True(pool.DisposesItems);
+    }
+
+    [Fact]
+    public void WithoutDisposeWhenFullOverflowIsOnlyDropped()
+    {
+        var pool = new StripedObjectPool<DisposableThing>(static () => new DisposableThing(), null, 2);
+        DisposableThing[] items = Enumerable.Range(0, 5).Select(_ => pool.Get()).ToArray();
+
+        foreach (DisposableThing item in items)
+        {
+            pool.Return(item);
+        }
+
+        pool.Dispose();
+        Assert.DoesNotContain(items, static item => item.IsDisposed);
+    }
+
+    [Fact]
+    public void PrefillCreatesTheMissingObjectsUpToTheBound()
+    {
+        var policy = new CountingPolicy<Thing>();
+        var pool = new StripedObjectPool<Thing>(policy, 8);
+
+        pool.Prefill(100);
+
+        Assert.Equal(8, policy.Created);
+        int reachable = 8 - pool.ThreadSlotCount + 1;
+        Assert.Equal(reachable, pool.GetStatistics().Pooled);
+        Thing[] rented = Enumerable.Range(0, reachable).Select(_ => pool.Get()).ToArray();
+        Assert.Equal(8, policy.Created);
+        Assert.Subset(policy.CreatedObjects.ToHashSet(), rented.ToHashSet());
+    }
+
+    [Fact]
+    public void PrefillReusesWhatThePoolAlreadyHolds()
+    {
+        var policy = new CountingPolicy<Thing>();
+        var pool = new StripedObjectPool<Thing>(policy, 8);
+        pool.Return(pool.Get());
+
+        pool.Prefill(3);
+
+        Assert.Equal(3, policy.Created);
+        Assert.Equal(3, pool.GetStatistics().Pooled);
+        pool.Prefill(0);
+        Assert.Equal(3, policy.Created);
+    }
+
+    [Fact]
+    public void ALeaseReturnsItsObjectWhenDisposed()
+    {
+        var pool = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), 4);
+        Thing held;
+        using (ObjectLease<Thing> lease = pool.RentScoped())
+        {
+            held = lease.Value;
+            Assert.NotNull(held);
+        }
+
+        Assert.Same(held, pool.Get());
+    }
+
+    [Fact]
+    public void ACopiedOrTwiceDisposedLeaseReturnsItsObjectOnce()
+    {
+        var pool = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), 4);
+        ObjectLease<Thing> lease = pool.RentScoped();
+        ObjectLease<Thing> copy = lease;
+        Assert.True(lease == copy);
+
+        lease.Dispose();
+        lease.Dispose();
+        copy.Dispose();
+
+        Thing first = pool.Get();
+        Thing second = pool.Get();
+        Assert.Same(lease.Value, first);
+        Assert.NotSame(first, second);
+    }
+
+    [Fact]
+    public void AStaleLeaseDoesNotReturnTheObjectItsTokenNowServes()
+    {
+        var pool = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), 4);
+        ObjectLease<Thing> stale = pool.RentScoped();
+        ObjectLease<Thing> copy = stale;
+        stale.Dispose();
+
+        using ObjectLease<Thing> current = pool.RentScoped();
+        copy.Dispose();
+
+        Assert.Same(stale.Value, current.Value);
+        Assert.NotSame(current.Value, pool.Get());
+    }
+
+    [Fact]
+    public void ADefaultLeaseDisposesToNothing()
+    {
+        ObjectLease<Thing> lease = default;
+        lease.Dispose();
+        Assert.Null(lease.Value);
+    }
+
+    [Fact]
+    public void ScopedRunsTheActionWithItsStateAndReturnsTheObject()
+    {
+        var pool = new StripedObjectPool<StringBuilder>(static () => new StringBuilder(), static sb => sb.Clear(), 4);
+        var seen = new List<string>();
+
+        pool.Scoped((seen, "hello"), static (sb, state) => state.seen.Add(sb.Append(state.Item2).ToString()));
+
+        Assert.Equal(["hello"], seen);
+        Assert.Equal(0, pool.Get().Length);
+    }
+
+    [Fact]
+    public void ScopedWithAResultReturnsTheResultAndTheObject()
+    {
+        var pool = new StripedObjectPool<StringBuilder>(static () => new StringBuilder(), static sb => sb.Clear(), 4);
+        StringBuilder builder = pool.Get();
+        pool.Return(builder);
+
+        string text = pool.Scoped(42, static (sb, n) => sb.Append(n).ToString());
+
+        Assert.Equal("42", text);
+        Assert.Same(builder, pool.Get());
+    }
+
+    [Fact]
+    public void ScopedReturnsTheObjectWhenTheActionThrows()
+    {
+        var pool = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), 4);
+        Thing item = pool.Get();
+        pool.Return(item);
+
+        Assert.Throws<FormatException>(() => pool.Scoped(0, static (_, _) => throw new FormatException()));
+
+        Assert.Same(item, pool.Get());
+    }
+
+    [Fact]
+    public void GetReturnLeasesAndScopedCallsAllocateNothingInSteadyState()
+    {
+        var pool = new StripedObjectPool<Thing>(new DefaultPooledObjectPolicy<Thing>(), 8);
+        Exercise(pool);
+
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        Exercise(pool);
+        long after = GC.GetAllocatedBytesForCurrentThread();
+
+        Assert.Equal(0, after - before);
+
+        static void Exercise(StripedObjectPool<Thing> pool)
+        {
+            for (int i = 0; i < 1000; i++)
+            {
+                pool.Return(pool.Get());
+                using (pool.RentScoped())
+                {
+                }
+
+                pool.Scoped(i, static (thing, n) => GC.KeepAlive(thing));
+                _ = pool.Scoped(i, static (thing, n) => thing.Id + n);
+            }
+        }
+    }
+
+    [Fact]
+    public void TheDefaultPolicyIsRecognisedAndStillHonoursIResettable()
+    {
+        var pool = new StripedObjectPool<ResettableThing>(new DefaultPooledObjectPolicy<ResettableThing>(), 4);
+        ResettableThing item = pool.Get();
+        item.Dirty = true;
+
+        pool.Return(item);
+
+        Assert.False(item.Dirty);
+        Assert.Same(item, pool.Get());
+    }
+
+    [Fact]
+    public void AThreadWithoutASlotStillPoolsThroughTheStripes()
+    {
+        // 3 retained = 2 stripes of 1 + 1 thread slot: this test thread takes the only slot first.
+        var pool = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), 3);
+        pool.Return(pool.Get());
+        Thing? first = null;
+        Thing? second = null;
+
+        var thread = new Thread(() =>
+        {
+            first = pool.Get();
+            pool.Return(first);
+            second = pool.Get();
+        });
+        thread.Start();
+        thread.Join();
+
+        Assert.Equal(1, pool.ThreadSlotCount);
+        Assert.Same(first, second);
+    }
+
+    [Theory]
+    [InlineData(1)]
+    [InlineData(2)]
+    [InlineData(4)]
+    [InlineData(8)]
+    [InlineData(64)]
+    public void TheBoundSplitsExactlyIntoStripesAndThreadSlots(int maxStripes)
+    {
+        for (int maximumRetained = 1; maximumRetained <= 3000; maximumRetained++)
+        {
+            (int stripes, int capacity, int slots) = StripedObjectPool<Thing>.SplitRetention(maximumRetained, maxStripes);
+
+            Assert.Equal(maximumRetained, (stripes * capacity) + slots);
+            Assert.True(stripes >= 1 && stripes <= maxStripes && (stripes & (stripes - 1)) == 0, $"stripes {stripes}");
+            Assert.True(capacity >= 1, $"capacity {capacity} for {maximumRetained}");
+            Assert.InRange(slots, maximumRetained == 1 ? 0 : 1, stripes);
+        }
+    }
+
+    [Fact]
+    public void APoolReportsItsSplit()
+    {
+        var pool = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), 2048);
+
+        Assert.Equal(2048, (pool.StripeCount * pool.StripeCapacity) + pool.ThreadSlotCount);
+        Assert.Equal(pool.StripeCount, pool.Engine.StripeCount);
+        Assert.Equal(pool.StripeCapacity, pool.Engine.CapacityPerStripe(0));
+    }
+}

@@ -1,0 +1,121 @@
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.ObjectPool;
+
+namespace NativePool.Tests.ObjectPool;
+
+/// <summary>Every bad input of every public member of the object pool: a documented exception, and the pool unharmed.</summary>
+public sealed class StripedObjectPoolMisuseTests
+{
+    private static readonly Dictionary<string, Case> s_cases = new()
+    {
+        ["policy constructor, null policy"] = Case.Of<ArgumentNullException>(static _ => _ = new StripedObjectPool<Thing>((IPooledObjectPolicy<Thing>)null!), "policy"),
+        ["policy constructor, null policy with bound"] = Case.Of<ArgumentNullException>(static _ => _ = new StripedObjectPool<Thing>((IPooledObjectPolicy<Thing>)null!, 4), "policy"),
+        ["policy constructor, bound 0"] = Case.Of<ArgumentOutOfRangeException>(static _ => _ = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), 0), "maximumRetained"),
+        ["policy constructor, bound -1"] = Case.Of<ArgumentOutOfRangeException>(static _ => _ = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), -1), "maximumRetained"),
+        ["policy constructor, bound int.MinValue"] = Case.Of<ArgumentOutOfRangeException>(static _ => _ = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), int.MinValue), "maximumRetained"),
+        ["policy constructor, bound above the limit"] = Case.Of<ArgumentOutOfRangeException>(static _ => _ = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), StripedObjectPool<Thing>.MaximumRetainedLimit + 1), "maximumRetained"),
+        ["factory constructor, null factory"] = Case.Of<ArgumentNullException>(static _ => _ = new StripedObjectPool<Thing>((Func<Thing>)null!), "factory"),
+        ["factory constructor, null factory with cleanup"] = Case.Of<ArgumentNullException>(static _ => _ = new StripedObjectPool<Thing>(null!, static _ => { }, 4, disposeWhenFull: true), "factory"),
+        ["factory constructor, bound 0"] = Case.Of<ArgumentOutOfRangeException>(static _ => _ = new StripedObjectPool<Thing>(static () => new Thing(), 0), "maximumRetained"),
+        ["factory constructor, bound -5"] = Case.Of<ArgumentOutOfRangeException>(static _ => _ = new StripedObjectPool<Thing>(static () => new Thing(), null, -5), "maximumRetained"),
+        ["provider, bound 0"] = Case.Of<ArgumentOutOfRangeException>(static _ => new StripedObjectPoolProvider().MaximumRetained = 0, "value"),
+        ["provider, null policy"] = Case.Of<ArgumentNullException>(static _ => new StripedObjectPoolProvider().Create<Thing>(null!), "policy"),
+        ["Return(null)"] = Case.Of<ArgumentNullException>(static pool => pool.Return(null!), "obj"),
+        ["double return from the thread slot"] = Case.Of<InvalidOperationException>(static pool =>
+        {
+            Thing item = pool.Get();
+            pool.Return(item);
+            pool.Return(item);
+        }, null),
+        ["double return from the top of a stripe"] = Case.Of<InvalidOperationException>(static pool =>
+        {
+            Thing first = pool.Get();
+            Thing second = pool.Get();
+            pool.Return(first);
+            pool.Return(second);
+            pool.Return(first);
+        }, null),
+        ["Prefill(-1)"] = Case.Of<ArgumentOutOfRangeException>(static pool => pool.Prefill(-1), "count"),
+        ["Scoped with a null action"] = Case.Of<ArgumentNullException>(static pool => pool.Scoped(1, (Action<Thing, int>)null!), "action"),
+        ["Scoped with a null function"] = Case.Of<ArgumentNullException>(static pool => pool.Scoped(1, (Func<Thing, int, int>)null!), "func"),
+        ["a policy that creates null"] = Case.Of<InvalidOperationException>(static _ => new StripedObjectPool<Thing>(new NullCreatingPolicy()).Get(), null),
+        ["AddStripedObjectPools on null"] = Case.Of<ArgumentNullException>(static _ => StripedObjectPoolServiceCollectionExtensions.AddStripedObjectPools(null!), "services"),
+        ["AddPooled on null"] = Case.Of<ArgumentNullException>(static _ => StripedObjectPoolServiceCollectionExtensions.AddPooled<Thing>(null!), "services"),
+        ["AddPooled with bound 0"] = Case.Of<ArgumentOutOfRangeException>(static _ => new ServiceCollection().AddPooled<Thing>(static o => o.MaximumRetained = 0), "value"),
+        ["Get after Dispose"] = Case.Disposed<ObjectDisposedException>(static pool => pool.Get()),
+        ["RentScoped after Dispose"] = Case.Disposed<ObjectDisposedException>(static pool => pool.RentScoped()),
+        ["Scoped after Dispose"] = Case.Disposed<ObjectDisposedException>(static pool => pool.Scoped(0, static (_, _) => { })),
+        ["Prefill after Dispose"] = Case.Disposed<ObjectDisposedException>(static pool => pool.Prefill(1)),
+    };
+
+    public static TheoryData<string> Cases => new(s_cases.Keys);
+
+    [Theory]
+    [MemberData(nameof(Cases))]
+    public void EveryBadInputThrowsItsDocumentedExceptionAndLeavesThePoolUsable(string name)
+    {
+        Case bad = s_cases[name];
+        var pool = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), 8);
+        if (bad.DisposeFirst)
+        {
+            pool.Dispose();
+        }
+
+        Exception exception = Assert.Throws(bad.Expected, () => bad.Act(pool));
+        if (bad.ParamName is not null)
+        {
+            Assert.Equal(bad.ParamName, Assert.IsAssignableFrom<ArgumentException>(exception).ParamName);
+        }
+
+        if (!bad.DisposeFirst)
+        {
+            AssertUsable(pool);
+        }
+    }
+
+    [Fact]
+    public void ADoubleReturnNeverHandsTheObjectToTwoRenters()
+    {
+        var pool = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), 8);
+        Thing[] items = Enumerable.Range(0, 4).Select(_ => pool.Get()).ToArray();
+        foreach (Thing item in items)
+        {
+            pool.Return(item);
+        }
+
+        Assert.Throws<InvalidOperationException>(() => pool.Return(items[^1]));
+
+        Thing[] rented = Enumerable.Range(0, 8).Select(_ => pool.Get()).ToArray();
+        Assert.Equal(rented.Length, rented.Distinct().Count());
+    }
+
+    [Fact]
+    public void ADoubleReturnToAFullDisposingPoolDoesNotDisposeThePooledCopy()
+    {
+        var pool = new StripedObjectPool<DisposableThing>(new CountingPolicy<DisposableThing>(), 1, disposeItems: true);
+        DisposableThing item = pool.Get();
+        pool.Return(item);
+
+        Assert.Throws<InvalidOperationException>(() => pool.Return(item));
+
+        Assert.False(item.IsDisposed);
+        Assert.Same(item, pool.Get());
+    }
+
+    private static void AssertUsable(StripedObjectPool<Thing> pool)
+    {
+        Thing item = pool.Get();
+        pool.Return(item);
+        Assert.Same(item, pool.Get());
+        pool.Return(item);
+    }
+
+    private sealed record Case(Type Expected, Action<StripedObjectPool<Thing>> Act, string? ParamName, bool DisposeFirst)
+    {
+        public static Case Of<TException>(Action<StripedObjectPool<Thing>> act, string? paramName)
+            where TException : Exception => new(typeof(TException), act, paramName, DisposeFirst: false);
+
+        public static Case Disposed<TException>(Action<StripedObjectPool<Thing>> act)
+            where TException : Exception => new(typeof(TException), act, null, DisposeFirst: true);
+    }
+}

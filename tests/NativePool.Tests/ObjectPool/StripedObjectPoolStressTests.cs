@@ -1,0 +1,275 @@
+using System.Collections.Concurrent;
+using System.Diagnostics;
+using Microsoft.Extensions.ObjectPool;
+
+namespace NativePool.Tests.ObjectPool;
+
+/// <summary>
+/// Threads hammering one pool, each holding 1–4 objects at once and stamping a unique token into each: no object is ever
+/// held by two threads, none is disposed while held, and the pool never retains more than its bound.
+/// </summary>
+[Trait("Category", "Stress")]
+public sealed class StripedObjectPoolStressTests
+{
+    private static long s_nextToken;
+
+    public static TheoryData<string, int> Cases
+    {
+        get
+        {
+            var data = new TheoryData<string, int>();
+            foreach (string pool in new[] { "striped-8", "striped-1", "striped-disposing-16", "microsoft-8" })
+            {
+                foreach (int threads in new[] { 2, 8, 32 })
+                {
+                    data.Add(pool, threads);
+                }
+            }
+
+            return data;
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Cases))]
+    public void NoObjectIsEverHeldByTwoThreadsAndTheBoundHolds(string poolName, int threadCount)
+    {
+        var policy = new CountingPolicy<DisposableThing>();
+        (ObjectPool<DisposableThing> pool, int maximumRetained) = poolName switch
+        {
+            "striped-8" => (new StripedObjectPool<DisposableThing>(policy, 8), 8),
+            "striped-1" => (new StripedObjectPool<DisposableThing>(policy, 1), 1),
+            "striped-disposing-16" => (new StripedObjectPool<DisposableThing>(policy, 16, disposeItems: true), 16),
+            _ => ((ObjectPool<DisposableThing>)new DefaultObjectPool<DisposableThing>(policy, 8), 8),
+        };
+        var striped = pool as StripedObjectPool<DisposableThing>;
+        var failures = new ConcurrentQueue<string>();
+        TimeSpan duration = StressDuration();
+        using var stop = new CancellationTokenSource();
+        using var finished = new CountdownEvent(threadCount);
+        using var release = new ManualResetEventSlim();
+        int held = 0;
+        long samples = 0;
+
+        var sampler = new Thread(() =>
+        {
+            while (!stop.IsCancellationRequested)
+            {
+                if (striped is not null)
+                {
+                    long pooled = striped.GetStatistics().Pooled;
+                    if (pooled > maximumRetained)
+                    {
+                        failures.Enqueue($"{pooled} objects pooled, bound {maximumRetained}");
+                    }
+
+                    samples++;
+                }
+
+                Thread.Sleep(1);
+            }
+        });
+
+        Thread[] workers = Enumerable.Range(1, threadCount).Select(id => new Thread(() =>
+        {
+            var random = new Random(id);
+            var mine = new DisposableThing[4];
+            var tokens = new long[4];
+            while (!stop.IsCancellationRequested)
+            {
+                int count = random.Next(1, 5);
+                for (int i = 0; i < count; i++)
+                {
+                    DisposableThing item = pool.Get();
+                    int previous = Interlocked.CompareExchange(ref item.Holder, id, 0);
+                    if (previous != 0)
+                    {
+                        failures.Enqueue($"thread {id} got an object thread {previous} holds");
+                    }
+
+                    if (item.IsDisposed)
+                    {
+                        failures.Enqueue($"thread {id} got a disposed object");
+                    }
+
+                    tokens[i] = Interlocked.Increment(ref s_nextToken);
+                    Volatile.Write(ref item.Token, tokens[i]);
+                    mine[i] = item;
+                }
+
+                Interlocked.Add(ref held, count);
+                Thread.SpinWait(random.Next(0, 50));
+                for (int i = count - 1; i >= 0; i--)
+                {
+                    DisposableThing item = mine[i];
+                    if (Volatile.Read(ref item.Token) != tokens[i] || Volatile.Read(ref item.Holder) != id)
+                    {
+                        failures.Enqueue($"thread {id}: its object was taken by another thread while held");
+                    }
+
+                    Volatile.Write(ref item.Holder, 0);
+                    mine[i] = null!;
+                    pool.Return(item);
+                }
+
+                Interlocked.Add(ref held, -count);
+            }
+
+            // Stay alive until the checks are done: a dead thread's slot is dropped (not disposed) when its cache is finalized.
+            finished.Signal();
+            release.Wait();
+        })).ToArray();
+
+        sampler.Start();
+        foreach (Thread worker in workers)
+        {
+            worker.Start();
+        }
+
+        Thread.Sleep(duration);
+        stop.Cancel();
+        finished.Wait();
+        sampler.Join();
+        try
+        {
+            Assert.True(striped is null || samples > 0, "the sampler never ran");
+            CheckQuiescentPool(policy, striped, maximumRetained, failures, held);
+        }
+        finally
+        {
+            release.Set();
+            foreach (Thread worker in workers)
+            {
+                worker.Join();
+            }
+        }
+    }
+
+    private static void CheckQuiescentPool(
+        CountingPolicy<DisposableThing> policy, StripedObjectPool<DisposableThing>? striped, int maximumRetained, ConcurrentQueue<string> failures, int held)
+    {
+        Assert.Empty(failures);
+        Assert.Equal(0, held);
+        Assert.DoesNotContain(policy.CreatedObjects, static item => item.DisposedWhileHeld);
+
+        if (striped is not null)
+        {
+            PoolStatistics statistics = striped.GetStatistics();
+            Assert.InRange(statistics.Pooled, 0, maximumRetained);
+            if (striped.DisposesItems)
+            {
+                // Disposing pools are never trimmed: every object created is pooled or was disposed as overflow.
+                int disposed = policy.CreatedObjects.Count(static item => item.IsDisposed);
+                Assert.Equal(policy.Created - disposed, statistics.Pooled);
+                Assert.True(statistics.IsConserved, statistics.ToString());
+                striped.Dispose();
+                Assert.All(policy.CreatedObjects, static item => Assert.Equal(1, item.DisposeCount));
+            }
+        }
+    }
+
+    [Theory]
+    [InlineData(2)]
+    [InlineData(8)]
+    public void AGetOrReturnRacingDisposeNeverLeaksAnUndisposedObjectNorHandsOutADisposedOne(int threadCount)
+    {
+        var failures = new ConcurrentQueue<string>();
+        var stopwatch = Stopwatch.StartNew();
+        TimeSpan duration = StressDuration();
+        int rounds = 0;
+        while (stopwatch.Elapsed < duration || rounds < 20)
+        {
+            rounds++;
+            var policy = new CountingPolicy<DisposableThing>();
+            var pool = new StripedObjectPool<DisposableThing>(policy, 8, disposeItems: true);
+            using var started = new CountdownEvent(threadCount);
+            Thread[] workers = Enumerable.Range(1, threadCount).Select(id => new Thread(() =>
+            {
+                var random = new Random(id * rounds);
+                bool signalled = false;
+                try
+                {
+                    while (true)
+                    {
+                        int count = random.Next(1, 5);
+                        var mine = new List<DisposableThing>(count);
+                        try
+                        {
+                            for (int i = 0; i < count; i++)
+                            {
+                                DisposableThing item = pool.Get();
+                                if (item.IsDisposed)
+                                {
+                                    failures.Enqueue("Get handed out a disposed object");
+                                }
+
+                                if (Interlocked.CompareExchange(ref item.Holder, id, 0) != 0)
+                                {
+                                    failures.Enqueue("an object was held by two threads");
+                                }
+
+                                mine.Add(item);
+                            }
+                        }
+                        finally
+                        {
+                            foreach (DisposableThing item in mine)
+                            {
+                                Volatile.Write(ref item.Holder, 0);
+                                pool.Return(item);
+                            }
+                        }
+
+                        if (!signalled)
+                        {
+                            signalled = true;
+                            started.Signal();
+                        }
+                    }
+                }
+                catch (ObjectDisposedException)
+                {
+                    if (!signalled)
+                    {
+                        started.Signal();
+                    }
+                }
+            })).ToArray();
+
+            foreach (Thread worker in workers)
+            {
+                worker.Start();
+            }
+
+            started.Wait();
+            Thread.SpinWait(new Random(rounds).Next(0, 20_000));
+            pool.Dispose();
+            foreach (Thread worker in workers)
+            {
+                worker.Join();
+            }
+
+            foreach (DisposableThing item in policy.CreatedObjects)
+            {
+                if (item.DisposeCount != 1)
+                {
+                    failures.Enqueue($"round {rounds}: an object was disposed {item.DisposeCount} times");
+                }
+
+                if (item.DisposedWhileHeld)
+                {
+                    failures.Enqueue($"round {rounds}: an object was disposed while a thread held it");
+                }
+            }
+
+            Assert.Empty(failures);
+        }
+    }
+
+    private static TimeSpan StressDuration()
+    {
+        string? text = Environment.GetEnvironmentVariable("NATIVEPOOL_STRESS_SECONDS");
+        double seconds = double.TryParse(text, System.Globalization.CultureInfo.InvariantCulture, out double parsed) && parsed > 0 ? parsed : 3;
+        return TimeSpan.FromSeconds(seconds);
+    }
+}
