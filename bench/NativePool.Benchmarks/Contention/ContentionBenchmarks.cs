@@ -10,7 +10,7 @@ namespace NativePool.Benchmarks.Contention;
 /// of <see cref="Threads"/> bodies, each doing <see cref="OperationsPerThread"/> Get → touch → Return of a
 /// <c>byte[256]</c> on a pool of 64. <see cref="Held"/> = 4 is our variant: each body holds 4 arrays at once (Get 4,
 /// touch 4, Return 4; the same 1 000 Gets per body), where a one-item per-thread cache stops helping.
-/// Baseline: Microsoft's pool with a fixed-array policy.
+/// Baseline: Microsoft's pool with a fixed-array policy; peers: Tedd-style (re-created) and ours.
 /// </summary>
 /// <remarks>
 /// The measured time is the whole Parallel.For. The Lock Contentions and Completed Work Items columns are recorded by the
@@ -31,6 +31,7 @@ public class ContentionBenchmarks
     private ParallelOptions _options = null!;
     private Action<int> _body = null!;
     private TeddStyleObjectPool<byte[]> _teddStyle = null!;
+    private StripedObjectPool<byte[]> _striped = null!;
     private string _target = string.Empty;
 
     [ParamsSource(nameof(ThreadCounts))]
@@ -56,11 +57,20 @@ public class ContentionBenchmarks
         Begin(nameof(TeddStyle), Held == 1 ? _ => OneAtATime(pool) : _ => FourAtATime(pool));
     }
 
+    [GlobalSetup(Target = nameof(Striped))]
+    public void SetupStriped()
+    {
+        var pool = new StripedObjectPool<byte[]>(new FixedArrayPolicy(BufferSize), PoolSize);
+        _striped = pool;
+        Begin(nameof(Striped), Held == 1 ? _ => OneAtATime(pool) : _ => FourAtATime(pool));
+    }
+
     [GlobalCleanup]
     public void Cleanup()
     {
         _counters.Stop(CounterStore.Key(nameof(ContentionBenchmarks), _target, [(nameof(Threads), Threads), (nameof(Held), Held)]));
         _teddStyle?.Dispose();
+        _striped?.Dispose();
     }
 
     [Benchmark(Baseline = true, Description = PeerNames.DefaultObjectPool)]
@@ -68,6 +78,9 @@ public class ContentionBenchmarks
 
     [Benchmark(Description = PeerNames.TeddStyle)]
     public void TeddStyle() => Run();
+
+    [Benchmark(Description = PeerNames.StripedObjectPool)]
+    public void Striped() => Run();
 
     private void Begin(string target, Action<int> body)
     {
@@ -138,6 +151,35 @@ public class ContentionBenchmarks
             pool.Free(c);
             pool.Free(b);
             pool.Free(a);
+        }
+    }
+
+    private static void OneAtATime(StripedObjectPool<byte[]> pool)
+    {
+        for (int i = 0; i < OperationsPerThread; i++)
+        {
+            byte[] buffer = pool.Get();
+            buffer[0]++;
+            pool.Return(buffer);
+        }
+    }
+
+    private static void FourAtATime(StripedObjectPool<byte[]> pool)
+    {
+        for (int i = 0; i < OperationsPerThread; i += 4)
+        {
+            byte[] a = pool.Get();
+            byte[] b = pool.Get();
+            byte[] c = pool.Get();
+            byte[] d = pool.Get();
+            a[0]++;
+            b[0]++;
+            c[0]++;
+            d[0]++;
+            pool.Return(d);
+            pool.Return(c);
+            pool.Return(b);
+            pool.Return(a);
         }
     }
 }

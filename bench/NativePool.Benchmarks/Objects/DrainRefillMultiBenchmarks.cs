@@ -20,6 +20,7 @@ public class DrainRefillMultiBenchmarks
     private readonly Random _random = new(0);
     private DefaultObjectPool<PooledObject> _default = null!;
     private TeddStyleObjectPool<PooledObject> _teddStyle = null!;
+    private StripedObjectPool<PooledObject> _striped = null!;
     private PooledObject[][] _stores = null!;
     private BackgroundLoad? _load;
 
@@ -63,6 +64,20 @@ public class DrainRefillMultiBenchmarks
         _load = BackgroundLoad.Start(ThreadCount - 1, (index, random) => DrainRefill(pool, _stores[index], random));
     }
 
+    [GlobalSetup(Target = nameof(Striped))]
+    public void SetupStriped()
+    {
+        CreateStores();
+        var pool = new StripedObjectPool<PooledObject>(new DefaultPooledObjectPolicy<PooledObject>(), Count);
+        for (int i = 0; i < Count; i++)
+        {
+            pool.Return(new PooledObject());
+        }
+
+        _striped = pool;
+        _load = BackgroundLoad.Start(ThreadCount - 1, (index, random) => DrainRefill(pool, _stores[index], random));
+    }
+
     [GlobalSetup(Target = nameof(WorkOnly))]
     public void SetupWorkOnly()
     {
@@ -75,6 +90,7 @@ public class DrainRefillMultiBenchmarks
     {
         _load?.Dispose();
         _teddStyle?.Dispose();
+        _striped?.Dispose();
     }
 
     [Benchmark(Baseline = true, Description = PeerNames.DefaultObjectPool)]
@@ -82,6 +98,9 @@ public class DrainRefillMultiBenchmarks
 
     [Benchmark(Description = PeerNames.TeddStyle)]
     public void TeddStyle() => DrainRefill(_teddStyle, _stores[ThreadCount - 1], _random);
+
+    [Benchmark(Description = PeerNames.StripedObjectPool)]
+    public void Striped() => DrainRefill(_striped, _stores[ThreadCount - 1], _random);
 
     [Benchmark(Description = PeerNames.WorkOnly)]
     public void WorkOnly() => WorkOnly(_stores[ThreadCount - 1], _random);
@@ -115,6 +134,22 @@ public class DrainRefillMultiBenchmarks
         {
             store[i].SimulateWork(random);
             pool.Free(store[i]);
+        }
+    }
+
+    private static void DrainRefill(StripedObjectPool<PooledObject> pool, PooledObject[] store, Random random)
+    {
+        for (int i = 0; i < store.Length; i++)
+        {
+            PooledObject item = pool.Get();
+            item.SimulateWork(random);
+            store[i] = item;
+        }
+
+        for (int i = 0; i < store.Length; i++)
+        {
+            store[i].SimulateWork(random);
+            pool.Return(store[i]);
         }
     }
 

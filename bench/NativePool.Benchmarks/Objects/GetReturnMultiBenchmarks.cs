@@ -23,6 +23,7 @@ public class GetReturnMultiBenchmarks
     private readonly Random _random = new(0);
     private DefaultObjectPool<PooledObject> _default = null!;
     private TeddStyleObjectPool<PooledObject> _teddStyle = null!;
+    private StripedObjectPool<PooledObject> _striped = null!;
     private BackgroundLoad? _load;
 
     [ParamsSource(nameof(ThreadCounts))]
@@ -62,6 +63,24 @@ public class GetReturnMultiBenchmarks
         });
     }
 
+    [GlobalSetup(Target = nameof(Striped))]
+    public void SetupStriped()
+    {
+        var pool = new StripedObjectPool<PooledObject>(new DefaultPooledObjectPolicy<PooledObject>(), PoolSize);
+        for (int i = 0; i < PoolSize; i++)
+        {
+            pool.Return(new PooledObject());
+        }
+
+        _striped = pool;
+        _load = BackgroundLoad.Start(ThreadCount - 1, (_, random) =>
+        {
+            PooledObject item = pool.Get();
+            item.SimulateWork(random);
+            pool.Return(item);
+        });
+    }
+
     [GlobalSetup(Target = nameof(WorkOnly))]
     public void SetupWorkOnly() =>
         _load = BackgroundLoad.Start(ThreadCount - 1, static (_, random) => PooledObject.Work(random));
@@ -71,6 +90,7 @@ public class GetReturnMultiBenchmarks
     {
         _load?.Dispose();
         _teddStyle?.Dispose();
+        _striped?.Dispose();
     }
 
     [Benchmark(Baseline = true, Description = PeerNames.DefaultObjectPool)]
@@ -88,6 +108,15 @@ public class GetReturnMultiBenchmarks
         PooledObject item = _teddStyle.Allocate();
         int result = item.SimulateWork(_random);
         _teddStyle.Free(item);
+        return result;
+    }
+
+    [Benchmark(Description = PeerNames.StripedObjectPool)]
+    public int Striped()
+    {
+        PooledObject item = _striped.Get();
+        int result = item.SimulateWork(_random);
+        _striped.Return(item);
         return result;
     }
 

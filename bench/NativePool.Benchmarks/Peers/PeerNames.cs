@@ -16,6 +16,7 @@ public static class PeerNames
     public const string StripedMemoryPool = "StripedMemoryPool.Shared";
     public const string DefaultObjectPool = "DefaultObjectPool (Microsoft)";
     public const string StripedObjectPool = "StripedObjectPool (ours)";
+    public const string StripedObjectPoolAbstract = "StripedObjectPool via ObjectPool<T>";
     public const string TeddStyle = "Tedd-style (re-created)";
     public const string WorkOnly = "work only (no pool)";
     public const string ThreadStaticSwap = "[ThreadStatic] slot swap";
