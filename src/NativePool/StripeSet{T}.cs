@@ -117,7 +117,9 @@ internal sealed partial class StripeSet<T> where T : class
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public T? Pop(int home)
     {
-        if (TryPop(home, out T? item) == StripeResult.Done)
+        // A home stripe seen empty is not claimed at all: after a drain empties it, every further rent would otherwise
+        // pay a compare-and-swap just to learn that. A stale count only sends this rent to the walk one time early.
+        if (CountOf(home) != 0 && TryPop(home, out T? item) == StripeResult.Done)
         {
             return item;
         }
@@ -133,7 +135,7 @@ internal sealed partial class StripeSet<T> where T : class
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public StripeResult Push(int home, T item, T probe)
     {
-        StripeResult result = TryPush(home, item, probe);
+        StripeResult result = CountOf(home) < _capacity ? TryPush(home, item, probe) : PeekFullStripe(home, probe);
         if (result is StripeResult.Done or StripeResult.Duplicate)
         {
             return result;
@@ -238,6 +240,20 @@ internal sealed partial class StripeSet<T> where T : class
         // Release: publishes the slot and count stores above to the next thread that claims this stripe.
         Volatile.Write(ref header.Claim, 0);
         return result;
+    }
+
+    /// <summary>
+    /// The double-return check of a full stripe, without claiming it: a return that finds its home full does not pay a
+    /// compare-and-swap to learn that, but still reports a double return when the item sits on top.
+    /// </summary>
+    private StripeResult PeekFullStripe(int stripe, T probe)
+    {
+        // Read without the claim: if a pop races us, the top we see either still is in the pool (a true duplicate) or
+        // was just handed out, in which case this return is no longer a duplicate of anything in the pool.
+        int count = CountOf(stripe);
+        return count != 0 && ReferenceEquals(Volatile.Read(ref Unsafe.Add(ref Region(stripe), count - 1)), probe)
+            ? StripeResult.Duplicate
+            : StripeResult.Full;
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]

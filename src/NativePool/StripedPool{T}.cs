@@ -201,7 +201,7 @@ internal sealed partial class StripedPool<T> where T : class
         StripeSet<T>? set = _classes[sizeClass];
         if (set is not null)
         {
-            T? item = set.Pop(Thread.GetCurrentProcessorId() & _stripeMask);
+            T? item = set.Pop(HomeStripe(cache));
             if (item is not null)
             {
                 return item;
@@ -209,6 +209,29 @@ internal sealed partial class StripedPool<T> where T : class
         }
 
         return Allocate(sizeClass, cache);
+    }
+
+    /// <summary>The calling thread's home stripe: its processor id, re-read every <see cref="ThreadCache{T}.HomeRefreshPeriod"/> stripe operations.</summary>
+    /// <remarks>
+    /// <see cref="Thread.GetCurrentProcessorId"/> is a hint that may be stale anyway, and on some virtual machines it
+    /// costs as much as the stripe operation itself; a thread rarely changes cores within a few dozen operations.
+    /// </remarks>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private int HomeStripe(ThreadCache<T> cache)
+    {
+        if (--cache._homeCountdown >= 0)
+        {
+            return cache._home;
+        }
+
+        return RefreshHome(cache);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private int RefreshHome(ThreadCache<T> cache)
+    {
+        cache._homeCountdown = ThreadCache<T>.HomeRefreshPeriod;
+        return cache._home = Thread.GetCurrentProcessorId() & _stripeMask;
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
@@ -236,7 +259,7 @@ internal sealed partial class StripedPool<T> where T : class
         }
 
         StripeSet<T> set = _classes[sizeClass] ?? CreateStripes(sizeClass);
-        StripeResult result = set.Push(Thread.GetCurrentProcessorId() & _stripeMask, toStripes, item);
+        StripeResult result = set.Push(HomeStripe(cache), toStripes, item);
         if (result == StripeResult.Duplicate)
         {
             if (parked is not null)

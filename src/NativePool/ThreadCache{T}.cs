@@ -16,11 +16,20 @@ namespace NativePool;
 /// </remarks>
 internal sealed class ThreadCache<T> where T : class
 {
+    /// <summary>Stripe operations between two reads of the processor id.</summary>
+    internal const int HomeRefreshPeriod = 32;
+
     /// <summary>One parked item per size class (null when empty). Index with a class the pool has validated.</summary>
     internal readonly T?[] _slots;
 
     /// <summary>False when the pool's thread-slot budget was spent when this cache was made: returns skip the slots.</summary>
     internal readonly bool _slotsEnabled;
+
+    /// <summary>This thread's home stripe, as of the last refresh (owner-written).</summary>
+    internal int _home;
+
+    /// <summary>Stripe operations left before <see cref="_home"/> is re-read; starts at 0 so the first one reads it.</summary>
+    internal int _homeCountdown;
 
     /// <summary>Rents served on this thread (owner-written).</summary>
     internal long _rented;
