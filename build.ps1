@@ -13,11 +13,12 @@ function Summarize {
     foreach ($trx in Get-ChildItem -Path $results -Filter '*.trx' -Recurse -ErrorAction SilentlyContinue) {
         $files++
         $counters = ([xml](Get-Content $trx.FullName)).TestRun.ResultSummary.Counters
-        foreach ($key in 'passed', 'failed', 'error', 'timeout', 'aborted', 'notExecuted') {
+        foreach ($key in 'passed', 'failed', 'error', 'timeout', 'aborted', 'total', 'executed') {
             $value = [int]$counters.$key
             switch ($key) {
                 'passed' { $passed += $value }
-                'notExecuted' { $skipped += $value }
+                'total' { $skipped += $value }
+                'executed' { $skipped -= $value }
                 default { $failed += $value }
             }
         }

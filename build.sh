@@ -13,11 +13,12 @@ summarize() {
     for trx in $(find "$results" -name '*.trx' 2>/dev/null); do
         files=$((files + 1))
         counters=$(grep -o '<Counters [^>]*>' "$trx")
-        for key in passed failed error timeout aborted notExecuted; do
+        for key in passed failed error timeout aborted total executed; do
             value=$(echo "$counters" | grep -o " $key=\"[0-9]*\"" | grep -o '[0-9]*')
             case "$key" in
                 passed) passed=$((passed + value)) ;;
-                notExecuted) skipped=$((skipped + value)) ;;
+                total) skipped=$((skipped + value)) ;;
+                executed) skipped=$((skipped - value)) ;;
                 *) failed=$((failed + value)) ;;
             esac
         done

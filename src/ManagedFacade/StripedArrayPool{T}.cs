@@ -1,6 +1,7 @@
 using System;
 using System.Buffers;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 
 namespace NativePool;
 
@@ -13,10 +14,11 @@ namespace NativePool;
 /// Contract: the BCL's. <c>Rent(0)</c> returns <see cref="Array.Empty{T}"/>; <c>Rent(n)</c> returns an array of at least
 /// <c>n</c> elements (the next power of two from 16 up) whose contents are undefined; requests longer than
 /// <see cref="MaximumArrayLength"/> get an array of exactly <c>n</c> elements that is dropped when returned.
-/// <c>Return(null)</c> throws <see cref="ArgumentNullException"/>; an array whose length no size class has throws
-/// <see cref="ArgumentException"/>; returning an array that is already in the pool throws
-/// <see cref="InvalidOperationException"/> when the pool can see it cheaply (it is the thread's or the stripe's most
-/// recent). Never blocks, never returns null; rent and return may happen on different threads.
+/// <c>Return(null)</c> throws <see cref="ArgumentNullException"/>; an array whose length no size class has, or whose type
+/// is not exactly <typeparamref name="T"/>[] (array covariance), throws <see cref="ArgumentException"/>; returning an
+/// array that is already in the pool throws <see cref="InvalidOperationException"/> when the pool can see it cheaply (it
+/// is the thread's or the stripe's most recent). Never blocks, never returns null; rent and return may happen on
+/// different threads.
 /// </para>
 /// <para>
 /// Arrays of unmanaged elements (byte, char, int, any struct without references) live on the pinned object heap: they
@@ -125,7 +127,10 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
     /// <param name="array">The array; its length must be one this pool hands out.</param>
     /// <param name="clearArray">Clear the array before the pool keeps it.</param>
     /// <exception cref="ArgumentNullException"><paramref name="array"/> is null.</exception>
-    /// <exception cref="ArgumentException"><paramref name="array"/>'s length is not a size class of this pool.</exception>
+    /// <exception cref="ArgumentException">
+    /// <paramref name="array"/>'s length is not a size class of this pool, or its type is not exactly <typeparamref name="T"/>[]
+    /// (an array of a derived element type seen as <typeparamref name="T"/>[] through array covariance).
+    /// </exception>
     /// <exception cref="InvalidOperationException"><paramref name="array"/> is already in the pool (returned twice).</exception>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public override void Return(T[] array, bool clearArray = false)
@@ -139,9 +144,17 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
         int sizeClass = SizeClasses.GetIndex(length);
         if ((uint)sizeClass < (uint)_classCount && SizeClasses.GetLength(sizeClass) == length)
         {
+            // A U[] seen as T[] through array covariance (a string[] returned to an object pool) must not be kept: the
+            // next renter could not store a T in it. (AsSpan made the same check, with an undocumented exception.)
+            if (!typeof(T).IsValueType && array.GetType() != typeof(T[]))
+            {
+                ThrowHelper.ThrowArgumentArrayType(nameof(array), array.GetType(), typeof(T[]));
+            }
+
             if (clearArray || _clearOnReturn)
             {
-                array.AsSpan().Clear();
+                // The array's exact type is checked above, so the span needs no covariance check of its own.
+                MemoryMarshal.CreateSpan(ref MemoryMarshal.GetArrayDataReference(array), length).Clear();
             }
 
             if (_engine.Return(sizeClass, array) == ReturnResult.Duplicate)
@@ -192,9 +205,11 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
             ThrowHelper.ThrowArgumentOutOfRange(nameof(minimumLength), "The length to rent must not be negative.");
         }
 
-        // Longer than the largest class: allocated at the exact length, never pooled.
+        // Longer than the largest class: allocated at the exact length, never pooled. Counted only once the allocation
+        // succeeded, so an OutOfMemoryException (e.g. for a length over Array.MaxLength) leaves no phantom rent behind.
+        T[] array = PinnedArray<T>.Allocate(minimumLength);
         _engine.RecordUnpooledRent();
-        return PinnedArray<T>.Allocate(minimumLength);
+        return array;
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]

@@ -237,8 +237,20 @@ internal sealed partial class StripedPool<T> where T : class
     [MethodImpl(MethodImplOptions.NoInlining)]
     private T Allocate(int sizeClass, ThreadCache<T> cache)
     {
+        T item;
+        try
+        {
+            item = _allocate(sizeClass);
+        }
+        catch
+        {
+            // The fast path counted the rent before it knew it would miss; a rent that hands nothing out is no rent.
+            cache._rented--;
+            throw;
+        }
+
         cache._allocated++;
-        return _allocate(sizeClass);
+        return item;
     }
 
     private ReturnResult ReturnToStripes(int sizeClass, T item, ThreadCache<T> cache)

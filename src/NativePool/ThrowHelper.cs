@@ -23,6 +23,11 @@ internal static class ThrowHelper
 
     [DoesNotReturn]
     [StackTraceHidden]
+    public static void ThrowArgumentArrayType(string paramName, Type actual, Type expected) =>
+        throw new ArgumentException($"An array of type {actual} was not rented from this pool: it hands out {expected} only.", paramName);
+
+    [DoesNotReturn]
+    [StackTraceHidden]
     public static void ThrowInvalidOperation(string message) => throw new InvalidOperationException(message);
 
     [DoesNotReturn]

@@ -1,0 +1,289 @@
+using System.Runtime.CompilerServices;
+
+namespace NativePool.Tests.ArrayPool;
+
+/// <summary>
+/// <see cref="StripedArrayPool{T}.RentScoped"/> and <see cref="ArrayLease{T}"/>: lengths and views, return on dispose,
+/// and the generation check that keeps a copied or twice-disposed lease from returning its array twice.
+/// </summary>
+/// <remarks>
+/// A lease that returned twice would not throw (the array is with another renter by then, not in the pool, so the
+/// double return is invisible to the pool); it would put the array back while someone holds it. So these tests prove
+/// "once" with a sequence: after the first dispose the array goes to a new renter, the stale dispose runs, and the next
+/// rent must not hand out that array again.
+/// </remarks>
+public class ArrayLeaseTests
+{
+    private const int Rounds = 20_000;
+
+    private readonly StripedArrayPool<byte> _pool = StripedArrayPool<byte>.Create(new StripedArrayPoolOptions
+    {
+        MaximumArrayLength = 1 << 16,
+        TrimmingEnabled = false,
+    });
+
+    [Theory]
+    [InlineData(1)]
+    [InlineData(16)]
+    [InlineData(100)]
+    [InlineData(4096)]
+    [InlineData(65_536)]
+    [InlineData(70_000)]
+    public void ALeaseHasTheRequestedLengthAndViewsOfTheArray(int length)
+    {
+        using ArrayLease<byte> lease = _pool.RentScoped(length);
+        Assert.Equal(length, lease.Length);
+        Assert.Equal(length, lease.Span.Length);
+        Assert.Equal(length, lease.Memory.Length);
+        Assert.True(lease.Array.Length >= length);
+        Assert.True(Unsafe.AreSame(ref lease.Array[0], ref lease.Span[0]));
+        Assert.True(Unsafe.AreSame(ref lease.Array[length - 1], ref lease.Memory.Span[length - 1]));
+    }
+
+    [Theory]
+    [InlineData(1)]
+    [InlineData(100)]
+    [InlineData(4096)]
+    public void DisposingALeaseReturnsItsArray(int length)
+    {
+        ArrayLease<byte> lease = _pool.RentScoped(length);
+        byte[] array = lease.Array;
+        lease.Dispose();
+
+        Assert.Same(array, _pool.Rent(length));
+        Assert.Equal(1, _pool.GetStatistics().Returned);
+    }
+
+    [Fact]
+    public void DisposingALeaseTwiceReturnsItsArrayOnce()
+    {
+        ArrayLease<byte> lease = _pool.RentScoped(100);
+        lease.Dispose();
+        byte[] nextRenters = _pool.Rent(100);
+        Assert.Same(lease.Array, nextRenters);
+
+        lease.Dispose();
+
+        Assert.NotSame(nextRenters, _pool.Rent(100));
+        Assert.Equal(1, _pool.GetStatistics().Returned);
+    }
+
+    [Fact]
+    public void DisposingACopyAfterTheOriginalReturnsNothing()
+    {
+        ArrayLease<byte> lease = _pool.RentScoped(100);
+        ArrayLease<byte> copy = lease;
+        lease.Dispose();
+        byte[] nextRenters = _pool.Rent(100);
+        Assert.Same(lease.Array, nextRenters);
+
+        copy.Dispose();
+
+        Assert.NotSame(nextRenters, _pool.Rent(100));
+        Assert.Equal(1, _pool.GetStatistics().Returned);
+    }
+
+    [Fact]
+    public void AStaleCopyDoesNotEndTheNextLeaseOfTheSameArray()
+    {
+        ArrayLease<byte> first = _pool.RentScoped(100);
+        ArrayLease<byte> staleCopy = first;
+        first.Dispose();
+
+        // The next lease gets the same array (and, through the per-thread free list, the same generation token).
+        ArrayLease<byte> second = _pool.RentScoped(100);
+        Assert.Same(first.Array, second.Array);
+        Assert.True(staleCopy == first);
+        Assert.True(staleCopy != second);
+
+        staleCopy.Dispose();
+        Assert.NotSame(second.Array, _pool.Rent(100));
+
+        // The second lease still returns its array, once.
+        second.Dispose();
+        Assert.Same(second.Array, _pool.Rent(100));
+        second.Dispose();
+        Assert.Equal(2, _pool.GetStatistics().Returned);
+    }
+
+    [Fact]
+    public void CopiesAreEqualAndDistinctLeasesAreNot()
+    {
+        ArrayLease<byte> lease = _pool.RentScoped(100);
+        ArrayLease<byte> copy = lease;
+        ArrayLease<byte> other = _pool.RentScoped(100);
+
+        Assert.True(lease.Equals(copy));
+        Assert.True(lease.Equals((object)copy));
+        Assert.Equal(lease.GetHashCode(), copy.GetHashCode());
+        Assert.False(lease == other);
+        Assert.False(lease.Equals(null));
+        Assert.False(lease.Equals("not a lease"));
+
+        lease.Dispose();
+        other.Dispose();
+    }
+
+    [Fact]
+    public void RentScopedOfZeroGivesAnEmptyLease()
+    {
+        ArrayLease<byte> lease = _pool.RentScoped(0);
+        Assert.Equal(0, lease.Length);
+        Assert.True(lease.Span.IsEmpty);
+        Assert.True(lease.Memory.IsEmpty);
+        Assert.Same(Array.Empty<byte>(), lease.Array);
+
+        lease.Dispose();
+        lease.Dispose();
+        Assert.Equal(0, _pool.GetStatistics().Returned);
+    }
+
+    [Fact]
+    public void TheDefaultLeaseIsEmptyAndDisposable()
+    {
+        ArrayLease<byte> lease = default;
+        Assert.Equal(0, lease.Length);
+        Assert.True(lease.Span.IsEmpty);
+        Assert.True(lease.Memory.IsEmpty);
+        Assert.Same(Array.Empty<byte>(), lease.Array);
+        lease.Dispose();
+        lease.Dispose();
+    }
+
+    [Theory]
+    [InlineData(-1)]
+    [InlineData(int.MinValue)]
+    public void RentScopedOfANegativeLengthThrowsArgumentOutOfRange(int length)
+    {
+        ArgumentOutOfRangeException exception = Assert.Throws<ArgumentOutOfRangeException>(() => _pool.RentScoped(length));
+        Assert.Equal("minimumLength", exception.ParamName);
+        Assert.Equal(0, _pool.GetStatistics().Rented);
+    }
+
+    [Fact]
+    public void ClearOnReturnClearsTheArray()
+    {
+        ArrayLease<byte> lease = _pool.RentScoped(100, clearOnReturn: true);
+        lease.Array.AsSpan().Fill(0xAB);
+        lease.Dispose();
+
+        byte[] again = _pool.Rent(100);
+        Assert.Same(lease.Array, again);
+        Assert.True(TestElements<byte>.IsCleared(again));
+    }
+
+    [Fact]
+    public void WithoutClearOnReturnTheContentsStay()
+    {
+        ArrayLease<byte> lease = _pool.RentScoped(100);
+        lease.Array.AsSpan().Fill(0xAB);
+        lease.Dispose();
+
+        byte[] again = _pool.Rent(100);
+        Assert.Same(lease.Array, again);
+        Assert.All(again, value => Assert.Equal(0xAB, value));
+    }
+
+    [Fact]
+    public void ALeaseOfObjectsIsClearedOfReferencesWhenReturned()
+    {
+        var pool = StripedArrayPool<object>.Create(new StripedArrayPoolOptions { TrimmingEnabled = false });
+        ArrayLease<object> lease = pool.RentScoped(10);
+        lease.Span.Fill("kept alive?");
+        lease.Dispose();
+
+        object[] again = pool.Rent(10);
+        Assert.Same(lease.Array, again);
+        Assert.All(again, item => Assert.Null(item));
+    }
+
+    [Fact]
+    public void ALeaseLongerThanTheMaximumIsAllocatedExactlyAndDroppedOnDispose()
+    {
+        int length = _pool.MaximumArrayLength + 1;
+        ArrayLease<byte> lease = _pool.RentScoped(length);
+        Assert.Equal(length, lease.Array.Length);
+        lease.Dispose();
+        lease.Dispose();
+
+        Assert.NotSame(lease.Array, _pool.Rent(length));
+        PoolStatistics statistics = _pool.GetStatistics();
+        Assert.Equal(1, statistics.Returned);
+        Assert.Equal(1, statistics.Dropped);
+    }
+
+    [Fact]
+    public void TwoCopiesDisposedAtOnceOnTwoThreadsReturnTheArrayOnce()
+    {
+        // Each round: this thread rents a lease and publishes it; two workers, spinning on the round number so that they
+        // start within nanoseconds of each other, each dispose their own copy; then the pool must have counted one return.
+        ArrayLease<byte> current = default;
+        int published = 0;
+        int disposed = 0;
+        Exception? failure = null;
+
+        void DisposeEveryRound()
+        {
+            try
+            {
+                for (int round = 1; round <= Rounds; round++)
+                {
+                    var spinner = default(SpinWait);
+
+                    // Volatile: waits for this thread to publish round's lease (the write of current comes before it).
+                    while (Volatile.Read(ref published) < round)
+                    {
+                        spinner.SpinOnce(sleep1Threshold: -1);
+                    }
+
+                    ArrayLease<byte> copy = current;
+                    copy.Dispose();
+
+                    // Interlocked: both workers report the end of their dispose to the same counter.
+                    Interlocked.Increment(ref disposed);
+                }
+            }
+            catch (Exception exception)
+            {
+                failure ??= exception;
+            }
+        }
+
+        var first = new Thread(DisposeEveryRound);
+        var second = new Thread(DisposeEveryRound);
+        first.Start();
+        second.Start();
+
+        string? problem = null;
+        long returnedBefore = _pool.GetStatistics().Returned;
+        for (int round = 1; round <= Rounds; round++)
+        {
+            current = _pool.RentScoped(100 + (round % 3000));
+
+            // Volatile: publishes the lease above to the spinning workers.
+            Volatile.Write(ref published, round);
+
+            var spinner = default(SpinWait);
+
+            // Volatile: both workers have disposed their copy (and their counters are visible) once this reads 2 × round.
+            while (Volatile.Read(ref disposed) < 2 * round && failure is null)
+            {
+                spinner.SpinOnce(sleep1Threshold: -1);
+            }
+
+            long returned = _pool.GetStatistics().Returned;
+            if (returned != returnedBefore + 1 && problem is null)
+            {
+                problem = $"Round {round}: {returned - returnedBefore} returns for one lease.";
+            }
+
+            returnedBefore = returned;
+        }
+
+        first.Join();
+        second.Join();
+        Assert.Null(failure);
+        Assert.Null(problem);
+        Assert.True(_pool.GetStatistics().IsConserved, _pool.GetStatistics().ToString());
+    }
+}
