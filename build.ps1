@@ -55,10 +55,8 @@ switch ($verb) {
         dotnet run -c Release --project bench/NativePool.Benchmarks -- --report docs/benchmarks.md @rest; exit $LASTEXITCODE
     }
     'plots' {
-        # matplotlib comes from Debian's python3-matplotlib; python3 on PATH may be another interpreter (pyenv) without it.
-        $python = 'python3'
-        & python3 -c 'import matplotlib' 2>$null; if ($LASTEXITCODE -ne 0 -and (Test-Path /usr/bin/python3)) { $python = '/usr/bin/python3' }
-        & $python bench/plots.py @rest; exit $LASTEXITCODE
+        # PNGs in docs/plots from the CSV export; needs Debian's python3-matplotlib (plots.py says how to install it).
+        python3 bench/plots.py @rest; exit $LASTEXITCODE
     }
     'pack' {
         dotnet pack src/ManagedFacade/ManagedFacade.csproj -c Release -o artifacts/packages

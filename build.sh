@@ -54,10 +54,8 @@ case "$verb" in
         dotnet run -c Release --project bench/NativePool.Benchmarks -- --report docs/benchmarks.md "$@"
         ;;
     plots)
-        # matplotlib comes from Debian's python3-matplotlib; python3 on PATH may be another interpreter (pyenv) without it.
-        python=python3
-        if ! python3 -c 'import matplotlib' 2>/dev/null && [ -x /usr/bin/python3 ]; then python=/usr/bin/python3; fi
-        "$python" bench/plots.py "$@"
+        # PNGs in docs/plots from the CSV export; needs Debian's python3-matplotlib (plots.py says how to install it).
+        python3 bench/plots.py "$@"
         ;;
     pack)
         dotnet pack src/ManagedFacade/ManagedFacade.csproj -c Release -o artifacts/packages

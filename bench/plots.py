@@ -29,16 +29,24 @@ def fail(message, code=1):
     sys.exit(code)
 
 
+DEBIAN_PYTHON = "/usr/bin/python3"
+
 try:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 except ImportError:
+    # python3 on PATH may be another interpreter (pyenv, a venv) that cannot see Debian's python3-matplotlib: retry once
+    # with Debian's own interpreter before giving up.
+    if os.path.realpath(sys.executable) != os.path.realpath(DEBIAN_PYTHON) and os.access(DEBIAN_PYTHON, os.X_OK) \
+            and not os.environ.get("NATIVEPOOL_PLOTS_REEXEC"):
+        os.environ["NATIVEPOOL_PLOTS_REEXEC"] = "1"
+        os.execv(DEBIAN_PYTHON, [DEBIAN_PYTHON] + sys.argv)
     fail(
         "matplotlib is not installed for " + sys.executable + ".\n"
         "Install Debian's package:  apt-get install -y python3-matplotlib\n"
-        "(./build.sh plots tries python3 on PATH, then /usr/bin/python3, where Debian's package lives.)"
+        "(plots.py also tries " + DEBIAN_PYTHON + ", where Debian's package lives.)"
     )
 
 
