@@ -38,7 +38,7 @@ function Run-Tests([string]$filter) {
     }
     $status = 0
     foreach ($project in 'tests/NativePool.Tests/NativePool.Tests.csproj', 'tests/NativePool.IntegrationTests/NativePool.IntegrationTests.csproj') {
-        dotnet test "$project" -c Release --no-build --filter $filter `
+        dotnet test "$project" -c Release --no-build --filter "$filter" `
             --logger "trx" --logger "console;verbosity=minimal" --results-directory $results; if ($LASTEXITCODE -ne 0) { $status = 1 }
     }
     if (-not (Summarize)) { $status = 1 }
@@ -53,9 +53,11 @@ switch ($verb) {
         if (-not $env:NATIVEPOOL_STRESS_SECONDS) { $env:NATIVEPOOL_STRESS_SECONDS = '120' }; Run-Tests "Category=Stress"
     }
     'bench' {
-        dotnet run -c Release --project bench/NativePool.Benchmarks -- @rest; exit $LASTEXITCODE
+        # Short job of everything (or --filter PATTERN, --full for the default job), then docs/benchmarks.md from the CSV export.
+        dotnet run -c Release --project bench/NativePool.Benchmarks -- --report docs/benchmarks.md @rest; exit $LASTEXITCODE
     }
     'plots' {
+        # PNGs in docs/plots from the CSV export; needs Debian's python3-matplotlib (plots.py says how to install it).
         python3 bench/plots.py @rest; exit $LASTEXITCODE
     }
     'pack' {
@@ -63,7 +65,7 @@ switch ($verb) {
         dotnet pack src/NativePool/NativePool.csproj -c Release -o artifacts/packages
     }
     default {
-        Write-Error "usage: ./build.ps1 [test|stress|bench [--full] [--filter PATTERN]|plots|pack]"
+        Write-Error "usage: ./build.ps1 [test|stress|bench [--full] [--filter PATTERN] [--report-only]|plots|pack]"
         exit 2
     }
 }

@@ -52,9 +52,11 @@ case "$verb" in
         NATIVEPOOL_STRESS_SECONDS="${NATIVEPOOL_STRESS_SECONDS:-120}" run_tests "Category=Stress"
         ;;
     bench)
-        dotnet run -c Release --project bench/NativePool.Benchmarks -- "$@"
+        # Short job of everything (or --filter PATTERN, --full for the default job), then docs/benchmarks.md from the CSV export.
+        dotnet run -c Release --project bench/NativePool.Benchmarks -- --report docs/benchmarks.md "$@"
         ;;
     plots)
+        # PNGs in docs/plots from the CSV export; needs Debian's python3-matplotlib (plots.py says how to install it).
         python3 bench/plots.py "$@"
         ;;
     pack)
@@ -62,7 +64,7 @@ case "$verb" in
         dotnet pack src/NativePool/NativePool.csproj -c Release -o artifacts/packages
         ;;
     *)
-        echo "usage: ./build.sh [test|stress|bench [--full] [--filter PATTERN]|plots|pack]" >&2
+        echo "usage: ./build.sh [test|stress|bench [--full] [--filter PATTERN] [--report-only]|plots|pack]" >&2
         exit 2
         ;;
 esac

@@ -1,21 +1,61 @@
+using System.IO;
+using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
+using NativePool.Benchmarks.Infrastructure;
+using NativePool.Benchmarks.Reporting;
 
 namespace NativePool.Benchmarks;
 
-/// <summary>Runs the benchmarks BenchmarkSwitcher selects; exit code 1 when any benchmark failed.</summary>
+/// <summary>
+/// Runs the benchmarks BenchmarkSwitcher selects (all of them without <c>--filter</c>), then optionally writes the
+/// results document. Exit code 1 when any benchmark failed or the selection was invalid.
+/// </summary>
 public static class Program
 {
     public static int Main(string[] args)
     {
-        var summaries = BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args, BenchConfig.Create(args));
-        foreach (var summary in summaries)
+        BenchOptions options = BenchOptions.Parse(args);
+        string resultsDirectory = Path.Combine(options.ArtifactsPath, "results");
+
+        if (options.ReportOnly)
         {
-            if (summary.HasCriticalValidationErrors || summary.Reports.Any(r => !r.Success))
+            return WriteReport(options, resultsDirectory) ? 0 : 1;
+        }
+
+        // Inherited by the benchmark processes BenchmarkDotNet starts, so host and children agree.
+        Environment.SetEnvironmentVariable(CounterStore.DirectoryVariable, Path.Combine(options.ArtifactsPath, "counters"));
+        if (options.Quick)
+        {
+            Environment.SetEnvironmentVariable(BenchParams.QuickVariable, "1");
+        }
+
+        Summary[] summaries = BenchmarkSwitcher
+            .FromAssembly(typeof(Program).Assembly)
+            .Run([.. options.BenchmarkArguments], BenchConfig.Create(options))
+            .ToArray();
+
+        bool failed = false;
+        foreach (Summary summary in summaries)
+        {
+            if (summary.HasCriticalValidationErrors || summary.Reports.Any(r => !r.Success) || summary.Reports.Length != summary.BenchmarksCases.Length)
             {
-                return 1;
+                Console.Error.WriteLine($"Benchmark failures in {summary.Title}.");
+                failed = true;
             }
         }
 
-        return 0;
+        if (options.ReportPath is not null && summaries.Length > 0)
+        {
+            RunInfo.Write(resultsDirectory, options, summaries);
+            failed |= !WriteReport(options, resultsDirectory);
+        }
+
+        return failed ? 1 : 0;
+    }
+
+    private static bool WriteReport(BenchOptions options, string resultsDirectory)
+    {
+        string path = options.ReportPath ?? Path.GetFullPath(Path.Combine("docs", "benchmarks.md"));
+        return BenchmarksDocument.Write(resultsDirectory, path);
     }
 }

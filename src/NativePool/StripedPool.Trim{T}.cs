@@ -104,10 +104,8 @@ internal sealed partial class StripedPool<T>
     }
 
     /// <summary>
-    /// Removes every item parked in the calling thread's own slots and passes each to the discard callback. Safe for any
-    /// pool, including those whose discard frees memory: no owner can be racing us for these slots, we are the owner.
-    /// Native pools use it on disposal, where taking items out of other threads' slots could free a block that the
-    /// slot's owner is handing out at that very moment.
+    /// Removes every item parked in the calling thread's slots and passes each to the discard callback (disposal of
+    /// pools whose discard frees memory, which must not take items out of other threads' slots).
     /// </summary>
     /// <returns>How many items were removed.</returns>
     public int DrainCurrentThread()

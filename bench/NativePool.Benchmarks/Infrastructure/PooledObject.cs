@@ -1,0 +1,32 @@
+using System.Runtime.CompilerServices;
+
+namespace NativePool.Benchmarks.Infrastructure;
+
+/// <summary>The object the seed-000 suites pool: small, with a field the simulated work writes so it is really used.</summary>
+public sealed class PooledObject
+{
+    /// <summary>Calls to <see cref="Random.Next()"/> per unit of simulated work (seed 000: about 33).</summary>
+    public const int WorkCalls = 33;
+
+    private int _value;
+
+    /// <summary>The last work result (keeps the work observable).</summary>
+    public int Value => _value;
+
+    /// <summary>The application's share of an operation: <see cref="WorkCalls"/> calls to <paramref name="random"/>, stored in the object.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public int SimulateWork(Random random) => _value = Work(random);
+
+    /// <summary>The work alone, for the work-only rows.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static int Work(Random random)
+    {
+        int sum = 0;
+        for (int i = 0; i < WorkCalls; i++)
+        {
+            sum += random.Next();
+        }
+
+        return sum;
+    }
+}
