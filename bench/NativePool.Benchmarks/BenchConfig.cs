@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Runtime.CompilerServices;
 using BenchmarkDotNet.Columns;
 using BenchmarkDotNet.Configs;
 using BenchmarkDotNet.Diagnosers;
@@ -73,9 +74,20 @@ public static class BenchConfig
             .AddLogicalGroupRules(BenchmarkLogicalGroupRule.ByCategory, BenchmarkLogicalGroupRule.ByParams);
     }
 
-    /// <summary>Drops the parameter combinations a suite declares empty (DrainRefillMulti with no object per thread).</summary>
+    /// <summary>
+    /// Drops the cases a suite declares empty: DrainRefillMulti with no object per thread, and unmanaged-only rows of
+    /// generic suites instantiated over a reference-holding element type.
+    /// </summary>
     private static bool HasWork(BenchmarkCase benchmarkCase)
     {
+        Type type = benchmarkCase.Descriptor.Type;
+        if (type.IsGenericType
+            && benchmarkCase.Descriptor.WorkloadMethod.IsDefined(typeof(UnmanagedElementsOnlyAttribute), inherit: false)
+            && type.GetGenericArguments().Any(ContainsReferences))
+        {
+            return false;
+        }
+
         if (benchmarkCase.Descriptor.Type == typeof(DrainRefillMultiBenchmarks))
         {
             var count = (int)benchmarkCase.Parameters[nameof(DrainRefillMultiBenchmarks.Count)];
@@ -85,4 +97,7 @@ public static class BenchConfig
 
         return true;
     }
+
+    private static bool ContainsReferences(Type type) =>
+        (bool)typeof(RuntimeHelpers).GetMethod(nameof(RuntimeHelpers.IsReferenceOrContainsReferences))!.MakeGenericMethod(type).Invoke(null, null)!;
 }

@@ -1,5 +1,6 @@
 using System.Buffers;
 using NativePool;
+using NativePool.Benchmarks.Peers;
 
 namespace NativePool.Benchmarks;
 
@@ -23,7 +24,7 @@ public class MemoryPoolRentDisposeBenchmarks
         StripedMemoryPool<byte>.Shared.Rent(Length).Dispose();
     }
 
-    [Benchmark(Baseline = true, Description = "MemoryPool<byte>.Shared")]
+    [Benchmark(Baseline = true, Description = PeerNames.MemoryPoolShared)]
     [BenchmarkCategory(Category)]
     public int BclShared()
     {
@@ -31,7 +32,7 @@ public class MemoryPoolRentDisposeBenchmarks
         return owner.Memory.Length;
     }
 
-    [Benchmark(Description = "StripedMemoryPool<byte>.Shared")]
+    [Benchmark(Description = PeerNames.StripedMemoryPool)]
     [BenchmarkCategory(Category)]
     public int StripedShared()
     {
@@ -39,7 +40,7 @@ public class MemoryPoolRentDisposeBenchmarks
         return owner.Memory.Length;
     }
 
-    [Benchmark(Description = "StripedMemoryPool<byte>.Shared.RentScoped")]
+    [Benchmark(Description = PeerNames.StripedMemoryPoolScoped)]
     [BenchmarkCategory(Category)]
     public int StripedScoped()
     {

@@ -11,7 +11,8 @@ namespace NativePool.Benchmarks.Buffers;
 /// Every method rents and returns without touching the array, as the seed does, so the numbers are the pools' own cost.
 /// Length 0 measures the empty-array path; 1 000 000 elements is above <c>ArrayPool.Shared</c>'s per-thread classes for
 /// wide element types but inside ours. <c>object</c> arrays are cleared when our pool keeps them (it never keeps
-/// references alive), which <c>ArrayPool.Shared</c> does not do unless asked: that clearing is in our rows.
+/// references alive), which <c>ArrayPool.Shared</c> does not do unless asked: that clearing is in our rows. Our pinned
+/// <see cref="StripedMemoryPool{T}"/> serves unmanaged elements only, so its row exists for byte, char and int.
 /// </remarks>
 /// <typeparam name="T">The element type.</typeparam>
 [MemoryDiagnoser]
@@ -22,6 +23,8 @@ namespace NativePool.Benchmarks.Buffers;
 [GenericTypeArguments(typeof(object))]
 public class BufferRentReturnBenchmarks<T>
 {
+    private static readonly MemoryPool<T>? s_stripedMemoryPool = StripedMemoryPools.SharedFor<T>();
+
     [ParamsSource(nameof(Lengths))]
     public int Length { get; set; }
 
@@ -34,6 +37,7 @@ public class BufferRentReturnBenchmarks<T>
         ArrayPool<T>.Shared.Return(ArrayPool<T>.Shared.Rent(Length));
         StripedArrayPool<T>.Shared.Return(StripedArrayPool<T>.Shared.Rent(Length));
         MemoryPool<T>.Shared.Rent(Length).Dispose();
+        s_stripedMemoryPool?.Rent(Length).Dispose();
     }
 
     [Benchmark(Baseline = true, Description = PeerNames.ArrayPoolShared)]
@@ -66,5 +70,12 @@ public class BufferRentReturnBenchmarks<T>
     public void StripedScoped()
     {
         using ArrayLease<T> lease = StripedArrayPool<T>.Shared.RentScoped(Length);
+    }
+
+    [Benchmark(Description = PeerNames.StripedMemoryPool)]
+    [UnmanagedElementsOnly]
+    public void StripedMemoryPool()
+    {
+        using IMemoryOwner<T> owner = s_stripedMemoryPool!.Rent(Length);
     }
 }

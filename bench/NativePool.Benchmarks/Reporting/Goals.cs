@@ -41,7 +41,7 @@ public static class Goals
             Target = "≤ 0.5, 0 B",
             Limit = 0.5,
             ZeroAllocation = true,
-            Suites = IsBuffers,
+            Suites = static key => IsBuffers(key) || key == "MemoryPoolRentDisposeBenchmarks",
             Ours = PeerNames.StripedMemoryPool,
             Against = PeerNames.MemoryPoolShared,
             MissingReason = MemoryPoolMissing,

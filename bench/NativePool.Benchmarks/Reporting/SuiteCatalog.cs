@@ -29,6 +29,8 @@ public static class SuiteCatalog
         new("Ours.FloorBenchmarks", OursSection, "Floor", "Rent(4096) + Return against a bare [ThreadStatic] slot swap, the least a pool can do."),
         new("Ours.StripePaddingBenchmarks", OursSection, "Padded vs unpadded stripes", "Each thread pops and pushes on its own stripe; unpadded stripes share cache lines. Time per pop + push of one thread."),
         new("Ours.CreateInstancesBenchmarks", OursSection, "Create() instances", "Rent + Return on an independent StripedArrayPool.Create() instance vs Shared vs the BCL's ArrayPool.Create()."),
+        new("MemoryPoolRentDisposeBenchmarks", OursSection, "MemoryPool Rent + Dispose (byte)", "Rent, read Memory, Dispose on one thread: MemoryPool<byte>.Shared (an owner object per rent) vs our pooled pinned owners and our struct lease."),
+        new("NativeBlockRentReturnBenchmarks", OursSection, "Native blocks", "One aligned native block lease + dispose vs our managed array pool of the same size, and vs a bare NativeMemory.AlignedAlloc + AlignedFree (128-byte alignment)."),
     ];
 
     /// <summary>The suite of a table key (a synthetic "Other" entry for unknown keys).</summary>
