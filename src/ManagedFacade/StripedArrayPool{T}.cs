@@ -244,24 +244,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
             ThrowHelper.ThrowArgumentOutOfRange(nameof(options.ArraysPerStripe), "ArraysPerStripe must be from 1 to 65 536, or 0 for the default.");
         }
 
-        if (options.MaximumRetainedBytesPerSizeClass < 1)
-        {
-            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.MaximumRetainedBytesPerSizeClass), "MaximumRetainedBytesPerSizeClass must be at least 1 byte.");
-        }
-
-        if (options.StripeCount is < 0 or > 64 || (options.StripeCount & (options.StripeCount - 1)) != 0)
-        {
-            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.StripeCount), "StripeCount must be a power of two from 1 to 64, or 0 for the default.");
-        }
-
-        if (options.TrimInterval < TimeSpan.FromMilliseconds(1) || options.TrimInterval > TimeSpan.FromDays(1))
-        {
-            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.TrimInterval), "TrimInterval must be from 1 ms to 1 day.");
-        }
-
-        if (options.TrimAge < TimeSpan.Zero || options.TrimAge > TimeSpan.FromDays(1))
-        {
-            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.TrimAge), "TrimAge must be from 0 to 1 day.");
-        }
+        PoolOptionValidation.ValidateStripesAndTrimming(
+            options.MaximumRetainedBytesPerSizeClass, options.StripeCount, options.TrimInterval, options.TrimAge);
     }
 }
