@@ -250,9 +250,11 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
     public PoolStatistics GetStatistics() => _engine.GetStatistics();
 
     /// <summary>
-    /// Splits <paramref name="maximumRetained"/> into stripes × capacity + thread slots, exactly: the most stripes (a
-    /// power of two, at most <paramref name="maxStripes"/>) that still hold one object each, <c>(M − 1) / stripes</c>
-    /// objects per stripe, and the remainder (1 to stripes) as thread slots.
+    /// Splits <paramref name="maximumRetained"/> into stripes × capacity + thread slots, exactly. The thread slots aim at
+    /// <c>min(M / 4, 4 × maxStripes)</c> (at least one): enough that the threads of a busy pool each get one and pay no
+    /// compare-and-swap, few enough that one thread alone still reaches nearly all of the bound. The rest goes to the
+    /// most stripes (a power of two, at most <paramref name="maxStripes"/>) that still hold one object each; what the
+    /// division leaves over is added to the thread slots.
     /// </summary>
     internal static (int Stripes, int StripeCapacity, int ThreadSlots) SplitRetention(int maximumRetained, int maxStripes)
     {
@@ -262,10 +264,16 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
             return (1, 1, 0);
         }
 
-        int stripes = 1 << BitOperations.Log2((uint)Math.Min(maxStripes, maximumRetained - 1));
-        int stripeCapacity = (maximumRetained - 1) / stripes;
+        int slotTarget = TargetThreadSlots(maximumRetained, maxStripes);
+        int forStripes = maximumRetained - slotTarget;
+        int stripes = 1 << BitOperations.Log2((uint)Math.Min(maxStripes, forStripes));
+        int stripeCapacity = forStripes / stripes;
         return (stripes, stripeCapacity, maximumRetained - (stripes * stripeCapacity));
     }
+
+    /// <summary>The thread slots <see cref="SplitRetention"/> aims at before rounding (M ≥ 2).</summary>
+    internal static int TargetThreadSlots(int maximumRetained, int maxStripes) =>
+        Math.Clamp(Math.Min(maximumRetained / 4, 4 * maxStripes), 1, maximumRetained - 1);
 
     internal static void ValidateMaximumRetained(int maximumRetained, string paramName)
     {

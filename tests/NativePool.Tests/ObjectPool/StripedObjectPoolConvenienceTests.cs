@@ -261,7 +261,17 @@ public sealed class StripedObjectPoolConvenienceTests
             Assert.Equal(maximumRetained, (stripes * capacity) + slots);
             Assert.True(stripes >= 1 && stripes <= maxStripes && (stripes & (stripes - 1)) == 0, $"stripes {stripes}");
             Assert.True(capacity >= 1, $"capacity {capacity} for {maximumRetained}");
-            Assert.InRange(slots, maximumRetained == 1 ? 0 : 1, stripes);
+            if (maximumRetained == 1)
+            {
+                Assert.Equal(0, slots);
+            }
+            else
+            {
+                // At least the target, and the division's remainder (under one slot per stripe) on top.
+                int target = StripedObjectPool<Thing>.TargetThreadSlots(maximumRetained, maxStripes);
+                Assert.InRange(slots, target, target + stripes - 1);
+                Assert.True(slots <= Math.Max(1, maximumRetained / 4) + stripes - 1, $"slots {slots} for {maximumRetained}");
+            }
         }
     }
 
