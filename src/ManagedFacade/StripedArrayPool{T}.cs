@@ -56,29 +56,17 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
         _maximumArrayLength = SizeClasses.GetLength(_classCount - 1);
         _clearOnReturn = options.ClearOnReturn || (options.ClearReferencesOnReturn && RuntimeHelpers.IsReferenceOrContainsReferences<T>());
 
-        int stripes = options.StripeCount == 0 ? StripedPoolSettings.DefaultStripeCount : options.StripeCount;
-        int arraysPerStripe = options.ArraysPerStripe == 0 ? Math.Max(32, 1024 / stripes) : options.ArraysPerStripe;
-        var capacity = new int[_classCount];
-        var itemBytes = new long[_classCount];
-        for (int c = 0; c < _classCount; c++)
-        {
-            itemBytes[c] = (long)SizeClasses.GetLength(c) * Unsafe.SizeOf<T>();
-            long byBudget = options.MaximumRetainedBytesPerSizeClass / (stripes * Math.Max(1, itemBytes[c]));
-            capacity[c] = (int)Math.Clamp(byBudget, 1, arraysPerStripe);
-        }
-
-        var settings = new StripedPoolSettings
-        {
-            ClassCount = _classCount,
-            CapacityPerStripe = capacity,
-            ItemBytes = itemBytes,
-            StripeCount = stripes,
-            TrimmingEnabled = options.TrimmingEnabled,
-            TrimInterval = options.TrimInterval,
-            TrimAge = options.TrimAge,
-            Clock = options.TimeProvider ?? TimeProvider.System,
-            Pressure = options.PressureSource ?? GCMemoryPressure.Read,
-        };
+        StripedPoolSettings settings = StripedPoolSettings.ForSizeClasses(
+            _classCount,
+            Unsafe.SizeOf<T>(),
+            options.StripeCount,
+            options.ArraysPerStripe,
+            options.MaximumRetainedBytesPerSizeClass,
+            options.TrimmingEnabled,
+            options.TrimInterval,
+            options.TrimAge,
+            options.TimeProvider,
+            options.PressureSource);
         _engine = new StripedPool<T[]>(settings, static sizeClass => PinnedArray<T>.Allocate(SizeClasses.GetLength(sizeClass)));
     }
 

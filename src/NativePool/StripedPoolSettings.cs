@@ -37,9 +37,60 @@ internal sealed class StripedPoolSettings
     /// <summary>How long items stay untouched before trimming takes them.</summary>
     public TimeSpan TrimAge { get; init; } = TimeSpan.FromSeconds(60);
 
-    /// <summary>The trim clock (tests inject their own).</summary>
+    /// <summary>The trim clock; tests inject their own.</summary>
     public TimeProvider Clock { get; init; } = TimeProvider.System;
 
     /// <summary>The memory-pressure source (tests inject their own).</summary>
     public Func<MemoryPressure> Pressure { get; init; } = GCMemoryPressure.Read;
+
+    /// <summary>
+    /// The settings of a pool of arrays (or array-backed buffers) in power-of-two size classes: each class keeps at most
+    /// <c>clamp(budget / (stripes × item bytes), 1, itemsPerStripe)</c> items per stripe.
+    /// </summary>
+    /// <param name="classCount">Size classes, from 16 elements up.</param>
+    /// <param name="elementSize">Bytes per element.</param>
+    /// <param name="stripeCount">Stripes; 0 for <see cref="DefaultStripeCount"/>.</param>
+    /// <param name="itemsPerStripe">Capacity cap per stripe; 0 for <c>max(32, 1024 / stripes)</c>.</param>
+    /// <param name="retainedBytesPerClass">The byte budget of one class across all stripes.</param>
+    /// <param name="trimmingEnabled">Whether the pool trims itself.</param>
+    /// <param name="trimInterval">The idle timer's period.</param>
+    /// <param name="trimAge">How long items stay untouched before trimming takes them.</param>
+    /// <param name="clock">The trim clock, or null for the system's.</param>
+    /// <param name="pressure">The memory-pressure source, or null for the GC's.</param>
+    public static StripedPoolSettings ForSizeClasses(
+        int classCount,
+        int elementSize,
+        int stripeCount,
+        int itemsPerStripe,
+        long retainedBytesPerClass,
+        bool trimmingEnabled,
+        TimeSpan trimInterval,
+        TimeSpan trimAge,
+        TimeProvider? clock,
+        Func<MemoryPressure>? pressure)
+    {
+        int stripes = stripeCount == 0 ? DefaultStripeCount : stripeCount;
+        int perStripe = itemsPerStripe == 0 ? Math.Max(32, 1024 / stripes) : itemsPerStripe;
+        var capacity = new int[classCount];
+        var itemBytes = new long[classCount];
+        for (int c = 0; c < classCount; c++)
+        {
+            itemBytes[c] = (long)SizeClasses.GetLength(c) * elementSize;
+            long byBudget = retainedBytesPerClass / (stripes * Math.Max(1, itemBytes[c]));
+            capacity[c] = (int)Math.Clamp(byBudget, 1, perStripe);
+        }
+
+        return new StripedPoolSettings
+        {
+            ClassCount = classCount,
+            CapacityPerStripe = capacity,
+            ItemBytes = itemBytes,
+            StripeCount = stripes,
+            TrimmingEnabled = trimmingEnabled,
+            TrimInterval = trimInterval,
+            TrimAge = trimAge,
+            Clock = clock ?? TimeProvider.System,
+            Pressure = pressure ?? GCMemoryPressure.Read,
+        };
+    }
 }

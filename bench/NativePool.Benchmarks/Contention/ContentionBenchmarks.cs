@@ -14,7 +14,7 @@ namespace NativePool.Benchmarks.Contention;
 /// </summary>
 /// <remarks>
 /// The measured time is the whole Parallel.For. The Lock Contentions and Completed Work Items columns are recorded by the
-/// benchmark itself (ThreadingDiagnoser does not run on .NET 10 with BenchmarkDotNet 0.14.0). On a 2-core machine
+/// benchmark itself (the threading diagnoser does not run on .NET 10 with BenchmarkDotNet 0.14.0). On a 2-core machine
 /// every row above 2 threads measures oversubscription: Parallel.For runs the bodies on as many thread-pool threads as it
 /// gets, not necessarily <see cref="Threads"/> at once (the Completed Work Items column shows how many it used).
 /// </remarks>

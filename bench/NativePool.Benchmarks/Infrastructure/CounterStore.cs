@@ -11,7 +11,7 @@ namespace NativePool.Benchmarks.Infrastructure;
 /// sets and the child processes inherit.
 /// </summary>
 /// <remarks>
-/// This replaces <c>[ThreadingDiagnoser]</c>, which BenchmarkDotNet 0.14.0 rejects on .NET 10 (and the rejection stops
+/// This replaces the threading diagnoser attribute, which BenchmarkDotNet 0.14.0 rejects on .NET 10 (and the rejection stops
 /// the whole run). A case's file key is its type, its method and its parameters sorted by name, so host and child
 /// compute the same key independently.
 /// </remarks>

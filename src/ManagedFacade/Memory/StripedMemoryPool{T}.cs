@@ -68,29 +68,17 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
             : Math.Min(_maxBufferSize, (4096 + sizeof(T) - 1) / sizeof(T));
         _clearOnReturn = options.ClearOnReturn;
 
-        int stripes = options.StripeCount == 0 ? StripedPoolSettings.DefaultStripeCount : options.StripeCount;
-        int buffersPerStripe = options.BuffersPerStripe == 0 ? Math.Max(32, 1024 / stripes) : options.BuffersPerStripe;
-        var capacity = new int[_classCount];
-        var itemBytes = new long[_classCount];
-        for (int c = 0; c < _classCount; c++)
-        {
-            itemBytes[c] = (long)SizeClasses.GetLength(c) * sizeof(T);
-            long byBudget = options.MaximumRetainedBytesPerSizeClass / (stripes * itemBytes[c]);
-            capacity[c] = (int)Math.Clamp(byBudget, 1, buffersPerStripe);
-        }
-
-        var settings = new StripedPoolSettings
-        {
-            ClassCount = _classCount,
-            CapacityPerStripe = capacity,
-            ItemBytes = itemBytes,
-            StripeCount = stripes,
-            TrimmingEnabled = options.TrimmingEnabled,
-            TrimInterval = options.TrimInterval,
-            TrimAge = options.TrimAge,
-            Clock = options.TimeProvider ?? TimeProvider.System,
-            Pressure = options.PressureSource ?? GCMemoryPressure.Read,
-        };
+        StripedPoolSettings settings = StripedPoolSettings.ForSizeClasses(
+            _classCount,
+            sizeof(T),
+            options.StripeCount,
+            options.BuffersPerStripe,
+            options.MaximumRetainedBytesPerSizeClass,
+            options.TrimmingEnabled,
+            options.TrimInterval,
+            options.TrimAge,
+            options.TimeProvider,
+            options.PressureSource);
         _engine = new StripedPool<PinnedMemoryOwner<T>>(settings, Allocate);
     }
 
