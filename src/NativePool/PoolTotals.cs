@@ -54,6 +54,7 @@ internal sealed class PoolTotals
                 return false;
             }
 
+            // CAS: two threads that both read the last token must not both take it; the loser reads again.
             if (Interlocked.CompareExchange(ref _threadSlotTokens, tokens - 1, tokens) == tokens)
             {
                 return true;
@@ -69,6 +70,7 @@ internal sealed class PoolTotals
         Interlocked.Add(ref _retiredReturned, returned);
         Interlocked.Add(ref _retiredAllocated, allocated);
         Interlocked.Add(ref _retiredDropped, dropped);
+        // Volatile: the budget's sign (-1 = unlimited) never changes, but the count does on other threads; read it fresh.
         if (heldToken && Volatile.Read(ref _threadSlotTokens) >= 0)
         {
             // Interlocked: gives the dead thread's token back while live threads may be taking tokens.
