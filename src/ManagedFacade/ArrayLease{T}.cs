@@ -5,13 +5,16 @@ namespace NativePool;
 
 /// <summary>
 /// An array rented from a <see cref="StripedArrayPool{T}"/> for a scope: <c>using var lease = pool.RentScoped(n);</c>.
-/// Disposing it returns the array once.
+/// Disposing it returns the array once. For a synchronous scope, <see cref="StripedArrayPool{T}.RentScoped"/>
+/// gives an <see cref="ArrayScope{T}"/>, which costs less.
 /// </summary>
 /// <remarks>
 /// The lease is a struct and allocates nothing. Copies of a lease share one generation token, so whichever copy is
 /// disposed first returns the array and every other dispose (a second dispose, a copy's dispose, a dispose long after
-/// the array went to another renter) does nothing. Do not use the <see cref="Span"/>, <see cref="Memory"/> or
-/// <see cref="Array"/> after disposing: the array may belong to another renter by then.
+/// the array went to another renter) does nothing. After the first dispose <see cref="IsActive"/> is false and
+/// <see cref="Span"/>, <see cref="Memory"/> and <see cref="Array"/> throw <see cref="ObjectDisposedException"/> on every
+/// copy (a <see cref="Memory{T}"/> or span taken before the dispose still points at the array, which may belong to
+/// another renter by then).
 /// </remarks>
 /// <typeparam name="T">The element type.</typeparam>
 [StructLayout(LayoutKind.Auto)]
@@ -30,32 +33,41 @@ public readonly struct ArrayLease<T> : IDisposable, IEquatable<ArrayLease<T>>
         _array = array;
         _length = length;
         _clearOnReturn = clearOnReturn;
-        if (pool is not null)
-        {
-            _token = LeaseToken.Take();
-            _generation = _token.Generation;
-        }
+        _token = LeaseToken.Take();
+        _generation = _token.Generation;
     }
+
+    /// <summary>True until the lease (or any copy of it) is disposed; false for a default lease.</summary>
+    public bool IsActive => _token is not null && _token.Generation == _generation;
 
     /// <summary>The requested length (the array may be longer).</summary>
     public int Length => _length;
 
     /// <summary>The rented array; its length is at least <see cref="Length"/>.</summary>
-    public T[] Array => _array ?? System.Array.Empty<T>();
+    /// <exception cref="ObjectDisposedException">The lease has been disposed, or is a default lease.</exception>
+    public T[] Array => IsActive ? _array : ThrowEnded<T[]>();
 
     /// <summary>The first <see cref="Length"/> elements of the array.</summary>
-    public Span<T> Span => new(_array, 0, _length);
+    /// <exception cref="ObjectDisposedException">The lease has been disposed, or is a default lease.</exception>
+    public Span<T> Span => new(Array, 0, _length);
 
     /// <summary>The first <see cref="Length"/> elements of the array, as memory.</summary>
-    public Memory<T> Memory => new(_array, 0, _length);
+    /// <exception cref="ObjectDisposedException">The lease has been disposed, or is a default lease.</exception>
+    public Memory<T> Memory => new(Array, 0, _length);
 
     /// <summary>Returns the array to its pool, once; later calls and calls on copies do nothing.</summary>
     public void Dispose()
     {
-        if (_token is not null && _token.TryEnd(_generation))
+        if (_token is not null && _token.TryEnd(_generation) && _pool is not null)
         {
-            _pool!.Return(_array, _clearOnReturn);
+            _pool.Return(_array, _clearOnReturn);
         }
+    }
+
+    private static TResult ThrowEnded<TResult>()
+    {
+        LeaseThrowHelper.ThrowLeaseEnded();
+        return default!;
     }
 
     /// <inheritdoc />

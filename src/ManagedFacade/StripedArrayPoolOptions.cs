@@ -55,11 +55,12 @@ public sealed class StripedArrayPoolOptions
 
     /// <summary>
     /// Clear arrays whose elements hold references (<c>object</c>, classes, structs with references) whenever the pool
-    /// keeps them, so a pooled array never keeps objects alive. Default true. Costs one pass over the array per return
-    /// (O(length)); set it to false for the BCL's behaviour, where only <c>clearArray: true</c> clears.
-    /// No effect for unmanaged element types.
+    /// keeps them, so a pooled array never keeps objects alive. Default false, as in <see cref="System.Buffers.ArrayPool{T}"/>:
+    /// only <c>clearArray: true</c> clears. Turning it on costs one pass over the array per return (O(length)) and frees
+    /// the caller from remembering <c>clearArray: true</c>; leaving it off keeps objects referenced by pooled arrays alive
+    /// until the array is rented and overwritten, or trimmed. No effect for unmanaged element types.
     /// </summary>
-    public bool ClearReferencesOnReturn { get; set; } = true;
+    public bool ClearReferencesOnReturn { get; set; }
 
     /// <summary>The trim clock; tests inject their own. Null means <see cref="TimeProvider.System"/>.</summary>
     internal TimeProvider? TimeProvider { get; set; }

@@ -36,14 +36,14 @@ namespace NativePool;
 /// <typeparam name="T">The element type.</typeparam>
 public sealed class StripedArrayPool<T> : ArrayPool<T>
 {
-    private static readonly StripedArrayPool<T> s_shared = new(new StripedArrayPoolOptions());
+    private static readonly StripedArrayPool<T> s_shared = new(new StripedArrayPoolOptions(), zeroNewArrays: false);
 
     private readonly StripedPool<T[]> _engine;
     private readonly int _maximumArrayLength;
     private readonly int _classCount;
     private readonly bool _clearOnReturn;
 
-    private StripedArrayPool(StripedArrayPoolOptions options)
+    private StripedArrayPool(StripedArrayPoolOptions options, bool zeroNewArrays)
     {
         if (options is null)
         {
@@ -67,7 +67,11 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
             options.TrimAge,
             options.TimeProvider,
             options.PressureSource);
-        _engine = new StripedPool<T[]>(settings, static sizeClass => PinnedArray<T>.Allocate(SizeClasses.GetLength(sizeClass)));
+        _engine = new StripedPool<T[]>(
+            settings,
+            zeroNewArrays
+                ? static sizeClass => PinnedArray<T>.AllocateZeroed(SizeClasses.GetLength(sizeClass))
+                : static sizeClass => PinnedArray<T>.Allocate(SizeClasses.GetLength(sizeClass)));
     }
 
     /// <summary>The process-wide pool: the same engine and fast path as <see cref="Create()"/> instances.</summary>
@@ -87,14 +91,14 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
 
     /// <summary>Creates an independent pool with the default options.</summary>
     /// <returns>A new pool.</returns>
-    public static new StripedArrayPool<T> Create() => new(new StripedArrayPoolOptions());
+    public static new StripedArrayPool<T> Create() => new(new StripedArrayPoolOptions(), zeroNewArrays: true);
 
     /// <summary>Creates an independent pool.</summary>
     /// <param name="options">The shape of the pool; copied and validated now.</param>
     /// <returns>A new pool.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="options"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException">An option is out of range; the exception's ParamName names it.</exception>
-    public static StripedArrayPool<T> Create(StripedArrayPoolOptions options) => new(options);
+    public static StripedArrayPool<T> Create(StripedArrayPoolOptions options) => new(options, zeroNewArrays: true);
 
     /// <summary>Rents an array of at least <paramref name="minimumLength"/> elements; its contents are undefined.</summary>
     /// <param name="minimumLength">The minimum length, 0 or more.</param>
@@ -156,13 +160,34 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
         ReturnUncommon(array);
     }
 
-    /// <summary>Rents an array for a scope; disposing the lease returns it once.</summary>
+    /// <summary>Rents an array for a synchronous scope: <c>using var scope = pool.RentScoped(n);</c>.</summary>
+    /// <param name="minimumLength">The length the scope's <see cref="ArrayScope{T}.Span"/> has, 0 or more.</param>
+    /// <param name="clearOnReturn">Clear the array when the scope returns it.</param>
+    /// <returns>A scope whose <see cref="ArrayScope{T}.Length"/> is <paramref name="minimumLength"/>; disposing it (or any copy) returns the array once.</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="minimumLength"/> is negative.</exception>
+    /// <remarks>
+    /// The scope is a <see langword="ref"/> struct: it cannot be boxed, captured or kept across an <see langword="await"/>,
+    /// so every copy of it lives on the renting thread, and the check that makes copies return once needs no atomic
+    /// instruction. For <see cref="Memory{T}"/> or asynchronous use, rent with <see cref="RentLease"/>.
+    /// </remarks>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public ArrayScope<T> RentScoped(int minimumLength, bool clearOnReturn = false)
+    {
+        T[] array = Rent(minimumLength);
+        return new ArrayScope<T>(array.Length == 0 ? null : this, array, minimumLength, clearOnReturn);
+    }
+
+    /// <summary>Rents an array under a lease that may outlive the current method: stored, awaited across, used as memory.</summary>
     /// <param name="minimumLength">The length the lease's <see cref="ArrayLease{T}.Span"/> has, 0 or more.</param>
     /// <param name="clearOnReturn">Clear the array when the lease returns it.</param>
     /// <returns>A lease whose <see cref="ArrayLease{T}.Length"/> is <paramref name="minimumLength"/>.</returns>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="minimumLength"/> is negative.</exception>
+    /// <remarks>
+    /// Copies of the lease may be disposed on different threads at once: an atomic generation check lets exactly one
+    /// of them return the array.
+    /// </remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public ArrayLease<T> RentScoped(int minimumLength, bool clearOnReturn = false)
+    public ArrayLease<T> RentLease(int minimumLength, bool clearOnReturn = false)
     {
         T[] array = Rent(minimumLength);
         return new ArrayLease<T>(array.Length == 0 ? null : this, array, minimumLength, clearOnReturn);

@@ -28,11 +28,12 @@ namespace NativePool;
 /// detected; the pool itself is unchanged. A double return the pool cannot see cheaply is not detected.
 /// </para>
 /// <para>
-/// The strict bound. <see cref="MaximumRetained"/> is split once, at construction, into <see cref="StripeCount"/>
-/// stripes of <see cref="StripeCapacity"/> objects and <see cref="ThreadSlotCount"/> thread slots, with
-/// <c>StripeCount × StripeCapacity + ThreadSlotCount == MaximumRetained</c>. The first <see cref="ThreadSlotCount"/>
-/// threads that use the pool get a slot (a dead thread's slot goes to the next thread); every other thread goes straight
-/// to the stripes. One thread alone can therefore fill the pool to <c>MaximumRetained − ThreadSlotCount + 1</c>.
+/// The strict bound. <see cref="MaximumRetained"/> is one budget for the whole pool: an object in a stripe holds one
+/// unit of it, and each thread holds units for its slot and its magazine (up to <see cref="MagazineCapacity"/> more
+/// objects), taken and given back a batch at a time. Moving objects between a thread's magazine and the stripes moves
+/// their units with them, so a thread that drains and refills the pool touches the budget only at batch boundaries,
+/// and one thread alone can fill the pool to exactly <see cref="MaximumRetained"/>. A thread that finds the budget
+/// spent when it first uses the pool goes straight to the stripes.
 /// </para>
 /// <para>
 /// Disposing pools (<see cref="DisposesItems"/>, chosen by <see cref="StripedObjectPoolProvider"/> for
@@ -62,7 +63,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
     private readonly bool _disposesItems;
     private readonly int _maximumRetained;
     private readonly int _stripeCapacity;
-    private readonly int _threadSlotCount;
+    private readonly int _magazineCapacity;
 
     /// <summary>Creates a pool that keeps at most <c>Environment.ProcessorCount * 2</c> objects.</summary>
     /// <param name="policy">Creates objects and decides whether a returned one is kept.</param>
@@ -106,15 +107,16 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
         _disposesItems = disposeItems;
         _maximumRetained = maximumRetained;
 
-        (int stripes, int stripeCapacity, int threadSlots) = SplitRetention(maximumRetained, StripedPoolSettings.DefaultStripeCount);
+        (int stripes, int stripeCapacity, int magazineCapacity) = SplitRetention(maximumRetained, StripedPoolSettings.DefaultStripeCount);
         _stripeCapacity = stripeCapacity;
-        _threadSlotCount = threadSlots;
+        _magazineCapacity = magazineCapacity;
         var settings = new StripedPoolSettings
         {
             ClassCount = 1,
             CapacityPerStripe = [stripeCapacity],
+            MagazineCapacity = [magazineCapacity],
+            RetentionLimit = maximumRetained,
             StripeCount = stripes,
-            ThreadSlotTokens = threadSlots,
             TrimmingEnabled = !disposeItems,
             TrimThreadCaches = !disposeItems,
         };
@@ -177,8 +179,8 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
     /// <summary>Objects one stripe holds.</summary>
     public int StripeCapacity => _stripeCapacity;
 
-    /// <summary>How many threads may park one object each in a thread slot.</summary>
-    public int ThreadSlotCount => _threadSlotCount;
+    /// <summary>How many objects each thread may park in its magazine, beyond its slot.</summary>
+    public int MagazineCapacity => _magazineCapacity;
 
     /// <summary>The engine (tests).</summary>
     internal StripedPool<T> Engine => _engine;
@@ -250,30 +252,18 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
     public PoolStatistics GetStatistics() => _engine.GetStatistics();
 
     /// <summary>
-    /// Splits <paramref name="maximumRetained"/> into stripes × capacity + thread slots, exactly. The thread slots aim at
-    /// <c>min(M / 4, 4 × maxStripes)</c> (at least one): enough that the threads of a busy pool each get one and pay no
-    /// compare-and-swap, few enough that one thread alone still reaches nearly all of the bound. The rest goes to the
-    /// most stripes (a power of two, at most <paramref name="maxStripes"/>) that still hold one object each; what the
-    /// division leaves over is added to the thread slots.
+    /// Shapes a pool of <paramref name="maximumRetained"/>: the most stripes (a power of two, at most
+    /// <paramref name="maxStripes"/>) that still hold one object each, each able to hold
+    /// <c>ceil(M / stripes)</c> objects (the budget, not the stripes, enforces the bound), and per-thread magazines of
+    /// <c>min(16, M − 1)</c> objects.
     /// </summary>
-    internal static (int Stripes, int StripeCapacity, int ThreadSlots) SplitRetention(int maximumRetained, int maxStripes)
+    internal static (int Stripes, int StripeCapacity, int MagazineCapacity) SplitRetention(int maximumRetained, int maxStripes)
     {
-        if (maximumRetained == 1)
-        {
-            // No room for a thread slot: one stripe of one keeps Get-after-Return on the same object.
-            return (1, 1, 0);
-        }
-
-        int slotTarget = TargetThreadSlots(maximumRetained, maxStripes);
-        int forStripes = maximumRetained - slotTarget;
-        int stripes = 1 << BitOperations.Log2((uint)Math.Min(maxStripes, forStripes));
-        int stripeCapacity = forStripes / stripes;
-        return (stripes, stripeCapacity, maximumRetained - (stripes * stripeCapacity));
+        int stripes = 1 << BitOperations.Log2((uint)Math.Min(maxStripes, maximumRetained));
+        int stripeCapacity = (int)(((long)maximumRetained + stripes - 1) / stripes);
+        int magazineCapacity = Math.Min(StripedPoolSettings.MaximumMagazineItems, maximumRetained - 1);
+        return (stripes, stripeCapacity, magazineCapacity);
     }
-
-    /// <summary>The thread slots <see cref="SplitRetention"/> aims at before rounding (M ≥ 2).</summary>
-    internal static int TargetThreadSlots(int maximumRetained, int maxStripes) =>
-        Math.Clamp(Math.Min(maximumRetained / 4, 4 * maxStripes), 1, maximumRetained - 1);
 
     internal static void ValidateMaximumRetained(int maximumRetained, string paramName)
     {

@@ -17,4 +17,12 @@ internal static class PinnedArray<T>
     /// </remarks>
     public static T[] Allocate(int length) =>
         IsPinned ? GC.AllocateUninitializedArray<T>(length, pinned: true) : new T[length];
+
+    /// <summary>Allocates a zeroed array of exactly <paramref name="length"/> elements (pinned for unmanaged elements).</summary>
+    /// <remarks>
+    /// Independent pools hand out zeroed new arrays, as the runtime's <c>ArrayPool.Create()</c> does: an uninitialized
+    /// array may show memory another component freed a moment ago.
+    /// </remarks>
+    public static T[] AllocateZeroed(int length) =>
+        IsPinned ? GC.AllocateArray<T>(length, pinned: true) : new T[length];
 }

@@ -5,20 +5,15 @@ namespace NativePool;
 
 /// <summary>A snapshot of one pool's counters.</summary>
 /// <remarks>
-/// The counters are kept per thread and per stripe and summed only when read, so reading costs O(threads + stripes)
-/// and the hot path pays no atomic operation for them. A snapshot taken while other threads rent and return is
-/// approximate; once they stop it is exact, and <see cref="IsConserved"/> holds:
-/// <c>Allocated = Pooled + Outstanding + Dropped + Trimmed</c>.
+/// The hot path (a rent or return served by the calling thread's slot) writes nothing but the slot, so rents and
+/// returns are not counted. The counters are kept where the slow paths already pay (allocations, drops, trims, per
+/// thread, summed only when read) and <see cref="Outstanding"/> is derived from them and the items the pool holds:
+/// <c>Outstanding = Allocated − Pooled − Dropped − Trimmed</c>. A snapshot taken while other threads rent and return is
+/// approximate; once they stop it is exact, so <see cref="Outstanding"/> is then the number of items callers hold.
 /// </remarks>
 [StructLayout(LayoutKind.Auto)]
 public readonly record struct PoolStatistics
 {
-    /// <summary>Items handed out (rents or gets), including those the pool had to allocate.</summary>
-    public long Rented { get; init; }
-
-    /// <summary>Items handed back (returns), including those the pool did not keep.</summary>
-    public long Returned { get; init; }
-
     /// <summary>Items the pool created because it had none to hand out (also oversize arrays).</summary>
     public long Allocated { get; init; }
 
@@ -34,14 +29,17 @@ public readonly record struct PoolStatistics
     /// <summary>Bytes held by the items in the pool now (for arrays: length × element size; 0 for objects).</summary>
     public long PooledBytes { get; init; }
 
-    /// <summary>Items rented and not yet returned: <see cref="Rented"/> − <see cref="Returned"/>.</summary>
-    public long Outstanding => Rented - Returned;
+    /// <summary>Items callers hold now: <see cref="Allocated"/> − <see cref="Pooled"/> − <see cref="Dropped"/> − <see cref="Trimmed"/>.</summary>
+    public long Outstanding => Allocated - Pooled - Dropped - Trimmed;
 
-    /// <summary>True when every allocated item is accounted for as pooled, outstanding, dropped or trimmed.</summary>
-    public bool IsConserved => Allocated == Pooled + Outstanding + Dropped + Trimmed;
+    /// <summary>
+    /// True when the counts are consistent: nothing is outstanding below zero (an item returned twice, or counted as
+    /// both trimmed and handed out, would make it negative). Holds whenever the pool is quiet.
+    /// </summary>
+    public bool IsConserved => Outstanding >= 0;
 
     /// <inheritdoc />
     public override string ToString() =>
         FormattableString.Invariant(
-            $"rented {Rented}, returned {Returned}, allocated {Allocated}, dropped {Dropped}, trimmed {Trimmed}, pooled {Pooled} ({PooledBytes} B), outstanding {Outstanding}");
+            $"allocated {Allocated}, dropped {Dropped}, trimmed {Trimmed}, pooled {Pooled} ({PooledBytes} B), outstanding {Outstanding}");
 }

@@ -1,31 +1,42 @@
+using System.Runtime.InteropServices;
 using System.Threading;
 
 namespace NativePool;
 
-/// <summary>The pool-wide counters that are not per-thread: trims, and the folded counts of dead threads.</summary>
-/// <remarks>Every field changes only on slow paths (trim, thread death, cache creation), always with an interlocked add.</remarks>
+/// <summary>
+/// The state one pool shares with its thread caches: its identity, the pool-wide counters that are not per thread
+/// (trims, the folded counts of dead threads) and, for a strictly bounded pool, the free retention budget.
+/// </summary>
+/// <remarks>
+/// Thread caches reference this object, never the pool itself, so a pool that nobody references is collected (and gives
+/// its id back) even while threads that used it live on. Every field changes only on slow paths (trim, thread death,
+/// cache creation, a magazine or stripe transfer of a strict pool), always with an interlocked operation.
+/// </remarks>
 internal sealed class PoolTotals
 {
     private long _trimmed;
-    private long _retiredRented;
-    private long _retiredReturned;
     private long _retiredAllocated;
     private long _retiredDropped;
     private int _threadSlotTokens;
+    private PaddedBudget _budget; // mutable: do not make readonly
 
-    /// <summary>Creates the totals; <paramref name="threadSlotTokens"/> is how many threads may park items (-1: all).</summary>
-    public PoolTotals(int threadSlotTokens) => _threadSlotTokens = threadSlotTokens;
+    /// <summary>Creates the totals.</summary>
+    /// <param name="retentionLimit">The strict bound on retained items, thread tiers included, or -1 for none.</param>
+    /// <param name="threadSlotTokens">How many threads may park items (-1: all).</param>
+    public PoolTotals(int retentionLimit, int threadSlotTokens)
+    {
+        IsStrict = retentionLimit >= 0;
+        _budget.Free = retentionLimit;
+        _threadSlotTokens = threadSlotTokens;
+    }
+
+    /// <summary>Whether the pool keeps a strict bound on retained items (thread tiers included).</summary>
+    public bool IsStrict { get; }
 
     // Volatile reads below: snapshots of counters other threads add to.
 
     /// <summary>Items removed by trimming.</summary>
     public long Trimmed => Volatile.Read(ref _trimmed);
-
-    /// <summary>Rents counted by threads that have died.</summary>
-    public long RetiredRented => Volatile.Read(ref _retiredRented);
-
-    /// <summary>Returns counted by threads that have died.</summary>
-    public long RetiredReturned => Volatile.Read(ref _retiredReturned);
 
     /// <summary>Allocations counted by threads that have died.</summary>
     public long RetiredAllocated => Volatile.Read(ref _retiredAllocated);
@@ -33,9 +44,45 @@ internal sealed class PoolTotals
     /// <summary>Drops counted by threads that have died, including the items they still had parked.</summary>
     public long RetiredDropped => Volatile.Read(ref _retiredDropped);
 
+    /// <summary>The free units of the strict bound (a snapshot; tests).</summary>
+    // Volatile: a snapshot of a word every strict pool's threads reserve from and release to.
+    public int FreeBudget => Volatile.Read(ref _budget.Free);
+
     /// <summary>Counts <paramref name="count"/> trimmed items.</summary>
     // Interlocked: the trimmer (finalizer thread, timer thread, any caller of Trim) may run on several threads at once.
     public void AddTrimmed(long count) => Interlocked.Add(ref _trimmed, count);
+
+    /// <summary>Takes up to <paramref name="wanted"/> units of the strict bound; returns how many it got (0 when full).</summary>
+    public int Reserve(int wanted)
+    {
+        while (true)
+        {
+            // Volatile + CAS: every thread of a strict pool reserves from this one word.
+            int free = Volatile.Read(ref _budget.Free);
+            if (free <= 0)
+            {
+                return 0;
+            }
+
+            int take = free < wanted ? free : wanted;
+
+            // CAS: two threads that both read the last units must not both take them; the loser reads again.
+            if (Interlocked.CompareExchange(ref _budget.Free, free - take, free) == free)
+            {
+                return take;
+            }
+        }
+    }
+
+    /// <summary>Gives <paramref name="units"/> of the strict bound back.</summary>
+    public void Release(int units)
+    {
+        if (units > 0)
+        {
+            // Interlocked: releases race reservations on other threads.
+            Interlocked.Add(ref _budget.Free, units);
+        }
+    }
 
     /// <summary>Takes one thread-slot token; false when the budget is spent.</summary>
     public bool TryTakeThreadSlotToken()
@@ -62,19 +109,31 @@ internal sealed class PoolTotals
         }
     }
 
-    /// <summary>Folds the counts of a dead thread's cache in.</summary>
-    public void Retire(long rented, long returned, long allocated, long dropped, bool heldToken)
+    /// <summary>Folds the counts of a dead thread's cache in and gives its token and reservation back.</summary>
+    public void Retire(long allocated, long dropped, int reserved, bool heldToken)
     {
         // Interlocked: finalizers of several dead threads' caches and readers run concurrently.
-        Interlocked.Add(ref _retiredRented, rented);
-        Interlocked.Add(ref _retiredReturned, returned);
         Interlocked.Add(ref _retiredAllocated, allocated);
         Interlocked.Add(ref _retiredDropped, dropped);
+        if (IsStrict)
+        {
+            Release(reserved);
+        }
+
         // Volatile: the budget's sign (-1 = unlimited) never changes, but the count does on other threads; read it fresh.
         if (heldToken && Volatile.Read(ref _threadSlotTokens) >= 0)
         {
             // Interlocked: gives the dead thread's token back while live threads may be taking tokens.
             Interlocked.Increment(ref _threadSlotTokens);
         }
+    }
+
+    /// <summary>The strict bound's free units, alone on their line. Mutable struct: do not make readonly.</summary>
+    /// <remarks>Layout (checked by <c>LayoutTests</c>): 2 × <see cref="CacheLine.Size"/> bytes, <see cref="Free"/> at <see cref="CacheLine.Size"/>.</remarks>
+    [StructLayout(LayoutKind.Explicit, Size = 2 * CacheLine.Size)]
+    internal struct PaddedBudget
+    {
+        /// <summary>Units of the bound not held by a stripe item or a thread's reservation.</summary>
+        [FieldOffset(CacheLine.Size)] public int Free;
     }
 }

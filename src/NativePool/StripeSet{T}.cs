@@ -38,6 +38,10 @@ internal sealed partial class StripeSet<T> where T : class
     /// <summary>How many other stripes a rent or a return tries before it allocates or drops.</summary>
     internal const int MaxStealAttempts = 4;
 
+    /// <summary>How many times a rent or return retries stripes that were busy (never waiting for them) before it
+    /// allocates or drops.</summary>
+    internal const int ContendedRounds = 3;
+
     private readonly T?[] _slots;
     private readonly StripeHeader[] _headers;
     private readonly int _slotBase;
@@ -113,7 +117,7 @@ internal sealed partial class StripeSet<T> where T : class
     }
 
     /// <summary>Pops from <paramref name="home"/>, then from the nearest stripes that hold items.</summary>
-    /// <returns>An item, or null when none was found without waiting.</returns>
+    /// <returns>An item, or null when the stripes hold none (a stripe busy for a moment is retried, briefly).</returns>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public T? Pop(int home)
     {
@@ -124,7 +128,7 @@ internal sealed partial class StripeSet<T> where T : class
             return item;
         }
 
-        return PopElsewhere(home);
+        return PopSlow(home);
     }
 
     /// <summary>Pushes onto <paramref name="home"/>, then onto the nearest stripes that have room.</summary>
@@ -141,7 +145,157 @@ internal sealed partial class StripeSet<T> where T : class
             return result;
         }
 
-        return PushElsewhere(home, item, probe);
+        return PushSlow(home, item, probe);
+    }
+
+    /// <summary>Moves up to <paramref name="destination"/>.Length items off one stripe (home first) with one claim.</summary>
+    /// <param name="home">The stripe to try first.</param>
+    /// <param name="destination">Receives the items, the coldest first and the warmest (the stripe's top) last.</param>
+    /// <returns>How many items were moved; 0 when the stripes hold none.</returns>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public int PopBatch(int home, Span<T?> destination)
+    {
+        for (int round = 0; round < ContendedRounds; round++)
+        {
+            bool contended = false;
+
+            // Volatile: bits flip under other stripes' claims; a stale bit only costs one wasted attempt.
+            long candidates = Volatile.Read(ref _masks.HasItems);
+            for (int attempt = 0; candidates != 0 && attempt <= MaxStealAttempts; attempt++)
+            {
+                int stripe = NearestStripe(candidates, home);
+                StripeResult result = TryPopBatch(stripe, destination, out int moved);
+                if (result == StripeResult.Done)
+                {
+                    return moved;
+                }
+
+                contended |= result == StripeResult.Contended;
+                candidates &= ~(1L << stripe);
+            }
+
+            if (!contended)
+            {
+                return 0;
+            }
+
+            BackOff(round);
+        }
+
+        return 0;
+    }
+
+    /// <summary>Moves as many of <paramref name="items"/> as fit onto one stripe (home first) with one claim.</summary>
+    /// <param name="home">The stripe to try first.</param>
+    /// <param name="items">The items, the coldest first; they go on in that order, so the last ends on top.</param>
+    /// <returns>How many items, from the start of <paramref name="items"/>, were moved; 0 when every stripe is full.</returns>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public int PushBatch(int home, ReadOnlySpan<T?> items)
+    {
+        for (int round = 0; round < ContendedRounds; round++)
+        {
+            bool contended = false;
+
+            // Volatile: bits flip under other stripes' claims; a stale bit only costs one wasted attempt.
+            long candidates = ~Volatile.Read(ref _masks.Full) & _allStripes;
+            for (int attempt = 0; candidates != 0 && attempt <= MaxStealAttempts; attempt++)
+            {
+                int stripe = NearestStripe(candidates, home);
+                StripeResult result = TryPushBatch(stripe, items, out int moved);
+                if (result == StripeResult.Done)
+                {
+                    return moved;
+                }
+
+                contended |= result == StripeResult.Contended;
+                candidates &= ~(1L << stripe);
+            }
+
+            if (!contended)
+            {
+                return 0;
+            }
+
+            BackOff(round);
+        }
+
+        return 0;
+    }
+
+    /// <summary>One attempt to move up to <paramref name="destination"/>.Length items off the top of stripe <paramref name="stripe"/>.</summary>
+    public StripeResult TryPopBatch(int stripe, Span<T?> destination, out int moved)
+    {
+        ref StripeHeader header = ref Header(stripe);
+
+        // Settles two threads operating on one stripe: the loser moves on (or backs off) instead of waiting.
+        if (Interlocked.CompareExchange(ref header.Claim, 1, 0) != 0)
+        {
+            moved = 0;
+            return StripeResult.Contended;
+        }
+
+        int count = header.Count;
+        moved = Math.Min(count, destination.Length);
+        if (moved != 0)
+        {
+            Span<T?> top = MemoryMarshal.CreateSpan(ref Unsafe.Add(ref Region(stripe), count - moved), moved);
+            top.CopyTo(destination);
+            top.Clear();
+            header.Count = count - moved;
+            header.Touched = 1;
+            if (count == _capacity)
+            {
+                // Races with other stripes' holders flipping their own bits in the same word.
+                Interlocked.And(ref _masks.Full, ~(1L << stripe));
+            }
+
+            if (moved == count)
+            {
+                // Races with other stripes' holders flipping their own bits in the same word.
+                Interlocked.And(ref _masks.HasItems, ~(1L << stripe));
+            }
+        }
+
+        // Release: publishes the slot and count stores above to the next thread that claims this stripe.
+        Volatile.Write(ref header.Claim, 0);
+        return moved != 0 ? StripeResult.Done : StripeResult.Empty;
+    }
+
+    /// <summary>One attempt to move as many of <paramref name="items"/> as fit onto stripe <paramref name="stripe"/>.</summary>
+    public StripeResult TryPushBatch(int stripe, ReadOnlySpan<T?> items, out int moved)
+    {
+        ref StripeHeader header = ref Header(stripe);
+
+        // Settles two threads operating on one stripe: the loser moves on (or backs off) instead of waiting.
+        if (Interlocked.CompareExchange(ref header.Claim, 1, 0) != 0)
+        {
+            moved = 0;
+            return StripeResult.Contended;
+        }
+
+        int count = header.Count;
+        moved = Math.Min(_capacity - count, items.Length);
+        if (moved != 0)
+        {
+            items[..moved].CopyTo(MemoryMarshal.CreateSpan(ref Unsafe.Add(ref Region(stripe), count), moved));
+            header.Count = count + moved;
+            header.Touched = 1;
+            if (count == 0)
+            {
+                // Races with other stripes' holders flipping their own bits in the same word.
+                Interlocked.Or(ref _masks.HasItems, 1L << stripe);
+            }
+
+            if (count + moved == _capacity)
+            {
+                // Races with other stripes' holders flipping their own bits in the same word.
+                Interlocked.Or(ref _masks.Full, 1L << stripe);
+            }
+        }
+
+        // Release: publishes the slot and count stores above to the next thread that claims this stripe.
+        Volatile.Write(ref header.Claim, 0);
+        return moved != 0 ? StripeResult.Done : StripeResult.Full;
     }
 
     /// <summary>One attempt to pop the top item of stripe <paramref name="stripe"/>.</summary>
@@ -257,43 +411,81 @@ internal sealed partial class StripeSet<T> where T : class
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private T? PopElsewhere(int home)
+    private T? PopSlow(int home)
     {
-        // Volatile: bits flip under other stripes' claims; a stale bit only costs one wasted attempt.
-        long candidates = Volatile.Read(ref _masks.HasItems) & ~(1L << home);
-        for (int attempt = 0; candidates != 0 && attempt < MaxStealAttempts; attempt++)
+        for (int round = 0; round < ContendedRounds; round++)
         {
-            int stripe = NearestStripe(candidates, home);
-            if (TryPop(stripe, out T? item) == StripeResult.Done)
+            bool contended = false;
+
+            // Volatile: bits flip under other stripes' claims; a stale bit only costs one wasted attempt. The home
+            // stripe is skipped in the first round only: the fast path has just tried it.
+            long candidates = Volatile.Read(ref _masks.HasItems) & (round == 0 ? ~(1L << home) : -1L);
+            for (int attempt = 0; candidates != 0 && attempt < MaxStealAttempts; attempt++)
             {
-                return item;
+                int stripe = NearestStripe(candidates, home);
+                StripeResult result = TryPop(stripe, out T? item);
+                if (result == StripeResult.Done)
+                {
+                    return item;
+                }
+
+                contended |= result == StripeResult.Contended;
+                candidates &= ~(1L << stripe);
             }
 
-            candidates &= ~(1L << stripe);
+            // Items were there but their stripes were busy for a moment: a short back-off costs far less than
+            // allocating a new item (or dropping one), so try again a bounded number of times; never wait.
+            if (!contended && round != 0)
+            {
+                return null;
+            }
+
+            if (!contended && CountOf(home) == 0)
+            {
+                return null;
+            }
+
+            BackOff(round);
         }
 
         return null;
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private StripeResult PushElsewhere(int home, T item, T probe)
+    private StripeResult PushSlow(int home, T item, T probe)
     {
-        // Volatile: bits flip under other stripes' claims; a stale bit only costs one wasted attempt.
-        long candidates = ~Volatile.Read(ref _masks.Full) & _allStripes & ~(1L << home);
-        for (int attempt = 0; candidates != 0 && attempt < MaxStealAttempts; attempt++)
+        for (int round = 0; round < ContendedRounds; round++)
         {
-            int stripe = NearestStripe(candidates, home);
-            StripeResult result = TryPush(stripe, item, probe);
-            if (result is StripeResult.Done or StripeResult.Duplicate)
+            bool contended = false;
+
+            // Volatile: bits flip under other stripes' claims; a stale bit only costs one wasted attempt.
+            long candidates = ~Volatile.Read(ref _masks.Full) & _allStripes & (round == 0 ? ~(1L << home) : -1L);
+            for (int attempt = 0; candidates != 0 && attempt < MaxStealAttempts; attempt++)
             {
-                return result;
+                int stripe = NearestStripe(candidates, home);
+                StripeResult result = TryPush(stripe, item, probe);
+                if (result is StripeResult.Done or StripeResult.Duplicate)
+                {
+                    return result;
+                }
+
+                contended |= result == StripeResult.Contended;
+                candidates &= ~(1L << stripe);
             }
 
-            candidates &= ~(1L << stripe);
+            if (!contended && (round != 0 || CountOf(home) >= _capacity))
+            {
+                return StripeResult.Full;
+            }
+
+            BackOff(round);
         }
 
         return StripeResult.Full;
     }
+
+    /// <summary>A bounded pause before retrying stripes that were claimed by another thread a moment ago.</summary>
+    private static void BackOff(int round) => Thread.SpinWait(4 << round);
 
     /// <summary>The first stripe at or after <paramref name="home"/> (wrapping) whose bit is set in <paramref name="candidates"/>.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]

@@ -19,20 +19,28 @@ internal sealed partial class StripedPool<T>
 
     /// <summary>
     /// One trim pass: items untouched for the trim age (a quarter of it under medium memory pressure) go from the cold
-    /// end of each stripe, half at a time, and from the slots of threads idle for that long (and at least
-    /// <see cref="MinimumSlotIdleMs"/>). Under high pressure or when <paramref name="releaseAll"/> is set, every stripe
-    /// is emptied, and so are the calling thread's slots and those of every thread idle for
-    /// <see cref="MinimumSlotIdleMs"/> (an active thread keeps its one item per class until it goes idle). Never runs
-    /// on a rent or return; concurrent calls skip rather than queue.
+    /// end of each stripe, half at a time. Under high pressure or when <paramref name="releaseAll"/> is set, every
+    /// stripe is emptied and so are the calling thread's slots and magazines. Other threads are asked to empty their
+    /// magazines into the stripes on their next slow-path operation, and, in pools whose discard has no side effect,
+    /// an item another thread has left in a slot for the trim age (the same item seen by two passes at least
+    /// <see cref="MinimumSlotIdleMs"/> apart) is taken. Never runs on a rent or return. A timer or gen-2 pass skips
+    /// when another pass is running; <paramref name="releaseAll"/> waits for it, so it always empties what it promises.
     /// </summary>
     /// <returns>How many items were released.</returns>
     [MethodImpl(MethodImplOptions.NoInlining)]
     public int Trim(bool releaseAll = false)
     {
-        // Settles the Gen2 callback, the timer and explicit callers trimming at once: one pass at a time, others skip.
-        if (Interlocked.Exchange(ref _trimming, 1) != 0)
+        // Settles the Gen2 callback, the timer and explicit callers trimming at once: one pass at a time. Periodic
+        // passes skip; an explicit release-everything waits its turn (a pass is short and never blocks on anything).
+        var spinner = default(SpinWait);
+        while (Interlocked.Exchange(ref _trimming, 1) != 0)
         {
-            return 0;
+            if (!releaseAll)
+            {
+                return 0;
+            }
+
+            spinner.SpinOnce();
         }
 
         try
@@ -45,15 +53,32 @@ internal sealed partial class StripedPool<T>
             int removed = 0;
             for (int c = 0; c < _classCount; c++)
             {
-                removed += GetStripes(c)?.Trim(nowMs, ageMs, all, waitForClaims: false, _onDiscard) ?? 0;
+                removed += GetStripes(c)?.Trim(nowMs, ageMs, all, waitForClaims: releaseAll, _onDiscard) ?? 0;
             }
 
-            if (_trimThreadCaches)
+            object? own = ThreadCacheTable.Get(_id);
+            foreach (KeyValuePair<ThreadCache<T>, object?> pair in _threadCaches)
             {
-                foreach (KeyValuePair<ThreadCache<T>, object?> pair in _threadCaches)
+                ThreadCache<T> cache = pair.Key;
+                if (all && ReferenceEquals(own, cache))
                 {
-                    removed += TrimThreadCache(pair.Key, nowMs, ageMs, all);
+                    // The trimming thread's own cache has no racing owner, so "all" really means all there.
+                    removed += EmptyThreadCache(cache);
+                    continue;
                 }
+
+                // Volatile: asks the owner to move its magazines to the stripes, where later passes can age them.
+                Volatile.Write(ref cache._flushRequested, 1);
+                if (_trimThreadCaches)
+                {
+                    removed += TrimIdleSlots(cache, nowMs, all ? MinimumSlotIdleMs : Math.Max(ageMs, MinimumSlotIdleMs));
+                }
+            }
+
+            if (_strict)
+            {
+                // Trimmed stripe items give their units of the bound back (thread slots keep theirs).
+                _totals.Release(removed);
             }
 
             _totals.AddTrimmed(removed);
@@ -81,8 +106,8 @@ internal sealed partial class StripedPool<T>
     }
 
     /// <summary>
-    /// Removes every item from every thread's slots (disposal), each with an exchange, and passes it to the discard
-    /// callback.
+    /// Removes every item from every thread's slots and magazines (disposal), each with an exchange, and passes it to
+    /// the discard callback.
     /// </summary>
     /// <remarks>
     /// The owners of those slots fill and empty them with plain loads and stores, so an owner that is renting at this
@@ -104,14 +129,14 @@ internal sealed partial class StripedPool<T>
     }
 
     /// <summary>
-    /// Removes every item parked in the calling thread's slots and passes each to the discard callback (disposal of
-    /// pools whose discard frees memory, which must not take items out of other threads' slots).
+    /// Removes every item parked in the calling thread's slots and magazines and passes each to the discard callback
+    /// (disposal of pools whose discard frees memory, which must not take items out of other threads' slots).
     /// </summary>
     /// <returns>How many items were removed.</returns>
     public int DrainCurrentThread()
     {
         object? entry = ThreadCacheTable.Get(_id);
-        if (entry is null)
+        if (entry is null || !ReferenceEquals(Unsafe.As<ThreadCacheBase>(entry).Owner, _totals))
         {
             return 0;
         }
@@ -121,51 +146,100 @@ internal sealed partial class StripedPool<T>
         return removed;
     }
 
-    private int TrimThreadCache(ThreadCache<T> cache, long nowMs, long ageMs, bool all)
+    /// <summary>Takes the items another thread has left in its slots since the previous pass, once they are old enough.</summary>
+    /// <remarks>
+    /// Nothing is written on a hit, so idleness is judged as the runtime's shared pool judges it: the trimmer notes
+    /// which item each slot holds, and a later pass that finds the very same item there after <paramref name="requiredMs"/>
+    /// takes it. The take is an exchange; the owner may at that instant be renting the same item with plain loads and
+    /// stores, in which case both hold it: the trimmer never hands it to anyone (so no two renters ever share it), but
+    /// the item is then counted as trimmed as well as outstanding. That is why pools whose discard has a side effect
+    /// (freeing native memory, disposing) never take items from other threads' slots.
+    /// </remarks>
+    private int TrimIdleSlots(ThreadCache<T> cache, long nowMs, long requiredMs)
     {
-        // The trimming thread's own cache has no racing owner, so "all" really means all there.
-        if (all && ReferenceEquals(ThreadCacheTable.Get(_id), cache))
+        T?[] seen = cache._trimSeen ??= new T?[_classCount];
+        bool changed = false;
+        bool any = false;
+        for (int c = 0; c < _classCount; c++)
         {
-            return EmptyThreadCache(cache);
+            // Volatile: the owner writes its slots with plain stores; we want a fresh snapshot.
+            T? now = Volatile.Read(ref cache.Slot(c));
+            changed |= !ReferenceEquals(now, seen[c]);
+            any |= now is not null;
         }
 
-        // Volatile: the owner thread writes its counters with plain stores; any change means the thread is active.
-        long activity = Volatile.Read(ref cache._rented) + Volatile.Read(ref cache._returned);
-        if (activity != cache._trimActivity || cache._trimIdleSince == 0)
+        if (changed || cache._trimSeenSince == 0)
         {
-            cache._trimActivity = activity;
-            cache._trimIdleSince = nowMs;
+            for (int c = 0; c < _classCount; c++)
+            {
+                // Volatile: as above.
+                seen[c] = Volatile.Read(ref cache.Slot(c));
+            }
+
+            cache._trimSeenSince = nowMs;
             return 0;
         }
 
-        // Another live thread's slots are only emptied once it has been seen idle for a while on the trim clock: an
-        // owner preempted in the middle of a rent could otherwise lose the race with our exchange and hand out the
-        // item we count as trimmed (never to two renters, but the counters would disagree by one).
-        long required = all ? MinimumSlotIdleMs : Math.Max(ageMs, MinimumSlotIdleMs);
-        if (nowMs - cache._trimIdleSince < required)
+        if (!any || nowMs - cache._trimSeenSince < requiredMs)
         {
             return 0;
         }
 
-        cache._trimIdleSince = nowMs;
-        return EmptyThreadCache(cache);
+        int removed = 0;
+        for (int c = 0; c < _classCount; c++)
+        {
+            T? expected = seen[c];
+            seen[c] = null;
+
+            // CAS: takes the slot's item only if it is still the one seen idle; an owner that moved on keeps its slot.
+            if (expected is not null && ReferenceEquals(Interlocked.CompareExchange(ref cache.Slot(c), null, expected), expected))
+            {
+                removed++;
+                _onDiscard?.Invoke(expected);
+            }
+        }
+
+        cache._trimSeenSince = 0;
+        return removed;
     }
 
     private int EmptyThreadCache(ThreadCache<T> cache)
     {
         int removed = 0;
-        for (int c = 0; c < cache._slots.Length; c++)
+        for (int c = 0; c < _classCount; c++)
         {
-            // Exchange: the owner may wake and empty or fill this slot right now; whatever we take, only we drop it.
-            T? item = Interlocked.Exchange(ref cache._slots[c], null);
-            if (item is not null)
+            removed += TakeAndDiscard(ref cache.Slot(c));
+        }
+
+        Magazine<T>?[]? magazines = cache._magazines;
+        if (magazines is not null)
+        {
+            foreach (Magazine<T>? magazine in magazines)
             {
-                removed++;
-                _onDiscard?.Invoke(item);
+                if (magazine is not null)
+                {
+                    for (int i = 0; i < magazine.Items.Length; i++)
+                    {
+                        removed += TakeAndDiscard(ref magazine.Items[i]);
+                    }
+                }
             }
         }
 
         return removed;
+    }
+
+    private int TakeAndDiscard(ref T? slot)
+    {
+        // Exchange: the owner may wake and empty or fill this slot right now; whatever we take, only we discard it.
+        T? item = Interlocked.Exchange(ref slot, null);
+        if (item is null)
+        {
+            return 0;
+        }
+
+        _onDiscard?.Invoke(item);
+        return 1;
     }
 
     private void StartTrimming(TimeSpan interval)

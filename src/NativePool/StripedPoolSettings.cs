@@ -22,6 +22,15 @@ internal sealed class StripedPoolSettings
     /// <summary>A power of two from 1 to 64.</summary>
     public int StripeCount { get; init; } = DefaultStripeCount;
 
+    /// <summary>Items each thread's magazine of class c holds beyond its slot (0: no magazine); null means none.</summary>
+    public int[]? MagazineCapacity { get; init; }
+
+    /// <summary>
+    /// A strict bound on the items the pool retains, thread slots and magazines included, or -1 for none (then each
+    /// stripe's capacity is the bound, and thread tiers come on top of it).
+    /// </summary>
+    public int RetentionLimit { get; init; } = -1;
+
     /// <summary>How many threads may park items in their thread slots; -1 for every thread.</summary>
     public int ThreadSlotTokens { get; init; } = -1;
 
@@ -73,11 +82,13 @@ internal sealed class StripedPoolSettings
         int perStripe = itemsPerStripe == 0 ? Math.Max(32, 1024 / stripes) : itemsPerStripe;
         var capacity = new int[classCount];
         var itemBytes = new long[classCount];
+        var magazine = new int[classCount];
         for (int c = 0; c < classCount; c++)
         {
             itemBytes[c] = (long)SizeClasses.GetLength(c) * elementSize;
             long byBudget = retainedBytesPerClass / (stripes * Math.Max(1, itemBytes[c]));
             capacity[c] = (int)Math.Clamp(byBudget, 1, perStripe);
+            magazine[c] = MagazineCapacityFor(itemBytes[c]);
         }
 
         return new StripedPoolSettings
@@ -85,6 +96,7 @@ internal sealed class StripedPoolSettings
             ClassCount = classCount,
             CapacityPerStripe = capacity,
             ItemBytes = itemBytes,
+            MagazineCapacity = magazine,
             StripeCount = stripes,
             TrimmingEnabled = trimmingEnabled,
             TrimInterval = trimInterval,
@@ -93,4 +105,21 @@ internal sealed class StripedPoolSettings
             Pressure = pressure ?? GCMemoryPressure.Read,
         };
     }
+
+    /// <summary>
+    /// The magazine of a class whose items hold <paramref name="itemBytes"/> bytes: up to
+    /// <see cref="MaximumMagazineItems"/> items and <see cref="MagazineBytes"/> bytes per thread and class; none for
+    /// items of half that budget or more (their slot is enough, and a thread must not park megabytes).
+    /// </summary>
+    public static int MagazineCapacityFor(long itemBytes)
+    {
+        long byBytes = MagazineBytes / Math.Max(1, itemBytes);
+        return byBytes < 2 ? 0 : (int)Math.Min(MaximumMagazineItems, byBytes);
+    }
+
+    /// <summary>The most items a thread's magazine of one class holds.</summary>
+    public const int MaximumMagazineItems = 16;
+
+    /// <summary>The most bytes a thread's magazine of one class holds.</summary>
+    public const long MagazineBytes = 64 * 1024;
 }

@@ -11,23 +11,35 @@ namespace NativePool;
 /// </summary>
 /// <remarks>
 /// <para>
-/// Tiers. A rent first looks in the calling thread's <see cref="ThreadCache{T}"/> (one slot per class, plain loads and
-/// stores, no shared line); on a miss it pops the stripe chosen by <see cref="Thread.GetCurrentProcessorId"/>, then the
-/// nearest stripes that hold items (<see cref="StripeSet{T}"/>); then it allocates. A return parks the item in the thread
-/// slot, moving what was parked there to the stripes, so the most recently returned item is always the next one rented
-/// on that thread; when every stripe tried is full the item is dropped.
+/// Tiers. A rent first looks in the calling thread's <see cref="ThreadCache{T}"/> slot for the class (one load and one
+/// store, no shared line, no interlocked instruction, no counter); on a miss it pops the thread's magazine, which is
+/// refilled from the stripes a batch per claim; then it allocates. A return parks the item in the slot; when the slot
+/// is taken, the parked item moves to the magazine (so the most recently returned item is always the next one rented on
+/// that thread), and a full magazine moves its coldest half to the stripes with one claim. Items of large classes have
+/// no magazine: the parked one goes straight to the stripes. When every stripe tried is full the item is dropped.
 /// </para>
 /// <para>
-/// Ownership. Every item is, at any instant, in exactly one place: one thread slot, one stripe slot, or a caller's hands.
-/// A thread slot is only filled and emptied by its thread (the trimmer only ever removes, never hands out); a stripe slot
-/// only under its stripe's claim. So no item can be handed to two renters unless a caller returns it twice; the engine
-/// detects the cheap cases of that (the item is in the thread slot or on top of the stripe) and reports
-/// <see cref="ReturnResult.Duplicate"/>.
+/// Ownership. Every item is, at any instant, in exactly one place: one thread slot or magazine, one stripe slot, or a
+/// caller's hands. A thread's slots and magazines are only filled by that thread (the trimmer and disposal only ever
+/// remove, never hand out); a stripe slot only under its stripe's claim. So no item can be handed to two renters unless
+/// a caller returns it twice; the engine detects the cheap cases of that (the item is in the thread's slot or magazine,
+/// or on top of the stripe) and reports <see cref="ReturnResult.Duplicate"/>.
 /// </para>
 /// <para>
-/// Pool ids are process-unique across every instantiation of this generic type (the table is shared by all of them)
-/// and never reused; each pool's thread caches live in <see cref="ThreadCacheTable"/> at its id, so <c>Shared</c> and
-/// independent instances run the same fast path.
+/// Statistics without hit counting. A hit writes nothing but the slot, so rents and returns are not counted. The
+/// counters the slow paths keep (allocations, drops, trims) and the items the pool holds give the rest:
+/// <c>outstanding = allocated − pooled − dropped − trimmed</c>.
+/// </para>
+/// <para>
+/// Strict pools (<see cref="StripedPoolSettings.RetentionLimit"/>): one budget word counts the free units of the bound.
+/// A stripe item holds one unit; a thread holds units for its slot and magazine (its reservation), taken and given back
+/// a batch at a time, and a transfer between a magazine and the stripes moves the units with the items, so a thread
+/// that drains and refills its own items touches the budget word not at all, and one thread alone can fill the whole
+/// bound.
+/// </para>
+/// <para>
+/// Pool ids are recycled (see <see cref="ThreadCacheTable"/>): the pool gives its id back when it is disposed or
+/// finalized, and a cache is used only by the pool it names, so a stale entry is never mistaken for a live one.
 /// </para>
 /// </remarks>
 internal sealed partial class StripedPool<T> where T : class
@@ -37,38 +49,54 @@ internal sealed partial class StripedPool<T> where T : class
     private readonly int _stripeMask;
     private readonly StripeSet<T>?[] _classes;
     private readonly int[] _capacityPerStripe;
+    private readonly int[] _magazineCapacity;
     private readonly long[] _itemBytes;
     private readonly Func<int, T> _allocate;
     private readonly Action<T>? _onDiscard;
     private readonly PoolTotals _totals;
+    private readonly bool _strict;
     private readonly ConditionalWeakTable<ThreadCache<T>, object?> _threadCaches = new();
+    private int _idReleased;
 
     /// <summary>Creates a pool.</summary>
     /// <param name="settings">Shape and trimming.</param>
     /// <param name="allocate">Creates an item of a class on a miss.</param>
-    /// <param name="onDiscard">Runs on every item the pool lets go of (dropped or trimmed), or null.</param>
+    /// <param name="onDiscard">
+    /// Runs on every item the pool lets go of (dropped, trimmed, or parked on a thread that died), or null. It is kept
+    /// by every thread cache, so it must not capture an object that should be collectable while threads live.
+    /// </param>
     public StripedPool(StripedPoolSettings settings, Func<int, T> allocate, Action<T>? onDiscard = null)
     {
-        _id = ThreadCacheTable.AllocatePoolId();
+        if (settings.ClassCount > SlotBuffer<T>.Length)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(settings), "A pool has at most 32 size classes.");
+        }
+
         _classCount = settings.ClassCount;
         _stripeMask = settings.StripeCount - 1;
         _classes = new StripeSet<T>?[_classCount];
         _capacityPerStripe = settings.CapacityPerStripe;
+        _magazineCapacity = settings.MagazineCapacity ?? new int[_classCount];
         _itemBytes = settings.ItemBytes ?? new long[_classCount];
         _allocate = allocate;
         _onDiscard = onDiscard;
-        _totals = new PoolTotals(settings.ThreadSlotTokens);
+        _strict = settings.RetentionLimit >= 0;
+        _totals = new PoolTotals(settings.RetentionLimit, settings.ThreadSlotTokens);
         _clock = settings.Clock;
         _pressure = settings.Pressure;
         _trimAgeMs = (long)settings.TrimAge.TotalMilliseconds;
         _trimThreadCaches = settings.TrimThreadCaches;
+        _id = ThreadCacheTable.AllocatePoolId();
         if (settings.TrimmingEnabled)
         {
             StartTrimming(settings.TrimInterval);
         }
     }
 
-    /// <summary>The process-unique id of this pool (its index in every thread's cache table).</summary>
+    /// <summary>Gives the pool's id back when nobody references the pool any more.</summary>
+    ~StripedPool() => ReleaseId();
+
+    /// <summary>The pool's id: its index in every thread's cache table, unique among live pools.</summary>
     public int Id => _id;
 
     /// <summary>The number of size classes.</summary>
@@ -77,30 +105,35 @@ internal sealed partial class StripedPool<T> where T : class
     /// <summary>The number of stripes per class.</summary>
     public int StripeCount => _stripeMask + 1;
 
+    /// <summary>The pool's shared state (tests).</summary>
+    internal PoolTotals Totals => _totals;
+
     /// <summary>Items one stripe of class <paramref name="sizeClass"/> holds.</summary>
     public int CapacityPerStripe(int sizeClass) => _capacityPerStripe[sizeClass];
+
+    /// <summary>Items one thread's magazine of class <paramref name="sizeClass"/> holds beyond its slot.</summary>
+    public int MagazineCapacity(int sizeClass) => _magazineCapacity[sizeClass];
 
     /// <summary>Rents an item of class <paramref name="sizeClass"/> (already validated), allocating on a miss.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public T Rent(int sizeClass)
     {
         object? entry = ThreadCacheTable.Get(_id);
-        if (entry is not null)
+        if (entry is not null && ReferenceEquals(Unsafe.As<ThreadCacheBase>(entry).Owner, _totals))
         {
             ThreadCache<T> cache = Unsafe.As<ThreadCache<T>>(entry);
             ref T? slot = ref cache.Slot(sizeClass);
             T? item = slot;
-            cache._rented++;
             if (item is not null)
             {
                 slot = null;
                 return item;
             }
 
-            return RentFromStripes(sizeClass, cache);
+            return RentSlow(sizeClass, cache);
         }
 
-        return RentWithNewCache(sizeClass);
+        return RentSlow(sizeClass, CreateCache());
     }
 
     /// <summary>Returns <paramref name="item"/> of class <paramref name="sizeClass"/> (already validated).</summary>
@@ -108,49 +141,47 @@ internal sealed partial class StripedPool<T> where T : class
     public ReturnResult Return(int sizeClass, T item)
     {
         object? entry = ThreadCacheTable.Get(_id);
-        if (entry is not null)
+        if (entry is not null && ReferenceEquals(Unsafe.As<ThreadCacheBase>(entry).Owner, _totals))
         {
             ThreadCache<T> cache = Unsafe.As<ThreadCache<T>>(entry);
             ref T? slot = ref cache.Slot(sizeClass);
             if (slot is null && cache._slotsEnabled)
             {
                 slot = item;
-                cache._returned++;
                 return ReturnResult.Stored;
             }
 
-            return ReturnToStripes(sizeClass, item, cache);
+            return ReturnSlow(sizeClass, item, cache);
         }
 
-        return ReturnWithNewCache(sizeClass, item);
+        return ReturnSlow(sizeClass, item, CreateCache());
     }
 
     /// <summary>Counts a rent the pool served outside its classes (an oversize array).</summary>
-    public void RecordUnpooledRent()
-    {
-        ThreadCache<T> cache = GetOrCreateCache();
-        cache._rented++;
-        cache._allocated++;
-    }
+    public void RecordUnpooledRent() => GetOrCreateCache()._allocated++;
 
-    /// <summary>Counts a return the pool does not keep by design (an oversize array).</summary>
-    public void RecordUnpooledReturn()
-    {
-        ThreadCache<T> cache = GetOrCreateCache();
-        cache._returned++;
-        cache._dropped++;
-    }
+    /// <summary>Counts a return the pool does not keep by design (an oversize array, a rejected object).</summary>
+    public void RecordUnpooledReturn() => GetOrCreateCache()._dropped++;
 
     /// <summary>The stripes of class <paramref name="sizeClass"/>, or null when nothing of that class was ever returned.</summary>
     internal StripeSet<T>? GetStripes(int sizeClass) => Volatile.Read(ref _classes[sizeClass]);
 
+    /// <summary>Gives the pool's id back for reuse (disposal, or the finalizer); the pool must not rent or return afterwards.</summary>
+    public void ReleaseId()
+    {
+        // Interlocked: Dispose and the finalizer (or two Dispose calls) may both get here; the id goes back once.
+        if (Interlocked.Exchange(ref _idReleased, 1) == 0)
+        {
+            ThreadCacheTable.ReleasePoolId(_id);
+        }
+    }
+
     /// <summary>Sums the counters of every thread and stripe. Exact once no other thread is renting or returning.</summary>
     public PoolStatistics GetStatistics()
     {
-        long rented = _totals.RetiredRented;
-        long returned = _totals.RetiredReturned;
         long allocated = _totals.RetiredAllocated;
         long dropped = _totals.RetiredDropped;
+        long trimmed = _totals.Trimmed;
         long pooled = 0;
         long pooledBytes = 0;
 
@@ -165,18 +196,13 @@ internal sealed partial class StripedPool<T> where T : class
             }
 
             // Volatile: the owner thread writes these with plain stores; we want its latest published values.
-            rented += Volatile.Read(ref cache._rented);
-            returned += Volatile.Read(ref cache._returned);
             allocated += Volatile.Read(ref cache._allocated);
             dropped += Volatile.Read(ref cache._dropped);
             for (int c = 0; c < _classCount; c++)
             {
-                // Volatile: the owner fills and empties its slots concurrently with this read.
-                if (Volatile.Read(ref cache._slots[c]) is not null)
-                {
-                    pooled++;
-                    pooledBytes += _itemBytes[c];
-                }
+                int parked = CountParked(cache, c);
+                pooled += parked;
+                pooledBytes += parked * _itemBytes[c];
             }
         }
 
@@ -193,29 +219,367 @@ internal sealed partial class StripedPool<T> where T : class
 
         return new PoolStatistics
         {
-            Rented = rented,
-            Returned = returned,
             Allocated = allocated,
             Dropped = dropped,
-            Trimmed = _totals.Trimmed,
+            Trimmed = trimmed,
             Pooled = pooled,
             PooledBytes = pooledBytes,
         };
     }
 
-    private T RentFromStripes(int sizeClass, ThreadCache<T> cache)
+    private static int CountParked(ThreadCache<T> cache, int sizeClass)
     {
+        // Volatile: the owner fills and empties its slot and magazine concurrently with this read (a snapshot).
+        int parked = Volatile.Read(ref cache.Slot(sizeClass)) is null ? 0 : 1;
+        Magazine<T>? magazine = cache._magazines?[sizeClass];
+        if (magazine is not null)
+        {
+            T?[] items = magazine.Items;
+            for (int i = 0; i < items.Length; i++)
+            {
+                // Volatile: as above; a drained magazine keeps its count until the owner's next operation.
+                if (Volatile.Read(ref items[i]) is not null)
+                {
+                    parked++;
+                }
+            }
+        }
+
+        return parked;
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private T RentSlow(int sizeClass, ThreadCache<T> cache)
+    {
+        // Volatile: the trimmer raises the flag from its own thread; the owner honours it on its next slow operation.
+        if (Volatile.Read(ref cache._flushRequested) != 0)
+        {
+            FlushMagazines(cache);
+        }
+
+        int capacity = _magazineCapacity[sizeClass];
         StripeSet<T>? set = _classes[sizeClass];
-        if (set is not null)
+        if (capacity != 0 && cache._slotsEnabled)
+        {
+            Magazine<T> magazine = GetMagazine(cache, sizeClass, capacity);
+            T? item = PopMagazine(magazine);
+            if (item is not null)
+            {
+                return item;
+            }
+
+            if (set is not null)
+            {
+                // One claim refills up to half a magazine; the warmest item comes last and is handed out.
+                int moved = set.PopBatch(HomeStripe(cache), magazine.Items.AsSpan(0, BatchSize(capacity)));
+                if (moved != 0)
+                {
+                    magazine.Count = moved;
+                    if (_strict)
+                    {
+                        // The stripe's units come with the items; what exceeds the thread's target goes back.
+                        AdjustReservation(cache, cache._reserved + moved, magazine.Count, capacity);
+                    }
+
+                    return PopMagazine(magazine) ?? Allocate(sizeClass, cache);
+                }
+            }
+
+            if (_strict)
+            {
+                // Nothing parked anywhere: hand back the room this thread holds beyond a batch.
+                AdjustReservation(cache, cache._reserved, 0, capacity);
+            }
+        }
+        else if (set is not null)
         {
             T? item = set.Pop(HomeStripe(cache));
             if (item is not null)
             {
+                if (_strict)
+                {
+                    // The item leaves the stripes for the caller: its unit of the bound is free again.
+                    _totals.Release(1);
+                }
+
                 return item;
             }
         }
 
         return Allocate(sizeClass, cache);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private ReturnResult ReturnSlow(int sizeClass, T item, ThreadCache<T> cache)
+    {
+        // Volatile: the trimmer raises the flag from its own thread; the owner honours it on its next slow operation.
+        if (Volatile.Read(ref cache._flushRequested) != 0)
+        {
+            FlushMagazines(cache);
+        }
+
+        ref T? slot = ref cache.Slot(sizeClass);
+        T? parked = slot;
+        if (ReferenceEquals(parked, item))
+        {
+            return ReturnResult.Duplicate;
+        }
+
+        int capacity = _magazineCapacity[sizeClass];
+        if (capacity != 0 && cache._slotsEnabled)
+        {
+            return ReturnToMagazine(sizeClass, item, cache, capacity);
+        }
+
+        // No magazine: keep the warmest item in the slot, and send the one parked there (or this one) to the stripes.
+        T toStripes = item;
+        if (parked is not null && cache._slotsEnabled)
+        {
+            slot = item;
+            toStripes = parked;
+        }
+
+        if (_strict && _totals.Reserve(1) == 0)
+        {
+            // The bound is reached: the colder item cannot be kept anywhere.
+            return Drop(toStripes, cache);
+        }
+
+        StripeSet<T> set = _classes[sizeClass] ?? CreateStripes(sizeClass);
+        StripeResult result = set.Push(HomeStripe(cache), toStripes, item);
+        if (result == StripeResult.Done)
+        {
+            return ReturnResult.Stored;
+        }
+
+        if (_strict)
+        {
+            _totals.Release(1);
+        }
+
+        if (result == StripeResult.Duplicate)
+        {
+            if (toStripes == parked)
+            {
+                slot = parked;
+            }
+
+            return ReturnResult.Duplicate;
+        }
+
+        return Drop(toStripes, cache);
+    }
+
+    private ReturnResult ReturnToMagazine(int sizeClass, T item, ThreadCache<T> cache, int capacity)
+    {
+        Magazine<T> magazine = GetMagazine(cache, sizeClass, capacity);
+        T?[] items = magazine.Items;
+        int count = magazine.Count;
+        for (int i = 0; i < count; i++)
+        {
+            if (ReferenceEquals(items[i], item))
+            {
+                return ReturnResult.Duplicate;
+            }
+        }
+
+        if (count == capacity && (count = Compact(magazine)) == capacity)
+        {
+            count = SpillToStripes(sizeClass, cache, magazine, capacity);
+        }
+
+        ref T? slot = ref cache.Slot(sizeClass);
+        int held = count + (slot is null ? 0 : 1);
+        if (_strict && cache._reserved < held + 1)
+        {
+            // Room for one more item: a batch of units at once, so the next returns pay nothing.
+            int got = _totals.Reserve(held + 1 + BatchSize(capacity) - cache._reserved);
+            cache._reserved += got;
+            if (cache._reserved < held + 1)
+            {
+                // The bound is reached: keep the warmest item, drop the returned one.
+                return Drop(item, cache);
+            }
+        }
+
+        // Keep the warmest item in the slot: the one being returned goes there, the parked one onto the magazine.
+        T? parked = slot;
+        if (parked is not null)
+        {
+            items[count++] = parked;
+        }
+
+        slot = item;
+        magazine.Count = count;
+        return ReturnResult.Stored;
+    }
+
+    /// <summary>Moves the coldest half of a full magazine to the stripes with one claim (dropping what does not fit).</summary>
+    /// <returns>The magazine's new count.</returns>
+    private int SpillToStripes(int sizeClass, ThreadCache<T> cache, Magazine<T> magazine, int capacity)
+    {
+        int batch = BatchSize(capacity);
+        T?[] items = magazine.Items;
+        StripeSet<T> set = _classes[sizeClass] ?? CreateStripes(sizeClass);
+        int moved = PushAll(set, cache, items.AsSpan(0, batch));
+        for (int i = moved; i < batch; i++)
+        {
+            T? dropped = items[i];
+            if (dropped is not null)
+            {
+                cache._dropped++;
+                _onDiscard?.Invoke(dropped);
+            }
+        }
+
+        int count = magazine.Count;
+        Array.Copy(items, batch, items, 0, count - batch);
+        Array.Clear(items, count - batch, batch);
+        magazine.Count = count - batch;
+        if (_strict)
+        {
+            // Stripe items hold their own units: those of the moved items leave with them, those of the dropped go back.
+            cache._reserved -= moved;
+            _totals.Release(batch - moved);
+            cache._reserved -= batch - moved;
+        }
+
+        return count - batch;
+    }
+
+    /// <summary>Pushes <paramref name="items"/> onto the stripes, one claim per stripe that has room; returns how many went.</summary>
+    private int PushAll(StripeSet<T> set, ThreadCache<T> cache, ReadOnlySpan<T?> items)
+    {
+        int moved = 0;
+        while (moved < items.Length)
+        {
+            int pushed = set.PushBatch(HomeStripe(cache), items[moved..]);
+            if (pushed == 0)
+            {
+                break;
+            }
+
+            moved += pushed;
+        }
+
+        return moved;
+    }
+
+    private ReturnResult Drop(T item, ThreadCache<T> cache)
+    {
+        cache._dropped++;
+        _onDiscard?.Invoke(item);
+        return ReturnResult.Dropped;
+    }
+
+    /// <summary>Strict pools: sets the thread's reservation to cover its slot and <paramref name="magazineCount"/> items plus one batch of room.</summary>
+    private void AdjustReservation(ThreadCache<T> cache, int reserved, int magazineCount, int capacity)
+    {
+        int target = 1 + magazineCount + BatchSize(capacity);
+        if (reserved > target)
+        {
+            _totals.Release(reserved - target);
+            reserved = target;
+        }
+
+        cache._reserved = reserved;
+    }
+
+    private static T? PopMagazine(Magazine<T> magazine)
+    {
+        T?[] items = magazine.Items;
+        int count = magazine.Count;
+        while (count != 0)
+        {
+            ref T? top = ref items[--count];
+            T? item = top;
+            top = null;
+
+            // A disposal or a finalizer may have emptied the magazine under us: a null is skipped, not handed out.
+            if (item is not null)
+            {
+                magazine.Count = count;
+                return item;
+            }
+        }
+
+        magazine.Count = 0;
+        return null;
+    }
+
+    private static Magazine<T> GetMagazine(ThreadCache<T> cache, int sizeClass, int capacity)
+    {
+        Magazine<T>?[] magazines = cache._magazines ??= new Magazine<T>?[SlotBuffer<T>.Length];
+        return magazines[sizeClass] ??= new Magazine<T>(capacity);
+    }
+
+    private static int BatchSize(int capacity) => (capacity + 1) / 2;
+
+    /// <summary>Closes the gaps a disposal or the owner's own release-all left in a magazine; returns its count.</summary>
+    private static int Compact(Magazine<T> magazine)
+    {
+        T?[] items = magazine.Items;
+        int live = 0;
+        for (int i = 0; i < magazine.Count; i++)
+        {
+            T? item = items[i];
+            if (item is not null)
+            {
+                items[i] = null;
+                items[live++] = item;
+            }
+        }
+
+        magazine.Count = live;
+        return live;
+    }
+
+    /// <summary>Empties the calling thread's magazines into the stripes (the trimmer asked for it).</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void FlushMagazines(ThreadCache<T> cache)
+    {
+        // Volatile: clears the trimmer's request; a request raised after this point is honoured next time.
+        Volatile.Write(ref cache._flushRequested, 0);
+        if (cache._magazines is null)
+        {
+            return;
+        }
+
+        for (int c = 0; c < _classCount; c++)
+        {
+            Magazine<T>? magazine = cache._magazines[c];
+            if (magazine is null || magazine.Count == 0)
+            {
+                continue;
+            }
+
+            T?[] items = magazine.Items;
+            int count = Compact(magazine);
+            StripeSet<T> set = _classes[c] ?? CreateStripes(c);
+            int moved = PushAll(set, cache, items.AsSpan(0, count));
+            for (int i = moved; i < count; i++)
+            {
+                T? dropped = items[i];
+                if (dropped is not null)
+                {
+                    cache._dropped++;
+                    _onDiscard?.Invoke(dropped);
+                }
+            }
+
+            Array.Clear(items, 0, count);
+            magazine.Count = 0;
+            if (_strict)
+            {
+                // The moved items' units go with them; the dropped items' units are released below.
+                cache._reserved -= moved;
+            }
+        }
+
+        if (_strict)
+        {
+            AdjustReservation(cache, cache._reserved, 0, 1);
+        }
     }
 
     /// <summary>The calling thread's home stripe: its processor id, re-read every <see cref="ThreadCache{T}.HomeRefreshPeriod"/> stripe operations.</summary>
@@ -244,89 +608,40 @@ internal sealed partial class StripedPool<T> where T : class
     [MethodImpl(MethodImplOptions.NoInlining)]
     private T Allocate(int sizeClass, ThreadCache<T> cache)
     {
-        T item;
-        try
-        {
-            item = _allocate(sizeClass);
-        }
-        catch
-        {
-            // The fast path counted the rent before it knew it would miss; a rent that hands nothing out is no rent.
-            cache._rented--;
-            throw;
-        }
-
+        // Counted only once the allocation succeeded: a rent that throws hands nothing out.
+        T item = _allocate(sizeClass);
         cache._allocated++;
         return item;
-    }
-
-    private ReturnResult ReturnToStripes(int sizeClass, T item, ThreadCache<T> cache)
-    {
-        ref T? slot = ref cache.Slot(sizeClass);
-        T? parked = slot;
-        if (ReferenceEquals(parked, item))
-        {
-            return ReturnResult.Duplicate;
-        }
-
-        // Keep the warmest item in the thread slot: the one being returned goes there, the parked one to the stripes.
-        T toStripes = item;
-        if (parked is not null)
-        {
-            slot = item;
-            toStripes = parked;
-        }
-
-        StripeSet<T> set = _classes[sizeClass] ?? CreateStripes(sizeClass);
-        StripeResult result = set.Push(HomeStripe(cache), toStripes, item);
-        if (result == StripeResult.Duplicate)
-        {
-            if (parked is not null)
-            {
-                slot = parked;
-            }
-
-            return ReturnResult.Duplicate;
-        }
-
-        cache._returned++;
-        if (result == StripeResult.Done)
-        {
-            return ReturnResult.Stored;
-        }
-
-        cache._dropped++;
-        _onDiscard?.Invoke(toStripes);
-        return ReturnResult.Dropped;
-    }
-
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private T RentWithNewCache(int sizeClass) => Rent(sizeClass, CreateCache());
-
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private ReturnResult ReturnWithNewCache(int sizeClass, T item)
-    {
-        CreateCache();
-        return Return(sizeClass, item);
-    }
-
-    private T Rent(int sizeClass, ThreadCache<T> cache)
-    {
-        cache._rented++;
-        return RentFromStripes(sizeClass, cache);
     }
 
     private ThreadCache<T> GetOrCreateCache()
     {
         object? entry = ThreadCacheTable.Get(_id);
-        return entry is not null ? Unsafe.As<ThreadCache<T>>(entry) : CreateCache();
+        return entry is not null && ReferenceEquals(Unsafe.As<ThreadCacheBase>(entry).Owner, _totals)
+            ? Unsafe.As<ThreadCache<T>>(entry)
+            : CreateCache();
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
     private ThreadCache<T> CreateCache()
     {
-        var cache = new ThreadCache<T>(_classCount, _totals.TryTakeThreadSlotToken(), _totals);
+        bool slotsEnabled;
+        int reserved = 0;
+        if (_strict)
+        {
+            // The slot's unit of the bound: a thread that cannot have one goes straight to the stripes.
+            reserved = _totals.Reserve(1);
+            slotsEnabled = reserved == 1;
+        }
+        else
+        {
+            slotsEnabled = _totals.TryTakeThreadSlotToken();
+        }
+
+        var cache = new ThreadCache<T>(_totals, slotsEnabled, reserved, _onDiscard);
         _threadCaches.Add(cache, null);
+
+        // Replaces a stale entry of a dead pool that had this id, if any: that cache becomes garbage and is finalized.
         ThreadCacheTable.Set(_id, cache);
         return cache;
     }

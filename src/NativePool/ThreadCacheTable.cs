@@ -1,31 +1,85 @@
 using System;
+using System.Collections.Generic;
+using System.Numerics;
 using System.Runtime.CompilerServices;
-using System.Threading;
 
 namespace NativePool;
 
 /// <summary>Each thread's table of pool caches, indexed by pool id: the thread-local tier of every pool instance.</summary>
 /// <remarks>
+/// <para>
 /// One <c>[ThreadStatic]</c> array serves <c>Shared</c> and every instance made with <c>Create</c> alike, so independent
-/// pools get the same fast path. Ids come from <see cref="AllocatePoolId"/> for pools of every item type and are never
-/// reused, so an entry can only ever belong to the pool whose id it is (and is of that pool's cache type).
+/// pools get the same fast path. Ids are recycled: a pool gives its id back when it is disposed or finalized, and the
+/// next pool takes the lowest free one, so a table is as long as the most pools ever alive at once, not as the number
+/// of pools ever created.
+/// </para>
+/// <para>
+/// A recycled id means an entry may still hold the cache of a dead pool (possibly of another item type). Every cache
+/// names its pool (<see cref="ThreadCacheBase.Owner"/>) and a pool uses an entry only when it is the owner, so a stale
+/// entry is never read as a live one; the pool's slow path replaces it, and the stale cache, now unreachable, is
+/// finalized (its parked items are discarded and counted).
+/// </para>
 /// </remarks>
 internal static class ThreadCacheTable
 {
-    private static int s_nextPoolId = -1;
+    /// <summary>The most pools that may be alive at once (ids 0 … MaximumPools − 1).</summary>
+    internal const int MaximumPools = 1 << 24;
+
+    private static readonly PriorityQueue<int, int> s_freeIds = new();
+    private static int s_nextPoolId;
 
 #pragma warning disable IDE1006 // dotnet/runtime names thread statics t_; .editorconfig naming rules cannot select by attribute.
     [ThreadStatic]
     private static object?[]? t_caches;
 #pragma warning restore IDE1006
 
-    /// <summary>A new process-unique pool id. One counter for every pool of every item type, because all of them share
-    /// this one table and each entry is cast to its pool's cache type without a check.</summary>
-    public static int AllocatePoolId() =>
-        // Interlocked: pools are created concurrently on many threads; each must get an id no other pool ever had.
-        Interlocked.Increment(ref s_nextPoolId);
+    /// <summary>The number of ids handed out and not given back (tests).</summary>
+    internal static int LiveIds
+    {
+        get
+        {
+            lock (s_freeIds)
+            {
+                return s_nextPoolId - s_freeIds.Count;
+            }
+        }
+    }
 
-    /// <summary>This thread's cache for pool <paramref name="poolId"/>, or null.</summary>
+    /// <summary>The length of the calling thread's table (tests).</summary>
+    internal static int CurrentThreadTableLength => t_caches?.Length ?? 0;
+
+    /// <summary>A pool id no live pool has: the lowest free one. One id space for pools of every item type.</summary>
+    /// <exception cref="InvalidOperationException">More than <see cref="MaximumPools"/> pools are alive at once.</exception>
+    public static int AllocatePoolId()
+    {
+        // A lock, not a lock-free stack: pools are created and finalized rarely, and the lowest-id-first order keeps
+        // every thread's table short.
+        lock (s_freeIds)
+        {
+            if (s_freeIds.TryDequeue(out int id, out _))
+            {
+                return id;
+            }
+
+            if (s_nextPoolId >= MaximumPools)
+            {
+                ThrowHelper.ThrowInvalidOperation($"More than {MaximumPools} NativePool pools are alive at once.");
+            }
+
+            return s_nextPoolId++;
+        }
+    }
+
+    /// <summary>Gives <paramref name="poolId"/> back for reuse; its pool must never use it again.</summary>
+    public static void ReleasePoolId(int poolId)
+    {
+        lock (s_freeIds)
+        {
+            s_freeIds.Enqueue(poolId, poolId);
+        }
+    }
+
+    /// <summary>This thread's entry at <paramref name="poolId"/> (a cache of that pool or of a dead one), or null.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static object? Get(int poolId)
     {
@@ -35,17 +89,13 @@ internal static class ThreadCacheTable
 
     /// <summary>Stores this thread's cache for pool <paramref name="poolId"/>, growing the table as needed.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    public static void Set(int poolId, object cache)
+    public static void Set(int poolId, ThreadCacheBase cache)
     {
         object?[]? caches = t_caches;
-        if (caches is null || poolId >= caches.Length)
+        if (caches is null || (uint)poolId >= (uint)caches.Length)
         {
-            int length = Math.Max(16, caches?.Length ?? 0);
-            while (length <= poolId)
-            {
-                length *= 2;
-            }
-
+            // Ids are below MaximumPools (2^24), so the power of two above one always fits an int.
+            int length = (int)Math.Max(16u, BitOperations.RoundUpToPowerOf2((uint)poolId + 1));
             Array.Resize(ref caches, length);
             t_caches = caches;
         }

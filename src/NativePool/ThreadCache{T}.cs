@@ -1,30 +1,41 @@
+using System;
 using System.Runtime.CompilerServices;
-using System.Runtime.InteropServices;
 using System.Threading;
 
 namespace NativePool;
 
 /// <summary>
-/// The thread-local first level of one pool on one thread: one slot per size class, plus the thread's counters.
+/// The thread-local first level of one pool on one thread: one slot per size class inline in the object, a magazine of
+/// a few more items for small classes, and the thread's slow-path counters.
 /// </summary>
 /// <remarks>
-/// Only the owning thread writes the slots' items in and the counters, with plain stores: the common Rent+Return pair
-/// touches no shared line and runs no interlocked instruction. The trimmer, on another thread, may take an item out of a
-/// slot with <c>Interlocked.Exchange</c>; it never hands that item to anyone, so a race with the owner can at worst make
-/// one item counted both as rented and as trimmed, never give one item to two renters. When the thread dies the cache
-/// becomes unreachable (the pool only holds it weakly) and its finalizer folds the counts into the pool's
-/// <see cref="PoolTotals"/>, counting any items still parked here as dropped.
+/// <para>
+/// Only the owning thread writes the slots, the magazines and the counters, with plain stores. A hit (an item in the
+/// slot on rent, an empty slot on return) is one load and one store of the slot: no interlocked instruction, no counter,
+/// no timestamp, no shared line. Everything the statistics need is counted where the slow paths already pay: stripe
+/// transfers, allocations, drops and trims; outstanding items are derived from those.
+/// </para>
+/// <para>
+/// Other threads touch a cache only in three ways. The statistics reader reads it (a snapshot). The trimmer may take
+/// an item out of a slot of a thread that has left that same item untouched for the trim age, with
+/// <c>Interlocked.Exchange</c>, only in pools whose discard has no side effect; it never hands that item to anyone,
+/// so a race with the owner can never give one item to two renters. The trimmer also raises
+/// <see cref="_flushRequested"/>, and the owner empties its magazines into the stripes on its next slow-path operation.
+/// When the thread dies the cache becomes unreachable (the pool holds it weakly, the dead thread's table is garbage)
+/// and its finalizer discards what is still parked, counts it as dropped, folds the counts into the pool's
+/// <see cref="PoolTotals"/> and gives back its share of a strict bound.
+/// </para>
 /// </remarks>
-internal sealed class ThreadCache<T> where T : class
+internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
 {
     /// <summary>Stripe operations between two reads of the processor id.</summary>
     internal const int HomeRefreshPeriod = 32;
 
-    /// <summary>One parked item per size class (null when empty). Index with a class the pool has validated.</summary>
-    internal readonly T?[] _slots;
+    /// <summary>The slots, one per size class, inline. Mutable: do not make readonly.</summary>
+    internal SlotBuffer<T> _slots;
 
-    /// <summary>False when the pool's thread-slot budget was spent when this cache was made: returns skip the slots.</summary>
-    internal readonly bool _slotsEnabled;
+    /// <summary>The magazines of the classes that have one (null until first needed).</summary>
+    internal Magazine<T>?[]? _magazines;
 
     /// <summary>This thread's home stripe, as of the last refresh (owner-written).</summary>
     internal int _home;
@@ -32,11 +43,11 @@ internal sealed class ThreadCache<T> where T : class
     /// <summary>Stripe operations left before <see cref="_home"/> is re-read; starts at 0 so the first one reads it.</summary>
     internal int _homeCountdown;
 
-    /// <summary>Rents served on this thread (owner-written).</summary>
-    internal long _rented;
+    /// <summary>Strict pools: the units of the bound this thread holds for its slot and magazine (owner-written).</summary>
+    internal int _reserved;
 
-    /// <summary>Returns accepted or dropped on this thread (owner-written).</summary>
-    internal long _returned;
+    /// <summary>1 when the trimmer asks the owner to empty its magazines into the stripes (trimmer sets, owner clears).</summary>
+    internal int _flushRequested;
 
     /// <summary>Items created because the pool had none (owner-written).</summary>
     internal long _allocated;
@@ -44,38 +55,58 @@ internal sealed class ThreadCache<T> where T : class
     /// <summary>Returned items the pool did not keep (owner-written).</summary>
     internal long _dropped;
 
-    /// <summary>The trimmer's record of <see cref="_rented"/> + <see cref="_returned"/> at its last pass (trimmer-owned).</summary>
-    internal long _trimActivity;
+    /// <summary>The items the trimmer saw in the slots at its last pass (trimmer-owned).</summary>
+    internal T?[]? _trimSeen;
 
-    /// <summary>The trimmer's clock reading when it first saw this cache idle, 0 when active (trimmer-owned).</summary>
-    internal long _trimIdleSince;
+    /// <summary>The trim clock's reading when the trimmer first saw the items of <see cref="_trimSeen"/> (trimmer-owned).</summary>
+    internal long _trimSeenSince;
 
     /// <summary>1 once the finalizer has folded this cache's counts into the pool's totals: readers must skip it.</summary>
     internal int _retired;
 
-    private readonly PoolTotals _totals;
+    /// <summary>False when a strict pool had no unit of its bound for this thread's slot: returns skip the slots.</summary>
+    internal readonly bool _slotsEnabled;
 
-    /// <summary>Creates the cache of one thread for a pool with <paramref name="classCount"/> classes.</summary>
-    public ThreadCache(int classCount, bool slotsEnabled, PoolTotals totals)
+    private readonly Action<T>? _discard;
+
+    /// <summary>Creates the cache of one thread.</summary>
+    /// <param name="owner">The pool's shared state.</param>
+    /// <param name="slotsEnabled">Whether returns may park items here.</param>
+    /// <param name="reserved">The units of a strict bound this cache starts with.</param>
+    /// <param name="discard">What the finalizer does with items still parked, or null.</param>
+    public ThreadCache(PoolTotals owner, bool slotsEnabled, int reserved, Action<T>? discard)
+        : base(owner)
     {
-        _slots = new T?[classCount];
         _slotsEnabled = slotsEnabled;
-        _totals = totals;
+        _reserved = reserved;
+        _discard = discard;
     }
 
-    /// <summary>Finalizes the cache of a dead thread: its counts and parked items move to the pool's totals.</summary>
+    /// <summary>Finalizes the cache of a dead thread (or of a dead pool): parked items are discarded and counted as dropped.</summary>
     ~ThreadCache()
     {
+        // No owner runs any more (the thread's table that referenced this cache is unreachable), so plain reads are exact.
         int parked = 0;
-        foreach (T? item in _slots)
+        for (int c = 0; c < SlotBuffer<T>.Length; c++)
         {
-            if (item is not null)
+            parked += DiscardParked(ref _slots[c]);
+        }
+
+        if (_magazines is not null)
+        {
+            foreach (Magazine<T>? magazine in _magazines)
             {
-                parked++;
+                if (magazine is not null)
+                {
+                    for (int i = 0; i < magazine.Items.Length; i++)
+                    {
+                        parked += DiscardParked(ref magazine.Items[i]);
+                    }
+                }
             }
         }
 
-        _totals.Retire(_rented, _returned, _allocated, _dropped + parked, _slotsEnabled);
+        Owner.Retire(_allocated, _dropped + parked, _reserved, _slotsEnabled);
 
         // Release: a statistics reader that sees the flag also sees the totals above. The pool's weak table still lists
         // a finalized cache until the next collection, and counting it there as well would count it twice.
@@ -84,5 +115,53 @@ internal sealed class ThreadCache<T> where T : class
 
     /// <summary>The slot of class <paramref name="sizeClass"/>; the caller has checked the class is in range.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public ref T? Slot(int sizeClass) => ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(_slots), sizeClass);
+    public ref T? Slot(int sizeClass) =>
+        ref Unsafe.Add(ref Unsafe.As<SlotBuffer<T>, T?>(ref _slots), sizeClass);
+
+    private int DiscardParked(ref T? slot)
+    {
+        // Exchange: a concurrent Clear, Dispose or trimmer may be taking the same item; only one side discards it.
+        T? item = Interlocked.Exchange(ref slot, null);
+        if (item is null)
+        {
+            return 0;
+        }
+
+        try
+        {
+            _discard?.Invoke(item);
+        }
+#pragma warning disable CA1031 // A throwing discard must not take the finalizer thread (and the process) down.
+        catch (Exception)
+#pragma warning restore CA1031
+        {
+        }
+
+        return 1;
+    }
+}
+
+/// <summary>The slots of a thread cache, one per size class, inline in the cache object. Mutable: do not make readonly.</summary>
+/// <typeparam name="T">The item type.</typeparam>
+[InlineArray(Length)]
+internal struct SlotBuffer<T> where T : class
+{
+    /// <summary>The most size classes a pool may have.</summary>
+    public const int Length = 32;
+
+    private T? _element0;
+}
+
+/// <summary>A thread's extra items of one size class: a LIFO stack the owner fills and empties with plain stores.</summary>
+/// <typeparam name="T">The item type.</typeparam>
+internal sealed class Magazine<T> where T : class
+{
+    /// <summary>Creates an empty magazine of <paramref name="capacity"/> items.</summary>
+    public Magazine(int capacity) => Items = new T?[capacity];
+
+    /// <summary>The items; those at <c>[0, Count)</c> are parked, the bottom ones the coldest.</summary>
+    public T?[] Items { get; }
+
+    /// <summary>Items parked (owner-written; other threads read it only as a snapshot).</summary>
+    public int Count;
 }
