@@ -43,7 +43,7 @@ public class NativeBlockRentReturnBenchmarks
     [BenchmarkCategory(VsArrayPool)]
     public int ArrayPoolScoped()
     {
-        using ArrayLease<byte> lease = StripedArrayPool<byte>.Shared.RentScoped(Size);
+        using ArrayScope<byte> lease = StripedArrayPool<byte>.Shared.RentScoped(Size);
         return lease.Length;
     }
 

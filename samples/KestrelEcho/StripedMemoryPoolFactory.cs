@@ -58,8 +58,6 @@ internal sealed class StripedMemoryPoolFactory : IMemoryPoolFactory<byte>
             PoolStatistics s = pool.GetStatistics();
             total = total with
             {
-                Rented = total.Rented + s.Rented,
-                Returned = total.Returned + s.Returned,
                 Allocated = total.Allocated + s.Allocated,
                 Dropped = total.Dropped + s.Dropped,
                 Trimmed = total.Trimmed + s.Trimmed,

@@ -56,6 +56,13 @@ internal sealed partial class StripedPool<T>
                 removed += GetStripes(c)?.Trim(nowMs, ageMs, all, waitForClaims: releaseAll, _onDiscard) ?? 0;
             }
 
+            if (_strict)
+            {
+                // Trimmed stripe items give their units of the bound back (a thread keeps the units of its slot and
+                // magazine as room, whatever is taken out of them below).
+                _totals.Release(removed);
+            }
+
             object? own = ThreadCacheTable.Get(_id);
             foreach (KeyValuePair<ThreadCache<T>, object?> pair in _threadCaches)
             {
@@ -73,12 +80,6 @@ internal sealed partial class StripedPool<T>
                 {
                     removed += TrimIdleSlots(cache, nowMs, all ? MinimumSlotIdleMs : Math.Max(ageMs, MinimumSlotIdleMs));
                 }
-            }
-
-            if (_strict)
-            {
-                // Trimmed stripe items give their units of the bound back (thread slots keep theirs).
-                _totals.Release(removed);
             }
 
             _totals.AddTrimmed(removed);

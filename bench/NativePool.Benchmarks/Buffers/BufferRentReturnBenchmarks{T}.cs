@@ -69,7 +69,7 @@ public class BufferRentReturnBenchmarks<T>
     [Benchmark(Description = PeerNames.StripedArrayPoolScoped)]
     public void StripedScoped()
     {
-        using ArrayLease<T> lease = StripedArrayPool<T>.Shared.RentScoped(Length);
+        using ArrayScope<T> lease = StripedArrayPool<T>.Shared.RentScoped(Length);
     }
 
     [Benchmark(Description = PeerNames.StripedMemoryPool)]
