@@ -10,8 +10,8 @@ public class AllocationFailureTests
         Assert.Throws<OutOfMemoryException>(() => pool.Rent(int.MaxValue));
 
         PoolStatistics statistics = pool.GetStatistics();
-        Assert.Equal(0, statistics.Rented);
         Assert.Equal(0, statistics.Allocated);
+        Assert.Equal(0, statistics.Outstanding);
         Assert.True(statistics.IsConserved, statistics.ToString());
     }
 
@@ -30,7 +30,7 @@ public class AllocationFailureTests
             Assert.Throws<InsufficientMemoryException>(() => engine.Rent(0));
             Assert.Throws<InsufficientMemoryException>(() => engine.Rent(0));
             PoolStatistics statistics = engine.GetStatistics();
-            Assert.Equal(0, statistics.Rented);
+            Assert.Equal(0, statistics.Allocated);
             Assert.Equal(0, statistics.Outstanding);
             Assert.True(statistics.IsConserved, statistics.ToString());
 
@@ -38,8 +38,8 @@ public class AllocationFailureTests
             object item = engine.Rent(0);
             engine.Return(0, item);
             statistics = engine.GetStatistics();
-            Assert.Equal(1, statistics.Rented);
             Assert.Equal(1, statistics.Allocated);
+            Assert.Equal(1, statistics.Pooled);
             Assert.Equal(0, statistics.Outstanding);
             Assert.True(statistics.IsConserved, statistics.ToString());
         });

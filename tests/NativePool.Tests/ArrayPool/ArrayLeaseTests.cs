@@ -3,7 +3,7 @@ using System.Runtime.CompilerServices;
 namespace NativePool.Tests.ArrayPool;
 
 /// <summary>
-/// <see cref="StripedArrayPool{T}.RentScoped"/> and <see cref="ArrayLease{T}"/>: lengths and views, return on dispose,
+/// <see cref="StripedArrayPool{T}.RentLease"/> and <see cref="ArrayLease{T}"/>: lengths and views, return on dispose,
 /// and the generation check that keeps a copied or twice-disposed lease from returning its array twice.
 /// </summary>
 /// <remarks>
@@ -31,7 +31,7 @@ public class ArrayLeaseTests
     [InlineData(70_000)]
     public void ALeaseHasTheRequestedLengthAndViewsOfTheArray(int length)
     {
-        using ArrayLease<byte> lease = _pool.RentScoped(length);
+        using ArrayLease<byte> lease = _pool.RentLease(length);
         Assert.Equal(length, lease.Length);
         Assert.Equal(length, lease.Span.Length);
         Assert.Equal(length, lease.Memory.Length);
@@ -46,72 +46,81 @@ public class ArrayLeaseTests
     [InlineData(4096)]
     public void DisposingALeaseReturnsItsArray(int length)
     {
-        ArrayLease<byte> lease = _pool.RentScoped(length);
+        ArrayLease<byte> lease = _pool.RentLease(length);
         byte[] array = lease.Array;
         lease.Dispose();
 
+        Assert.Equal(1, _pool.GetStatistics().Pooled);
         Assert.Same(array, _pool.Rent(length));
-        Assert.Equal(1, _pool.GetStatistics().Returned);
+        Assert.Equal(1, _pool.GetStatistics().Allocated);
     }
 
     [Fact]
     public void DisposingALeaseTwiceReturnsItsArrayOnce()
     {
-        ArrayLease<byte> lease = _pool.RentScoped(100);
+        ArrayLease<byte> lease = _pool.RentLease(100);
+        byte[] array = lease.Array;
         lease.Dispose();
         byte[] nextRenters = _pool.Rent(100);
-        Assert.Same(lease.Array, nextRenters);
+        Assert.Same(array, nextRenters);
 
         lease.Dispose();
 
+        Assert.Equal(0, _pool.GetStatistics().Pooled);
         Assert.NotSame(nextRenters, _pool.Rent(100));
-        Assert.Equal(1, _pool.GetStatistics().Returned);
+        Assert.Equal(2, _pool.GetStatistics().Outstanding);
     }
 
     [Fact]
     public void DisposingACopyAfterTheOriginalReturnsNothing()
     {
-        ArrayLease<byte> lease = _pool.RentScoped(100);
+        ArrayLease<byte> lease = _pool.RentLease(100);
         ArrayLease<byte> copy = lease;
+        byte[] array = lease.Array;
         lease.Dispose();
         byte[] nextRenters = _pool.Rent(100);
-        Assert.Same(lease.Array, nextRenters);
+        Assert.Same(array, nextRenters);
 
         copy.Dispose();
 
+        Assert.Equal(0, _pool.GetStatistics().Pooled);
         Assert.NotSame(nextRenters, _pool.Rent(100));
-        Assert.Equal(1, _pool.GetStatistics().Returned);
+        Assert.Equal(2, _pool.GetStatistics().Outstanding);
     }
 
     [Fact]
     public void AStaleCopyDoesNotEndTheNextLeaseOfTheSameArray()
     {
-        ArrayLease<byte> first = _pool.RentScoped(100);
+        ArrayLease<byte> first = _pool.RentLease(100);
         ArrayLease<byte> staleCopy = first;
+        byte[] array = first.Array;
         first.Dispose();
 
         // The next lease gets the same array (and, through the per-thread free list, the same generation token).
-        ArrayLease<byte> second = _pool.RentScoped(100);
-        Assert.Same(first.Array, second.Array);
+        ArrayLease<byte> second = _pool.RentLease(100);
+        Assert.Same(array, second.Array);
         Assert.True(staleCopy == first);
         Assert.True(staleCopy != second);
 
         staleCopy.Dispose();
-        Assert.NotSame(second.Array, _pool.Rent(100));
+        Assert.True(second.IsActive);
+        Assert.NotSame(array, _pool.Rent(100));
 
         // The second lease still returns its array, once.
         second.Dispose();
-        Assert.Same(second.Array, _pool.Rent(100));
+        Assert.False(second.IsActive);
+        Assert.Same(array, _pool.Rent(100));
         second.Dispose();
-        Assert.Equal(2, _pool.GetStatistics().Returned);
+        Assert.Equal(0, _pool.GetStatistics().Pooled);
+        Assert.Equal(2, _pool.GetStatistics().Outstanding);
     }
 
     [Fact]
     public void CopiesAreEqualAndDistinctLeasesAreNot()
     {
-        ArrayLease<byte> lease = _pool.RentScoped(100);
+        ArrayLease<byte> lease = _pool.RentLease(100);
         ArrayLease<byte> copy = lease;
-        ArrayLease<byte> other = _pool.RentScoped(100);
+        ArrayLease<byte> other = _pool.RentLease(100);
 
         Assert.True(lease.Equals(copy));
         Assert.True(lease.Equals((object)copy));
@@ -127,7 +136,7 @@ public class ArrayLeaseTests
     [Fact]
     public void RentScopedOfZeroGivesAnEmptyLease()
     {
-        ArrayLease<byte> lease = _pool.RentScoped(0);
+        ArrayLease<byte> lease = _pool.RentLease(0);
         Assert.Equal(0, lease.Length);
         Assert.True(lease.Span.IsEmpty);
         Assert.True(lease.Memory.IsEmpty);
@@ -135,19 +144,42 @@ public class ArrayLeaseTests
 
         lease.Dispose();
         lease.Dispose();
-        Assert.Equal(0, _pool.GetStatistics().Returned);
+        Assert.False(lease.IsActive);
+        PoolStatistics statistics = _pool.GetStatistics();
+        Assert.Equal(0, statistics.Allocated);
+        Assert.Equal(0, statistics.Pooled);
+        Assert.Equal(0, statistics.Dropped);
     }
 
     [Fact]
-    public void TheDefaultLeaseIsEmptyAndDisposable()
+    public void TheDefaultLeaseIsInactiveAndDisposable()
     {
         ArrayLease<byte> lease = default;
         Assert.Equal(0, lease.Length);
-        Assert.True(lease.Span.IsEmpty);
-        Assert.True(lease.Memory.IsEmpty);
-        Assert.Same(Array.Empty<byte>(), lease.Array);
+        Assert.False(lease.IsActive);
+        Assert.Throws<ObjectDisposedException>(() => lease.Span.IsEmpty);
+        Assert.Throws<ObjectDisposedException>(() => lease.Memory);
+        Assert.Throws<ObjectDisposedException>(() => lease.Array);
         lease.Dispose();
         lease.Dispose();
+    }
+
+    [Fact]
+    public void EveryViewOfADisposedLeaseThrowsOnEveryCopy()
+    {
+        ArrayLease<byte> lease = _pool.RentLease(100);
+        ArrayLease<byte> copy = lease;
+        Assert.True(copy.IsActive);
+        copy.Dispose();
+
+        foreach (ArrayLease<byte> ended in new[] { lease, copy })
+        {
+            Assert.False(ended.IsActive);
+            Assert.Equal(100, ended.Length);
+            Assert.Throws<ObjectDisposedException>(() => ended.Span.Length);
+            Assert.Throws<ObjectDisposedException>(() => ended.Memory);
+            Assert.Throws<ObjectDisposedException>(() => ended.Array);
+        }
     }
 
     [Theory]
@@ -155,45 +187,48 @@ public class ArrayLeaseTests
     [InlineData(int.MinValue)]
     public void RentScopedOfANegativeLengthThrowsArgumentOutOfRange(int length)
     {
-        ArgumentOutOfRangeException exception = Assert.Throws<ArgumentOutOfRangeException>(() => _pool.RentScoped(length));
+        ArgumentOutOfRangeException exception = Assert.Throws<ArgumentOutOfRangeException>(() => _pool.RentLease(length));
         Assert.Equal("minimumLength", exception.ParamName);
-        Assert.Equal(0, _pool.GetStatistics().Rented);
+        Assert.Equal(0, _pool.GetStatistics().Allocated);
     }
 
     [Fact]
     public void ClearOnReturnClearsTheArray()
     {
-        ArrayLease<byte> lease = _pool.RentScoped(100, clearOnReturn: true);
-        lease.Array.AsSpan().Fill(0xAB);
+        ArrayLease<byte> lease = _pool.RentLease(100, clearOnReturn: true);
+        byte[] array = lease.Array;
+        array.AsSpan().Fill(0xAB);
         lease.Dispose();
 
         byte[] again = _pool.Rent(100);
-        Assert.Same(lease.Array, again);
+        Assert.Same(array, again);
         Assert.True(TestElements<byte>.IsCleared(again));
     }
 
     [Fact]
     public void WithoutClearOnReturnTheContentsStay()
     {
-        ArrayLease<byte> lease = _pool.RentScoped(100);
-        lease.Array.AsSpan().Fill(0xAB);
+        ArrayLease<byte> lease = _pool.RentLease(100);
+        byte[] array = lease.Array;
+        array.AsSpan().Fill(0xAB);
         lease.Dispose();
 
         byte[] again = _pool.Rent(100);
-        Assert.Same(lease.Array, again);
+        Assert.Same(array, again);
         Assert.All(again, value => Assert.Equal(0xAB, value));
     }
 
     [Fact]
-    public void ALeaseOfObjectsIsClearedOfReferencesWhenReturned()
+    public void ALeaseOfObjectsIsClearedOfReferencesWhenThePoolClearsReferences()
     {
-        var pool = StripedArrayPool<object>.Create(new StripedArrayPoolOptions { TrimmingEnabled = false });
-        ArrayLease<object> lease = pool.RentScoped(10);
+        var pool = StripedArrayPool<object>.Create(new StripedArrayPoolOptions { TrimmingEnabled = false, ClearReferencesOnReturn = true });
+        ArrayLease<object> lease = pool.RentLease(10);
+        object[] array = lease.Array;
         lease.Span.Fill("kept alive?");
         lease.Dispose();
 
         object[] again = pool.Rent(10);
-        Assert.Same(lease.Array, again);
+        Assert.Same(array, again);
         Assert.All(again, item => Assert.Null(item));
     }
 
@@ -201,22 +236,25 @@ public class ArrayLeaseTests
     public void ALeaseLongerThanTheMaximumIsAllocatedExactlyAndDroppedOnDispose()
     {
         int length = _pool.MaximumArrayLength + 1;
-        ArrayLease<byte> lease = _pool.RentScoped(length);
-        Assert.Equal(length, lease.Array.Length);
+        ArrayLease<byte> lease = _pool.RentLease(length);
+        byte[] array = lease.Array;
+        Assert.Equal(length, array.Length);
         lease.Dispose();
         lease.Dispose();
 
-        Assert.NotSame(lease.Array, _pool.Rent(length));
+        Assert.NotSame(array, _pool.Rent(length));
         PoolStatistics statistics = _pool.GetStatistics();
-        Assert.Equal(1, statistics.Returned);
+        Assert.Equal(2, statistics.Allocated);
         Assert.Equal(1, statistics.Dropped);
+        Assert.Equal(0, statistics.Pooled);
     }
 
     [Fact]
     public void TwoCopiesDisposedAtOnceOnTwoThreadsReturnTheArrayOnce()
     {
         // Each round: this thread rents a lease and publishes it; two workers, spinning on the round number so that they
-        // start within nanoseconds of each other, each dispose their own copy; then the pool must have counted one return.
+        // start within nanoseconds of each other, each dispose their own copy; then nothing may be outstanding below zero
+        // (a double return counts the array as pooled or dropped twice).
         ArrayLease<byte> current = default;
         int published = 0;
         int disposed = 0;
@@ -255,10 +293,9 @@ public class ArrayLeaseTests
         second.Start();
 
         string? problem = null;
-        long returnedBefore = _pool.GetStatistics().Returned;
         for (int round = 1; round <= Rounds; round++)
         {
-            current = _pool.RentScoped(100 + (round % 3000));
+            current = _pool.RentLease(100 + (round % 3000));
 
             // Volatile: publishes the lease above to the spinning workers.
             Volatile.Write(ref published, round);
@@ -271,13 +308,11 @@ public class ArrayLeaseTests
                 spinner.SpinOnce(sleep1Threshold: -1);
             }
 
-            long returned = _pool.GetStatistics().Returned;
-            if (returned != returnedBefore + 1 && problem is null)
+            PoolStatistics statistics = _pool.GetStatistics();
+            if (statistics.Outstanding != 0 && problem is null)
             {
-                problem = $"Round {round}: {returned - returnedBefore} returns for one lease.";
+                problem = $"Round {round}: {statistics}.";
             }
-
-            returnedBefore = returned;
         }
 
         first.Join();

@@ -191,7 +191,7 @@ public class StripedArrayPoolBadInputTests
     public void TheLeaseHasNoBadArgumentsAndItsDefaultIsHarmless()
     {
         // ArrayLease<T>'s only members with arguments are the equality members; none of them throws.
-        ArrayLease<byte> lease = _bytes.RentScoped(100);
+        ArrayLease<byte> lease = _bytes.RentLease(100);
         ArrayLease<byte> empty = default;
         Assert.False(lease.Equals(null));
         Assert.False(lease.Equals(new object()));
@@ -275,7 +275,7 @@ public class StripedArrayPoolBadInputTests
     [Fact]
     public void ReturningALeasesArrayAfterDisposingTheLeaseThrowsInvalidOperation()
     {
-        ArrayLease<byte> lease = _bytes.RentScoped(100);
+        ArrayLease<byte> lease = _bytes.RentLease(100);
         lease.Dispose();
         Assert.Throws<InvalidOperationException>(() => _bytes.Return(lease.Array));
 

@@ -178,8 +178,8 @@ public class StripedArrayPoolStressTests
         Assert.Null(run.Failure);
         Assert.True(run.Rents > 0);
         Assert.Empty(run.Holders);
-        Assert.Equal(run.Rents, quiet.Rented);
-        Assert.Equal(run.Rents, quiet.Returned);
+        Assert.InRange(quiet.Allocated, 1, run.Rents);
+        Assert.True(trimConcurrently || quiet.Outstanding == 0, quiet.ToString());
 
         // Trimming racing active thread slots double-counts items (a known engine race: see TrimRaceTests), so the
         // trimming variants check everything but the conservation equation.

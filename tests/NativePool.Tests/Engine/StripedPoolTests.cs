@@ -105,7 +105,8 @@ public class StripedPoolTests
         Assert.Equal(ReturnResult.Duplicate, pool.Return(0, item));
         PoolStatistics stats = pool.GetStatistics();
         Assert.Equal(1, stats.Pooled);
-        Assert.Equal(1, stats.Returned);
+        Assert.Equal(1, stats.Allocated);
+        Assert.Equal(0, stats.Outstanding);
     }
 
     [Fact]
@@ -309,9 +310,9 @@ public class StripedPoolTests
         }
 
         PoolStatistics stats = pool.GetStatistics();
-        Assert.Equal(1, stats.Rented);
-        Assert.Equal(1, stats.Returned);
+        Assert.Equal(1, stats.Allocated);
         Assert.Equal(1, stats.Dropped);
+        Assert.Equal(0, stats.Outstanding);
         Assert.Equal(0, stats.Pooled);
         Assert.True(stats.IsConserved, stats.ToString());
     }

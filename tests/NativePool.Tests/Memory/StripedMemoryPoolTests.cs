@@ -186,8 +186,9 @@ public sealed class StripedMemoryPoolTests
         owner.Dispose();
         owner.Dispose();
         PoolStatistics stats = pool.GetStatistics();
-        Assert.Equal(1, stats.Rented);
-        Assert.Equal(1, stats.Returned);
+        Assert.Equal(1, stats.Allocated);
+        Assert.Equal(1, stats.Pooled);
+        Assert.Equal(0, stats.Outstanding);
     }
 
     [Fact]
@@ -220,8 +221,10 @@ public sealed class StripedMemoryPoolTests
         Assert.Equal(100, fresh.Memory.Length);
         Assert.Throws<ObjectDisposedException>(() => stale.Memory);
         Assert.Throws<ObjectDisposedException>(() => copy.Span.Length);
-        Assert.Equal(2, pool.GetStatistics().Rented);
-        Assert.Equal(1, pool.GetStatistics().Returned);
+        PoolStatistics stats = pool.GetStatistics();
+        Assert.Equal(1, stats.Allocated);
+        Assert.Equal(0, stats.Pooled);
+        Assert.Equal(1, stats.Outstanding);
     }
 
     [Fact]
@@ -262,8 +265,9 @@ public sealed class StripedMemoryPoolTests
         Array.ForEach(threads, t => t.Start());
         Array.ForEach(threads, t => t.Join());
         PoolStatistics stats = pool.GetStatistics();
-        Assert.Equal(Rounds, stats.Rented);
-        Assert.Equal(Rounds, stats.Returned);
+        Assert.Equal(Rounds, stats.Allocated);
+        Assert.Equal(Rounds, stats.Pooled + stats.Dropped);
+        Assert.Equal(0, stats.Outstanding);
 
         // Had any owner gone back twice, two of these would be one object.
         var rented = new HashSet<IMemoryOwner<byte>>(ReferenceEqualityComparer.Instance);
@@ -298,15 +302,14 @@ public sealed class StripedMemoryPoolTests
     }
 
     [Fact]
-    public void StatisticsCountRentsReturnsAndPooledBytes()
+    public void StatisticsCountAllocationsAndPooledBytes()
     {
         using StripedMemoryPool<byte> pool = CreatePool();
         IMemoryOwner<byte>[] owners = Enumerable.Range(0, 10).Select(_ => pool.Rent(1000)).ToArray();
         Array.ForEach(owners, o => o.Dispose());
         PoolStatistics stats = pool.GetStatistics();
-        Assert.Equal(10, stats.Rented);
-        Assert.Equal(10, stats.Returned);
         Assert.Equal(10, stats.Allocated);
+        Assert.Equal(0, stats.Outstanding);
         Assert.Equal(10, stats.Pooled);
         Assert.Equal(10 * 1024, stats.PooledBytes);
         Assert.True(stats.IsConserved, stats.ToString());

@@ -148,8 +148,9 @@ public sealed class NativeBlockPoolTests
         Assert.True(next.IsActive);
         Assert.True(next != copy);
         NativeBlockStatistics stats = pool.GetStatistics();
-        Assert.Equal(2, stats.Blocks.Rented);
-        Assert.Equal(1, stats.Blocks.Returned);
+        Assert.Equal(1, stats.Blocks.Allocated);
+        Assert.Equal(0, stats.Blocks.Pooled);
+        Assert.Equal(1, stats.Blocks.Outstanding);
     }
 
     [Fact]

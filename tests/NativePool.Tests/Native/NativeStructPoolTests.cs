@@ -87,7 +87,10 @@ public sealed class NativeStructPoolTests
             lease.Dispose();
         }
 
-        Assert.Equal(1, pool.GetStatistics().Blocks.Returned);
+        PoolStatistics stats = pool.GetStatistics().Blocks;
+        Assert.Equal(1, stats.Allocated);
+        Assert.Equal(1, stats.Pooled);
+        Assert.Equal(0, stats.Outstanding);
     }
 
     [Fact]

@@ -1,5 +1,6 @@
 using System.Text;
 using Microsoft.Extensions.ObjectPool;
+using NativePool.Tests.ArrayPool;
 
 namespace NativePool.Tests.ObjectPool;
 
@@ -70,11 +71,12 @@ public sealed class StripedObjectPoolConvenienceTests
         pool.Prefill(100);
 
         Assert.Equal(8, policy.Created);
-        int reachable = 8 - pool.ThreadSlotCount + 1;
-        Assert.Equal(reachable, pool.GetStatistics().Pooled);
-        Thing[] rented = Enumerable.Range(0, reachable).Select(_ => pool.Get()).ToArray();
+        Assert.Equal(8, pool.GetStatistics().Pooled);
+
+        // The budget is shared by the stripes and the thread tier, so this thread reaches all eight.
+        Thing[] rented = Enumerable.Range(0, 8).Select(_ => pool.Get()).ToArray();
         Assert.Equal(8, policy.Created);
-        Assert.Subset(policy.CreatedObjects.ToHashSet(), rented.ToHashSet());
+        Assert.Equal(policy.CreatedObjects.ToHashSet(), rented.ToHashSet());
     }
 
     [Fact]
@@ -225,25 +227,42 @@ public sealed class StripedObjectPoolConvenienceTests
     }
 
     [Fact]
-    public void AThreadWithoutASlotStillPoolsThroughTheStripes()
+    public void AThreadWithRoomInTheBudgetPoolsNextToAnotherThreadsSlot()
     {
-        // 3 retained = 2 stripes of 1 + 1 thread slot: this test thread takes the only slot first.
-        var pool = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), 3);
+        // This test thread parks one of the three in its slot; a second thread still has room for its own.
+        var policy = new CountingPolicy<Thing>();
+        var pool = new StripedObjectPool<Thing>(policy, 3);
         pool.Return(pool.Get());
         Thing? first = null;
         Thing? second = null;
 
-        var thread = new Thread(() =>
+        TestThreads.RunOnNewThread(() =>
         {
             first = pool.Get();
             pool.Return(first);
             second = pool.Get();
+            pool.Return(second);
         });
-        thread.Start();
-        thread.Join();
 
-        Assert.Equal(1, pool.ThreadSlotCount);
         Assert.Same(first, second);
+        Assert.Equal(2, policy.Created);
+        Assert.Equal(0, pool.GetStatistics().Dropped);
+    }
+
+    [Fact]
+    public void ABudgetFilledByOneThreadDropsAnotherThreadsReturn()
+    {
+        var policy = new CountingPolicy<Thing>();
+        var pool = new StripedObjectPool<Thing>(policy, 3);
+        Thing[] mine = [pool.Get(), pool.Get(), pool.Get()];
+        Array.ForEach(mine, pool.Return);
+        Assert.Equal(3, pool.GetStatistics().Pooled);
+
+        TestThreads.RunOnNewThread(() => pool.Return(new Thing()));
+
+        PoolStatistics stats = pool.GetStatistics();
+        Assert.Equal(3, stats.Pooled);
+        Assert.Equal(1, stats.Dropped);
     }
 
     [Theory]
@@ -252,26 +271,17 @@ public sealed class StripedObjectPoolConvenienceTests
     [InlineData(4)]
     [InlineData(8)]
     [InlineData(64)]
-    public void TheBoundSplitsExactlyIntoStripesAndThreadSlots(int maxStripes)
+    public void TheStripesTogetherCanHoldTheWholeBoundWithLessThanOneStripeOfSlack(int maxStripes)
     {
         for (int maximumRetained = 1; maximumRetained <= 3000; maximumRetained++)
         {
-            (int stripes, int capacity, int slots) = StripedObjectPool<Thing>.SplitRetention(maximumRetained, maxStripes);
+            (int stripes, int capacity, int magazine) = StripedObjectPool<Thing>.SplitRetention(maximumRetained, maxStripes);
 
-            Assert.Equal(maximumRetained, (stripes * capacity) + slots);
             Assert.True(stripes >= 1 && stripes <= maxStripes && (stripes & (stripes - 1)) == 0, $"stripes {stripes}");
-            Assert.True(capacity >= 1, $"capacity {capacity} for {maximumRetained}");
-            if (maximumRetained == 1)
-            {
-                Assert.Equal(0, slots);
-            }
-            else
-            {
-                // At least the target, and the division's remainder (under one slot per stripe) on top.
-                int target = StripedObjectPool<Thing>.TargetThreadSlots(maximumRetained, maxStripes);
-                Assert.InRange(slots, target, target + stripes - 1);
-                Assert.True(slots <= Math.Max(1, maximumRetained / 4) + stripes - 1, $"slots {slots} for {maximumRetained}");
-            }
+            Assert.True(stripes <= maximumRetained, $"{stripes} stripes for {maximumRetained}");
+            Assert.True((long)stripes * capacity >= maximumRetained, $"{stripes} × {capacity} < {maximumRetained}");
+            Assert.True((long)stripes * (capacity - 1) < maximumRetained, $"{stripes} × {capacity} is a stripe too many for {maximumRetained}");
+            Assert.Equal(Math.Min(16, maximumRetained - 1), magazine);
         }
     }
 
@@ -280,8 +290,11 @@ public sealed class StripedObjectPoolConvenienceTests
     {
         var pool = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), 2048);
 
-        Assert.Equal(2048, (pool.StripeCount * pool.StripeCapacity) + pool.ThreadSlotCount);
+        Assert.Equal(2048, pool.MaximumRetained);
+        Assert.Equal(2048, pool.StripeCount * pool.StripeCapacity);
+        Assert.Equal(16, pool.MagazineCapacity);
         Assert.Equal(pool.StripeCount, pool.Engine.StripeCount);
         Assert.Equal(pool.StripeCapacity, pool.Engine.CapacityPerStripe(0));
+        Assert.Equal(pool.MagazineCapacity, pool.Engine.MagazineCapacity(0));
     }
 }
