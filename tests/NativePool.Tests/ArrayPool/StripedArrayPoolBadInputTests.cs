@@ -36,6 +36,9 @@ public class StripedArrayPoolBadInputTests
         ["RentScoped(-1)"] = new((bytes, _) => bytes.RentScoped(-1), typeof(ArgumentOutOfRangeException), "minimumLength"),
         ["RentScoped(int.MinValue, clearOnReturn: true)"] = new((bytes, _) => bytes.RentScoped(int.MinValue, clearOnReturn: true), typeof(ArgumentOutOfRangeException), "minimumLength"),
         ["object RentScoped(-1)"] = new((_, objects) => objects.RentScoped(-1), typeof(ArgumentOutOfRangeException), "minimumLength"),
+        ["RentLease(-1)"] = new((bytes, _) => bytes.RentLease(-1), typeof(ArgumentOutOfRangeException), "minimumLength"),
+        ["RentLease(int.MinValue, clearOnReturn: true)"] = new((bytes, _) => bytes.RentLease(int.MinValue, clearOnReturn: true), typeof(ArgumentOutOfRangeException), "minimumLength"),
+        ["object RentLease(-1)"] = new((_, objects) => objects.RentLease(-1), typeof(ArgumentOutOfRangeException), "minimumLength"),
         ["Create(null)"] = new((_, _) => StripedArrayPool<byte>.Create(null!), typeof(ArgumentNullException), "options"),
         ["object Create(null)"] = new((_, _) => StripedArrayPool<object>.Create(null!), typeof(ArgumentNullException), "options"),
     };
@@ -190,7 +193,8 @@ public class StripedArrayPoolBadInputTests
     [Fact]
     public void TheLeaseHasNoBadArgumentsAndItsDefaultIsHarmless()
     {
-        // ArrayLease<T>'s only members with arguments are the equality members; none of them throws.
+        // ArrayLease<T>'s only members with arguments are the equality members; none of them throws. The default lease is
+        // inactive: its views throw ObjectDisposedException, its Dispose does nothing.
         ArrayLease<byte> lease = _bytes.RentLease(100);
         ArrayLease<byte> empty = default;
         Assert.False(lease.Equals(null));
@@ -201,9 +205,10 @@ public class StripedArrayPoolBadInputTests
         Assert.True(empty.Equals(default(ArrayLease<byte>)));
         _ = empty.GetHashCode();
         Assert.Equal(0, empty.Length);
-        Assert.True(empty.Span.IsEmpty);
-        Assert.True(empty.Memory.IsEmpty);
-        Assert.Empty(empty.Array);
+        Assert.False(empty.IsActive);
+        Assert.Throws<ObjectDisposedException>(() => empty.Span.IsEmpty);
+        Assert.Throws<ObjectDisposedException>(() => empty.Memory);
+        Assert.Throws<ObjectDisposedException>(() => empty.Array);
         empty.Dispose();
 
         lease.Dispose();
@@ -217,10 +222,10 @@ public class StripedArrayPoolBadInputTests
         AssertPublicMembers(
             typeof(StripedArrayPool<byte>),
             "Shared", "MaximumArrayLength", "StripeCount", "ArraysArePinned", "Create", "Rent", "Return", "RentScoped",
-            "Trim", "Clear", "GetStatistics");
+            "RentLease", "Trim", "Clear", "GetStatistics");
         AssertPublicMembers(
             typeof(ArrayLease<byte>),
-            "Length", "Array", "Span", "Memory", "Dispose", "Equals", "GetHashCode", "op_Equality", "op_Inequality");
+            "IsActive", "Length", "Array", "Span", "Memory", "Dispose", "Equals", "GetHashCode", "op_Equality", "op_Inequality");
         AssertPublicMembers(
             typeof(StripedArrayPoolOptions),
             "DefaultMaximumRetainedBytesPerSizeClass", "MaximumArrayLength", "ArraysPerStripe", "MaximumRetainedBytesPerSizeClass",
@@ -276,10 +281,11 @@ public class StripedArrayPoolBadInputTests
     public void ReturningALeasesArrayAfterDisposingTheLeaseThrowsInvalidOperation()
     {
         ArrayLease<byte> lease = _bytes.RentLease(100);
+        byte[] array = lease.Array;
         lease.Dispose();
-        Assert.Throws<InvalidOperationException>(() => _bytes.Return(lease.Array));
+        Assert.Throws<InvalidOperationException>(() => _bytes.Return(array));
 
-        AssertHandedOutOnce(_bytes, lease.Array, 100);
+        AssertHandedOutOnce(_bytes, array, 100);
     }
 
     private static void AssertHandedOutOnce<T>(StripedArrayPool<T> pool, T[] array, int length)

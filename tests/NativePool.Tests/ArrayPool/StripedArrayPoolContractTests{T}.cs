@@ -2,8 +2,8 @@ namespace NativePool.Tests.ArrayPool;
 
 /// <summary>
 /// The contract of <see cref="ArrayPoolContractTests{T}"/> plus what <see cref="StripedArrayPool{T}"/> promises beyond
-/// the BCL: exact power-of-two classes and arrays of reference-holding elements cleared when kept (unless
-/// <see cref="StripedArrayPoolOptions.ClearReferencesOnReturn"/> is turned off).
+/// the BCL: exact power-of-two classes, and arrays of reference-holding elements cleared when kept if
+/// <see cref="StripedArrayPoolOptions.ClearReferencesOnReturn"/> is turned on (off by default, as in the BCL).
 /// </summary>
 /// <typeparam name="T">The element type.</typeparam>
 public abstract class StripedArrayPoolContractTests<T> : ArrayPoolContractTests<T>
@@ -14,8 +14,8 @@ public abstract class StripedArrayPoolContractTests<T> : ArrayPoolContractTests<
     /// <summary>Whether the pool was created with <see cref="StripedArrayPoolOptions.ClearOnReturn"/>.</summary>
     protected virtual bool ClearsEveryReturn => false;
 
-    /// <summary>Whether the pool was created with <see cref="StripedArrayPoolOptions.ClearReferencesOnReturn"/> (the default).</summary>
-    protected virtual bool ClearsReferencesOnReturn => true;
+    /// <summary>Whether the pool was created with <see cref="StripedArrayPoolOptions.ClearReferencesOnReturn"/> (off by default).</summary>
+    protected virtual bool ClearsReferencesOnReturn => false;
 
     /// <inheritdoc />
     protected sealed override ArrayPool<T> Pool => StripedPool;

@@ -238,13 +238,14 @@ public class StripedArrayPoolStressTests
             Interlocked.CompareExchange(ref _failure, message, null);
         }
 
-        /// <summary>The most arrays the pool may hold: every stripe of every class used full, plus one per class per thread.</summary>
+        /// <summary>The most arrays the pool may hold: every stripe of every class used full, plus a slot and a full magazine per class per thread.</summary>
         public long RetentionBound(int threads)
         {
             long bound = 0;
             foreach (int sizeClass in ClassesUsed())
             {
-                bound += ((long)_pool.StripeCount * _pool.Engine.CapacityPerStripe(sizeClass)) + threads;
+                long perThread = 1 + _pool.Engine.MagazineCapacity(sizeClass);
+                bound += ((long)_pool.StripeCount * _pool.Engine.CapacityPerStripe(sizeClass)) + (threads * perThread);
             }
 
             return bound;
