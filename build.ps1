@@ -61,11 +61,12 @@ switch ($verb) {
         python3 bench/plots.py @rest; exit $LASTEXITCODE
     }
     'pack' {
-        dotnet pack src/ManagedFacade/ManagedFacade.csproj -c Release -o artifacts/packages
-        dotnet pack src/NativePool/NativePool.csproj -c Release -o artifacts/packages
+        # One package, NativePool (the drop-ins with the engine inside), and its .snupkg; --version X.Y.Z sets the version.
+        if ($rest.Count -gt 0 -and $rest[0] -in '--version', '-Version') { if ($rest.Count -lt 2) { Write-Error '--version needs a value'; exit 2 }; $rest = @("-p:Version=$($rest[1])") + @($rest | Select-Object -Skip 2) }
+        dotnet pack src/ManagedFacade/ManagedFacade.csproj -c Release -o artifacts/packages -p:ContinuousIntegrationBuild=true @rest; exit $LASTEXITCODE
     }
     default {
-        Write-Error "usage: ./build.ps1 [test|stress|bench [--full] [--filter PATTERN] [--report-only]|plots|pack]"
+        Write-Error "usage: ./build.ps1 [test|stress|bench [--full] [--filter PATTERN] [--report-only]|plots|pack [--version X.Y.Z]]"
         exit 2
     }
 }

@@ -60,11 +60,12 @@ case "$verb" in
         python3 bench/plots.py "$@"
         ;;
     pack)
-        dotnet pack src/ManagedFacade/ManagedFacade.csproj -c Release -o artifacts/packages
-        dotnet pack src/NativePool/NativePool.csproj -c Release -o artifacts/packages
+        # One package, NativePool (the drop-ins with the engine inside), and its .snupkg; --version X.Y.Z sets the version.
+        [ "${1:-}" = "--version" ] && set -- "-p:Version=${2:?--version needs a value}" "${@:3}"
+        dotnet pack src/ManagedFacade/ManagedFacade.csproj -c Release -o artifacts/packages -p:ContinuousIntegrationBuild=true "$@"
         ;;
     *)
-        echo "usage: ./build.sh [test|stress|bench [--full] [--filter PATTERN] [--report-only]|plots|pack]" >&2
+        echo "usage: ./build.sh [test|stress|bench [--full] [--filter PATTERN] [--report-only]|plots|pack [--version X.Y.Z]]" >&2
         exit 2
         ;;
 esac

@@ -70,6 +70,26 @@ public partial class BuildScriptTwinTests
     }
 
     [Fact]
+    public void BothScriptsCarryTheSameCommentsInTheSameOrder()
+    {
+        // Comments explain each step, so the same comments in the same order mean the same steps in the same order.
+        string[] shellComments = Comments(_shell, "build.ps1");
+        Assert.NotEmpty(shellComments);
+        Assert.Equal(shellComments, Comments(_powerShell, "build.sh"));
+    }
+
+    [Fact]
+    public void ThePackVerbTurnsTheVersionArgumentIntoTheVersionPropertyInBothScripts()
+    {
+        foreach (string block in new[] { Block(_shell, ShellVerbs(), "pack"), Block(_powerShell, PowerShellVerbs(), "pack") })
+        {
+            Assert.Contains("\"--version\"", block.Replace('\'', '"'), StringComparison.Ordinal);
+            Assert.Contains("-p:Version=", block, StringComparison.Ordinal);
+            Assert.Contains("-p:ContinuousIntegrationBuild=true", block, StringComparison.Ordinal);
+        }
+    }
+
+    [Fact]
     public void TheStressVerbDefaultsToALongerRunThanTheTestVerb()
     {
         string seconds = StressSecondsDefault().Match(Block(_shell, ShellVerbs(), "stress")).Groups["seconds"].Value;
@@ -104,6 +124,10 @@ public partial class BuildScriptTwinTests
         return script[start..end];
     }
 
+    /// <summary>Every comment line (not the shebang), trimmed, with the name of the other script made neutral.</summary>
+    private static string[] Comments(string script, string otherScript) =>
+        [.. CommentLine().Matches(script).Select(match => match.Groups["comment"].Value.TrimEnd().Replace(otherScript, "build.(twin)", StringComparison.Ordinal))];
+
     private static string[] TestFilters(string block, Regex runTests) =>
         [.. runTests.Matches(block).Select(match => match.Groups["filter"].Value)];
 
@@ -133,6 +157,9 @@ public partial class BuildScriptTwinTests
 
     [GeneratedRegex(@"usage: \./build\.(?:sh|ps1) (?<usage>\[[^""]+\])")]
     private static partial Regex UsageLine();
+
+    [GeneratedRegex(@"^[ \t]*(?<comment># .*)$", RegexOptions.Multiline)]
+    private static partial Regex CommentLine();
 
     [GeneratedRegex(@"run_tests ""(?<filter>[^""]+)""")]
     private static partial Regex ShellRunTests();

@@ -1,0 +1,31 @@
+using System.Reflection;
+
+namespace NativePool.IntegrationTests.Packaging;
+
+/// <summary>
+/// What the shipped assemblies say about themselves: their names (what a user sees in the package) and the trimmable
+/// mark the SDK adds only when IsAotCompatible (and so IsTrimmable) is on for the project.
+/// </summary>
+public class LibraryAssemblyTests
+{
+    private static readonly Assembly s_dropIns = typeof(StripedArrayPool<>).Assembly;
+    private static readonly Assembly s_engine = typeof(PoolStatistics).Assembly;
+
+    [Fact]
+    public void TheDropInsAreNativePoolAndTheEngineIsNativePoolEngine()
+    {
+        Assert.Equal("NativePool", s_dropIns.GetName().Name);
+        Assert.Equal("NativePool.Engine", s_engine.GetName().Name);
+    }
+
+    [Fact]
+    public void BothLibraryAssembliesAreBuiltAsTrimmable()
+    {
+        foreach (Assembly assembly in new[] { s_dropIns, s_engine })
+        {
+            Assert.Contains(
+                assembly.GetCustomAttributes<AssemblyMetadataAttribute>(),
+                metadata => metadata.Key == "IsTrimmable" && metadata.Value == "True");
+        }
+    }
+}
