@@ -1,0 +1,213 @@
+using System.Runtime.CompilerServices;
+
+namespace NativePool.Tests.ArrayPool;
+
+/// <summary>
+/// <see cref="StripedArrayPool{T}.RentScoped"/> and <see cref="ArrayScope{T}"/>: lengths and views, one return however
+/// many copies are disposed, and views that throw once the scope has ended.
+/// </summary>
+/// <remarks>
+/// The scope is a ref struct, so it cannot be captured by the lambdas of <c>Assert.Throws</c>: the throwing views are
+/// checked with <see cref="Throws{TException}"/> over a delegate that receives the scope as an argument.
+/// </remarks>
+public class ArrayScopeTests
+{
+    private readonly StripedArrayPool<byte> _pool = StripedArrayPool<byte>.Create(new StripedArrayPoolOptions
+    {
+        MaximumArrayLength = 1 << 16,
+        TrimmingEnabled = false,
+    });
+
+    private delegate void ScopeAction(ArrayScope<byte> scope);
+
+    [Theory]
+    [InlineData(1)]
+    [InlineData(16)]
+    [InlineData(100)]
+    [InlineData(4096)]
+    [InlineData(65_536)]
+    [InlineData(70_000)]
+    public void AScopeHasTheRequestedLengthAndViewsOfTheArray(int length)
+    {
+        using ArrayScope<byte> scope = _pool.RentScoped(length);
+        Assert.True(scope.IsActive);
+        Assert.Equal(length, scope.Length);
+        Assert.Equal(length, scope.Span.Length);
+        Assert.True(scope.Array.Length >= length);
+        Assert.True(Unsafe.AreSame(ref scope.Array[0], ref scope.Span[0]));
+        Assert.True(Unsafe.AreSame(ref scope.Array[length - 1], ref scope.Span[length - 1]));
+    }
+
+    [Fact]
+    public void DisposingAScopeReturnsItsArray()
+    {
+        ArrayScope<byte> scope = _pool.RentScoped(100);
+        byte[] array = scope.Array;
+        scope.Dispose();
+
+        Assert.Equal(1, _pool.GetStatistics().Pooled);
+        Assert.Same(array, _pool.Rent(100));
+    }
+
+    [Fact]
+    public void DisposingACopyAndTheOriginalReturnsTheArrayOnce()
+    {
+        ArrayScope<byte> scope = _pool.RentScoped(100);
+        ArrayScope<byte> copy = scope;
+        byte[] array = scope.Array;
+        Assert.Same(array, copy.Array);
+
+        copy.Dispose();
+        scope.Dispose();
+        scope.Dispose();
+
+        PoolStatistics statistics = _pool.GetStatistics();
+        Assert.Equal(1, statistics.Pooled);
+        Assert.Equal(0, statistics.Dropped);
+        Assert.Equal(0, statistics.Outstanding);
+
+        byte[] first = _pool.Rent(100);
+        byte[] second = _pool.Rent(100);
+        Assert.Same(array, first);
+        Assert.NotSame(first, second);
+    }
+
+    [Fact]
+    public void AStaleCopyDoesNotEndTheNextScopeOfTheSameArray()
+    {
+        ArrayScope<byte> first = _pool.RentScoped(100);
+        ArrayScope<byte> staleCopy = first;
+        byte[] array = first.Array;
+        first.Dispose();
+
+        // The next scope gets the same array (and, through the per-thread free list, possibly the same token).
+        using ArrayScope<byte> second = _pool.RentScoped(100);
+        Assert.Same(array, second.Array);
+
+        staleCopy.Dispose();
+        Assert.True(second.IsActive);
+        Assert.Equal(0, _pool.GetStatistics().Pooled);
+        Assert.NotSame(array, _pool.Rent(100));
+    }
+
+    [Fact]
+    public void AfterDisposeEveryCopyIsInactiveAndItsViewsThrow()
+    {
+        ArrayScope<byte> scope = _pool.RentScoped(100);
+        ArrayScope<byte> copy = scope;
+        ArrayScope<byte> otherCopy = copy;
+        scope.Dispose();
+
+        AssertEnded(scope);
+        AssertEnded(copy);
+        AssertEnded(otherCopy);
+        Assert.Equal(100, copy.Length);
+    }
+
+    [Fact]
+    public void TheDefaultScopeIsInactiveAndDisposesToNothing()
+    {
+        ArrayScope<byte> scope = default;
+        Assert.Equal(0, scope.Length);
+        AssertEnded(scope);
+        scope.Dispose();
+        scope.Dispose();
+        Assert.Equal(0, _pool.GetStatistics().Pooled);
+    }
+
+    [Fact]
+    public void RentScopedOfZeroGivesAnEmptyScope()
+    {
+        ArrayScope<byte> scope = _pool.RentScoped(0);
+        Assert.True(scope.IsActive);
+        Assert.Equal(0, scope.Length);
+        Assert.True(scope.Span.IsEmpty);
+        Assert.Empty(scope.Array);
+
+        scope.Dispose();
+        scope.Dispose();
+        Assert.False(scope.IsActive);
+        PoolStatistics statistics = _pool.GetStatistics();
+        Assert.Equal(0, statistics.Allocated);
+        Assert.Equal(0, statistics.Pooled);
+        Assert.Equal(0, statistics.Dropped);
+    }
+
+    [Theory]
+    [InlineData(-1)]
+    [InlineData(int.MinValue)]
+    public void RentScopedOfANegativeLengthThrowsArgumentOutOfRange(int length)
+    {
+        ArgumentOutOfRangeException exception = Assert.Throws<ArgumentOutOfRangeException>(() =>
+        {
+            _pool.RentScoped(length).Dispose();
+        });
+        Assert.Equal("minimumLength", exception.ParamName);
+        Assert.Equal(0, _pool.GetStatistics().Allocated);
+    }
+
+    [Fact]
+    public void ClearOnReturnClearsTheArray()
+    {
+        ArrayScope<byte> scope = _pool.RentScoped(100, clearOnReturn: true);
+        byte[] array = scope.Array;
+        scope.Span.Fill(0xAB);
+        array[^1] = 0xCD;
+        scope.Dispose();
+
+        byte[] again = _pool.Rent(100);
+        Assert.Same(array, again);
+        Assert.True(TestElements<byte>.IsCleared(again));
+    }
+
+    [Fact]
+    public void WithoutClearOnReturnTheContentsStay()
+    {
+        ArrayScope<byte> scope = _pool.RentScoped(100);
+        byte[] array = scope.Array;
+        scope.Span.Fill(0xAB);
+        scope.Dispose();
+
+        byte[] again = _pool.Rent(100);
+        Assert.Same(array, again);
+        Assert.All(again.AsSpan(0, 100).ToArray(), value => Assert.Equal(0xAB, value));
+    }
+
+    [Fact]
+    public void AScopeLongerThanTheMaximumIsAllocatedExactlyAndDroppedOnDispose()
+    {
+        int length = _pool.MaximumArrayLength + 1;
+        ArrayScope<byte> scope = _pool.RentScoped(length);
+        byte[] array = scope.Array;
+        Assert.Equal(length, array.Length);
+        scope.Dispose();
+        scope.Dispose();
+
+        PoolStatistics statistics = _pool.GetStatistics();
+        Assert.Equal(1, statistics.Allocated);
+        Assert.Equal(1, statistics.Dropped);
+        Assert.Equal(0, statistics.Pooled);
+        Assert.Equal(0, statistics.Outstanding);
+    }
+
+    private static void AssertEnded(ArrayScope<byte> scope)
+    {
+        Assert.False(scope.IsActive);
+        Throws<ObjectDisposedException>(scope, static s => _ = s.Span.Length);
+        Throws<ObjectDisposedException>(scope, static s => _ = s.Array);
+    }
+
+    private static void Throws<TException>(ArrayScope<byte> scope, ScopeAction action) where TException : Exception
+    {
+        try
+        {
+            action(scope);
+        }
+        catch (TException)
+        {
+            return;
+        }
+
+        Assert.Fail($"Expected {typeof(TException).Name}.");
+    }
+}

@@ -1,0 +1,118 @@
+using NativePool.Tests.ArrayPool;
+using NativePool.Tests.ObjectPool;
+
+namespace NativePool.Tests.Engine;
+
+/// <summary>
+/// The object pool's strict bound is one budget shared by the stripes and every thread's slot and magazine, so one
+/// thread alone can fill it and a thread can keep what it returns whenever the budget has room.
+/// </summary>
+public sealed class ObjectPoolBudgetTests
+{
+    [Theory]
+    [InlineData(1)]
+    [InlineData(2)]
+    [InlineData(3)]
+    [InlineData(8)]
+    [InlineData(17)]
+    [InlineData(64)]
+    [InlineData(1000)]
+    public void OneThreadKeepsEveryObjectUpToTheBound(int maximumRetained)
+    {
+        TestThreads.RunOnNewThread(() =>
+        {
+            var policy = new CountingPolicy<Thing>();
+            var pool = new StripedObjectPool<Thing>(policy, maximumRetained);
+            Thing[] first = Enumerable.Range(0, maximumRetained).Select(_ => pool.Get()).ToArray();
+            Assert.Equal(maximumRetained, pool.GetStatistics().Allocated);
+
+            foreach (Thing thing in first)
+            {
+                pool.Return(thing);
+            }
+
+            PoolStatistics kept = pool.GetStatistics();
+            Assert.Equal(maximumRetained, kept.Pooled);
+            Assert.Equal(0, kept.Dropped);
+
+            Thing[] again = Enumerable.Range(0, maximumRetained).Select(_ => pool.Get()).ToArray();
+            Assert.Equal(first.ToHashSet(ReferenceEqualityComparer.Instance), again.ToHashSet(ReferenceEqualityComparer.Instance));
+            PoolStatistics afterwards = pool.GetStatistics();
+            Assert.Equal(maximumRetained, afterwards.Allocated);
+            Assert.Equal(maximumRetained, policy.Created);
+            Assert.Equal(0, afterwards.Pooled);
+            Assert.Equal(maximumRetained, afterwards.Outstanding);
+        });
+    }
+
+    [Theory]
+    [InlineData(1)]
+    [InlineData(3)]
+    [InlineData(64)]
+    public void OneThreadNeverKeepsMoreThanTheBound(int maximumRetained)
+    {
+        TestThreads.RunOnNewThread(() =>
+        {
+            var pool = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), maximumRetained);
+            Thing[] held = Enumerable.Range(0, maximumRetained + 10).Select(_ => pool.Get()).ToArray();
+            foreach (Thing thing in held)
+            {
+                pool.Return(thing);
+            }
+
+            PoolStatistics stats = pool.GetStatistics();
+            Assert.Equal(maximumRetained, stats.Pooled);
+            Assert.Equal(10, stats.Dropped);
+            Assert.Equal(0, stats.Outstanding);
+        });
+    }
+
+    [Theory]
+    [InlineData(1)]
+    [InlineData(2)]
+    [InlineData(4)]
+    public void AReturnOnAThreadThatNeverRentedIsKeptWhileTheBoundHasRoom(int maximumRetained)
+    {
+        // Rented on this thread, returned on another (producer and consumer): the pool holds nothing, so it keeps it.
+        var pool = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), maximumRetained);
+        Thing thing = pool.Get();
+
+        TestThreads.RunOnNewThread(() => pool.Return(thing));
+
+        PoolStatistics stats = pool.GetStatistics();
+        Assert.Equal(0, stats.Dropped);
+        Assert.Equal(1, stats.Pooled);
+    }
+
+    [Theory]
+    [InlineData(2)]
+    [InlineData(4)]
+    [InlineData(16)]
+    public void LiveThreadsThatOnlyRentDoNotStarveTheBudget(int maximumRetained)
+    {
+        // As many live threads as the bound each rent one object and keep it; then one returned object must be kept.
+        var pool = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), maximumRetained);
+        using var rented = new CountdownEvent(maximumRetained);
+        using var release = new ManualResetEventSlim();
+        Thread[] renters = Enumerable.Range(0, maximumRetained).Select(_ => new Thread(() =>
+        {
+            GC.KeepAlive(pool.Get());
+            rented.Signal();
+            release.Wait();
+        })).ToArray();
+        Array.ForEach(renters, thread => thread.Start());
+        rented.Wait();
+        try
+        {
+            pool.Return(new Thing());
+            PoolStatistics stats = pool.GetStatistics();
+            Assert.Equal(0, stats.Dropped);
+            Assert.Equal(1, stats.Pooled);
+        }
+        finally
+        {
+            release.Set();
+            Array.ForEach(renters, thread => thread.Join());
+        }
+    }
+}
