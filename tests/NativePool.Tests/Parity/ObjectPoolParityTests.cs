@@ -55,6 +55,16 @@ public abstract class ObjectPoolParityTests
     }
 
     [Fact]
+    public void ADisposingPoolWithACustomPolicyGivesBackTheObjectJustReturned()
+    {
+        ObjectPool<DisposableList> pool = CreateProvider().Create(new DisposableCapacityPolicy());
+        DisposableList first = pool.Get();
+        pool.Return(first);
+        Assert.Same(first, pool.Get());
+        Assert.False(first.IsDisposed);
+    }
+
+    [Fact]
     public void ADisposingPoolDropsAnObjectThePolicyRejects()
     {
         ObjectPool<DisposableList> pool = CreateProvider().Create(new DisposableCapacityPolicy());
