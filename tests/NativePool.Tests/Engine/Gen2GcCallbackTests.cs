@@ -32,10 +32,12 @@ public sealed class Gen2GcCallbackTests
         CollectGen2();
         CollectGen2();
         Assert.False(target.IsAlive);
+        // Volatile: the finalizer thread counts the calls.
         int settled = Volatile.Read(ref calls.Value);
 
         CollectGen2();
         CollectGen2();
+        // Volatile: the finalizer thread counts the calls.
         Assert.Equal(settled, Volatile.Read(ref calls.Value));
     }
 
@@ -110,10 +112,12 @@ public sealed class Gen2GcCallbackTests
 
         public int StopAfter { get; init; } = int.MaxValue;
 
+        // Volatile: the finalizer thread counts the calls this test thread reads.
         public int Calls => Volatile.Read(ref _calls);
 
         public bool OnGen2()
         {
+            // Interlocked: counted on the finalizer thread, read on the test thread.
             if (Shared is not null)
             {
                 Interlocked.Increment(ref Shared.Value);

@@ -69,6 +69,7 @@ public sealed class ArrayPoolCollectionParityTests
         pool.Return(array);
 
         // The trimmer runs on the finalizer thread: this thread's slot is emptied once it has been seen idle for a while.
+        // Volatile: publishes the raised pressure to the finalizer thread's next trim pass.
         Volatile.Write(ref high, 1);
         CollectGen2();
         clock.Advance(TimeSpan.FromSeconds(2));

@@ -162,9 +162,11 @@ public abstract class ObjectPoolParityTests
                     // Interlocked: an object handed to two threads at once is seen marked by the other one.
                     if (Interlocked.Exchange(ref first.Mark, 1) != 0 || Interlocked.Exchange(ref second.Mark, 1) != 0)
                     {
+                        // Interlocked: several threads may find a shared object at once.
                         Interlocked.Increment(ref failures);
                     }
 
+                    // Volatile: the unmark must be visible to the next thread that gets the object from the pool.
                     Volatile.Write(ref first.Mark, 0);
                     Volatile.Write(ref second.Mark, 0);
                     pool.Return(first);
