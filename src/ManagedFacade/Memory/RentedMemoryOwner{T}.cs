@@ -12,6 +12,8 @@ namespace NativePool;
 /// The pooled owner (and its pinned array) is reused by later renters; this handle never is. Every check goes through
 /// the generation it carries, so once its lease has ended its <see cref="Memory"/> throws
 /// <see cref="ObjectDisposedException"/> and its <see cref="Dispose"/> does nothing, whoever holds the buffer now.
+/// (The generation is a 32-bit counter that moves by two per rent: a handle kept across 2^31 later rents of the same
+/// buffer could match again, which no realistic program reaches.)
 /// </remarks>
 /// <typeparam name="T">The element type.</typeparam>
 internal sealed class RentedMemoryOwner<T> : IMemoryOwner<T>
