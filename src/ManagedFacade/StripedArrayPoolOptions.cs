@@ -24,6 +24,13 @@ public sealed class StripedArrayPoolOptions
     /// together the stripes can absorb a burst of 1 024 same-size arrays. Bounded further by
     /// <see cref="MaximumRetainedBytesPerSizeClass"/>.
     /// </summary>
+    /// <remarks>
+    /// The one rule for "default" in these options: 0 means the default wherever a count or a length would otherwise
+    /// have to be positive (<see cref="ArraysPerStripe"/>, <see cref="StripeCount"/>). The BCL-shaped
+    /// <see cref="StripedArrayPool{T}.Create(int, int)"/> does not follow it: like <see cref="System.Buffers.ArrayPool{T}.Create(int, int)"/>
+    /// it throws <see cref="ArgumentOutOfRangeException"/> for a <c>maxArraysPerBucket</c> of 0, so code moved from the
+    /// BCL never gets the default silently.
+    /// </remarks>
     public int ArraysPerStripe { get; set; }
 
     /// <summary>

@@ -1,5 +1,6 @@
 using System;
 using System.Buffers;
+using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 
@@ -92,6 +93,30 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
     /// <summary>Creates an independent pool with the default options.</summary>
     /// <returns>A new pool.</returns>
     public static new StripedArrayPool<T> Create() => new(new StripedArrayPoolOptions(), zeroNewArrays: true);
+
+    /// <summary>
+    /// Creates an independent pool shaped like <see cref="ArrayPool{T}.Create(int, int)"/>, so code written against the
+    /// BCL overload gets a striped pool rather than the BCL's configurable one.
+    /// </summary>
+    /// <remarks>
+    /// The arguments map onto <see cref="StripedArrayPoolOptions"/> as follows. <see cref="StripedArrayPoolOptions.MaximumArrayLength"/>
+    /// is <paramref name="maxArrayLength"/> clamped to 16 … 2^30 (as the BCL clamps it), then rounded up to a power of
+    /// two as always. The stripes are the default stripe count, lowered to the largest power of two not above
+    /// <paramref name="maxArraysPerBucket"/>; <see cref="StripedArrayPoolOptions.ArraysPerStripe"/> is
+    /// <paramref name="maxArraysPerBucket"/> divided by the stripes, rounded up (at most 65 536), so the stripes of a
+    /// size class keep at least <paramref name="maxArraysPerBucket"/> arrays (at most one per stripe more);
+    /// <see cref="StripedArrayPoolOptions.MaximumRetainedBytesPerSizeClass"/> is unbounded, as the BCL has no byte budget.
+    /// Every other option keeps its default (trimming on). As with every striped pool, each thread that uses the pool
+    /// may also park one array per size class in its own slot, on top of the stripes.
+    /// </remarks>
+    /// <param name="maxArrayLength">The largest array length to keep; more than 0.</param>
+    /// <param name="maxArraysPerBucket">The arrays to keep per size class; more than 0.</param>
+    /// <returns>A new pool.</returns>
+    /// <exception cref="ArgumentOutOfRangeException">
+    /// <paramref name="maxArrayLength"/> or <paramref name="maxArraysPerBucket"/> is 0 or negative (as the BCL throws).
+    /// </exception>
+    public static new StripedArrayPool<T> Create(int maxArrayLength, int maxArraysPerBucket) =>
+        new(OptionsFromBclShape(maxArrayLength, maxArraysPerBucket, StripedPoolSettings.DefaultStripeCount));
 
     /// <summary>Creates an independent pool.</summary>
     /// <param name="options">The shape of the pool; copied and validated now.</param>
@@ -243,6 +268,29 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
         ThrowHelper.ThrowArgument(
             nameof(array),
             $"An array of length {array.Length} was not rented from this pool: its lengths are powers of two from 16 to {_maximumArrayLength}.");
+    }
+
+    /// <summary>The options <see cref="Create(int, int)"/> uses (its remarks give the mapping).</summary>
+    internal static StripedArrayPoolOptions OptionsFromBclShape(int maxArrayLength, int maxArraysPerBucket, int defaultStripes)
+    {
+        if (maxArrayLength <= 0)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(maxArrayLength), "maxArrayLength must be greater than 0.");
+        }
+
+        if (maxArraysPerBucket <= 0)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(maxArraysPerBucket), "maxArraysPerBucket must be greater than 0.");
+        }
+
+        int stripes = Math.Min(defaultStripes, 1 << BitOperations.Log2((uint)maxArraysPerBucket));
+        return new StripedArrayPoolOptions
+        {
+            MaximumArrayLength = Math.Clamp(maxArrayLength, SizeClasses.MinimumLength, SizeClasses.MaximumLength),
+            StripeCount = stripes,
+            ArraysPerStripe = (int)Math.Min(65_536, ((long)maxArraysPerBucket + stripes - 1) / stripes),
+            MaximumRetainedBytesPerSizeClass = long.MaxValue,
+        };
     }
 
     private static void Validate(StripedArrayPoolOptions options)

@@ -18,11 +18,12 @@ namespace NativePool;
 /// that dispose the same owner at once exactly one returns it and the other does nothing.
 /// </para>
 /// <para>
-/// Stale references. The object handed to the next renter is this same object, so an <see cref="IMemoryOwner{T}"/>
-/// reference kept after <c>Dispose</c> cannot be told apart from the new renter's: while the owner sits in the pool its
-/// <c>Memory</c>, <c>GetSpan</c> and <c>Pin</c> throw <see cref="ObjectDisposedException"/> and its <c>Dispose</c> does
-/// nothing; once it is rented again they act on the new renter's buffer. <see cref="MemoryLease{T}"/> carries the
-/// generation it was rented at and is immune to that: a stale lease's <c>Dispose</c> never ends a newer lease.
+/// Stale references. This object is reused by later renters, so a reference to it cannot tell a finished lease from
+/// the current one. It is therefore never handed out as the <see cref="IMemoryOwner{T}"/> of a rent unless the pool was
+/// created with <see cref="StripedMemoryPoolOptions.ReuseOwners"/>: <c>Rent</c> wraps it in a
+/// <see cref="RentedMemoryOwner{T}"/> made for that rent, and <see cref="MemoryLease{T}"/> carries the generation
+/// itself. Both reach the owner only through <see cref="GetMemory(int)"/> and <see cref="EndLease(int)"/>, so a stale
+/// handle or lease never touches a newer renter's buffer.
 /// </para>
 /// </remarks>
 /// <typeparam name="T">The element type.</typeparam>
@@ -73,6 +74,19 @@ internal sealed unsafe class PinnedMemoryOwner<T> : MemoryManager<T>, IDisposabl
 
             return CreateMemory(_length);
         }
+    }
+
+    /// <summary>The memory of the lease made at <paramref name="generation"/>, exactly the requested length.</summary>
+    /// <exception cref="ObjectDisposedException">That lease has ended.</exception>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public Memory<T> GetMemory(int generation)
+    {
+        if (_generation != generation)
+        {
+            ThrowHelper.ThrowObjectDisposed(nameof(IMemoryOwner<T>));
+        }
+
+        return CreateMemory(_length);
     }
 
     /// <summary>Starts a lease of <paramref name="length"/> elements; the caller holds the owner exclusively.</summary>

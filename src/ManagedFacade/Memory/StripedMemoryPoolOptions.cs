@@ -55,6 +55,17 @@ public sealed class StripedMemoryPoolOptions
     /// <summary>Clear every buffer when its owner is disposed (so no data outlives a lease). Default false.</summary>
     public bool ClearOnReturn { get; set; }
 
+    /// <summary>
+    /// Whether <c>Rent</c> hands out the pooled owner object itself. Default false: every rent gets a small owner made
+    /// for it (about 32 bytes, like <see cref="System.Buffers.MemoryPool{T}.Shared"/>'s per-rent owner), so an owner kept
+    /// after <c>Dispose</c> stays harmless. True makes <c>Rent</c> + <c>Dispose</c> allocate nothing, but the same object
+    /// then goes to later renters: a reference kept after <c>Dispose</c> (a second, late <c>Dispose</c>, or a read of
+    /// <c>Memory</c>) acts on whichever lease the object serves at that moment, and can end another renter's lease and
+    /// let two renters share one buffer. Set it only where every owner is disposed exactly once and dropped at once (as
+    /// System.IO.Pipelines does with its segments). <c>RentScoped</c> allocates nothing and is stale-safe either way.
+    /// </summary>
+    public bool ReuseOwners { get; set; }
+
     /// <summary>The trim clock; tests inject their own. Null means <see cref="TimeProvider.System"/>.</summary>
     internal TimeProvider? TimeProvider { get; set; }
 

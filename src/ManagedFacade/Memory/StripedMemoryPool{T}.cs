@@ -7,7 +7,7 @@ namespace NativePool;
 
 /// <summary>
 /// A drop-in <see cref="MemoryPool{T}"/> on the NativePool engine whose buffers live on the pinned object heap and whose
-/// owners are pooled, so <c>Rent</c> + <c>Dispose</c> allocates nothing and <c>Memory.Pin()</c> needs no GCHandle. Use
+/// buffer managers are pooled, so <c>Memory.Pin()</c> needs no GCHandle and <see cref="RentScoped(int)"/> allocates nothing. Use
 /// <see cref="Shared"/> where you used <see cref="MemoryPool{T}.Shared"/>, e.g. for <c>PipeOptions.Pool</c>.
 /// </summary>
 /// <remarks>
@@ -18,14 +18,18 @@ namespace NativePool;
 /// <c>Memory</c> throws <see cref="ObjectDisposedException"/>; further disposes are ignored, also when two threads race.
 /// </para>
 /// <para>
-/// Owners. Each owner is a <see cref="MemoryManager{T}"/> bound for life to one pinned array of its size class (a power
-/// of two from 16 elements); the engine pools the owners themselves. A disposed owner goes back to the pool and will be
-/// handed to a later renter as the same object, so an <see cref="IMemoryOwner{T}"/> reference kept after
-/// <c>Dispose</c> is only harmless until then: while the owner is pooled its <c>Memory</c> throws and its
-/// <c>Dispose</c> does nothing, but once it is rented again it <em>is</em> the new renter's owner, and its
-/// <c>Memory</c> and <c>Dispose</c> act on the new lease. No check can tell the two references apart (they are one
-/// object). Code that needs that protection uses <see cref="RentScoped(int)"/>: the struct lease carries a generation and
-/// a stale lease can never end a newer one.
+/// Owners. Each buffer belongs for life to a pooled <see cref="MemoryManager{T}"/> bound to one pinned array of its
+/// size class (a power of two from 16 elements); the engine pools those managers, so the arrays are reused without a
+/// GC handle or a copy. What a renter holds must not be one of them: a reused object cannot tell a reference kept after
+/// <c>Dispose</c> from the reference its next renter holds (they are the same bits), so a late second <c>Dispose</c>
+/// would end the next renter's lease and two renters would share a buffer. Any scheme that hands out the same object
+/// twice has that flaw, and a steady state with no allocation hands out some object twice, so the two cannot both be
+/// had through <see cref="IMemoryOwner{T}"/>. The pool chooses safety: <see cref="Rent(int)"/> returns a small owner
+/// made for that rent (about 32 bytes, as <see cref="MemoryPool{T}.Shared"/> allocates one per rent too) that carries
+/// the rent's generation; once it is disposed its <c>Memory</c> throws <see cref="ObjectDisposedException"/> and its
+/// <c>Dispose</c> does nothing, whoever holds the buffer now. For no allocation at all, use
+/// <see cref="RentScoped(int)"/> (a struct lease that carries the generation, equally stale-safe), or create the pool
+/// with <see cref="StripedMemoryPoolOptions.ReuseOwners"/> where every owner is disposed exactly once.
 /// </para>
 /// <para>
 /// Concurrency: the engine's. A rent or dispose first uses the calling thread's slot for the size class (plain loads
@@ -45,6 +49,7 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
     private readonly int _classCount;
     private readonly bool _clearOnReturn;
     private readonly bool _isShared;
+    private readonly bool _reuseOwners;
 
     // MaxBufferSize until the pool is disposed, then 0, so the rent fast path needs one comparison for both checks.
     private int _rentLimit;
@@ -67,6 +72,7 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
             ? options.DefaultBufferLength
             : Math.Min(_maxBufferSize, (4096 + sizeof(T) - 1) / sizeof(T));
         _clearOnReturn = options.ClearOnReturn;
+        _reuseOwners = options.ReuseOwners;
 
         StripedPoolSettings settings = StripedPoolSettings.ForSizeClasses(
             _classCount,
@@ -110,11 +116,18 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
 
     /// <summary>Rents a pinned buffer whose <c>Memory</c> is exactly <paramref name="minBufferSize"/> elements long.</summary>
     /// <param name="minBufferSize">The length, 0 to <see cref="MaxBufferSize"/>; -1 for <see cref="DefaultBufferLength"/>.</param>
-    /// <returns>The owner; dispose it to return the buffer.</returns>
+    /// <returns>
+    /// The owner of this rent; dispose it to return the buffer. A new small object per rent (disposing it twice, or long
+    /// after, does nothing), or the pooled owner itself when the pool reuses owners.
+    /// </returns>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="minBufferSize"/> is below -1 or above <see cref="MaxBufferSize"/>.</exception>
     /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public override IMemoryOwner<T> Rent(int minBufferSize = -1) => RentOwner(minBufferSize);
+    public override IMemoryOwner<T> Rent(int minBufferSize = -1)
+    {
+        PinnedMemoryOwner<T> owner = RentOwner(minBufferSize);
+        return _reuseOwners ? owner : new RentedMemoryOwner<T>(owner, owner.Generation);
+    }
 
     /// <summary>Rents a pinned buffer for a scope; the struct lease allocates nothing and disposing it returns the buffer once.</summary>
     /// <param name="length">The length, 0 to <see cref="MaxBufferSize"/>; -1 for <see cref="DefaultBufferLength"/>.</param>

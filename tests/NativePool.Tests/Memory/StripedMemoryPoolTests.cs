@@ -72,9 +72,15 @@ public sealed class StripedMemoryPoolTests
     [InlineData(100)]
     [InlineData(4096)]
     [InlineData(65_536)]
-    public void RentAndDisposeAllocateNothingInSteadyState(int length)
+    public void RentAndDisposeAllocateNothingInSteadyStateWhenThePoolReusesOwners(int length)
     {
-        using StripedMemoryPool<byte> pool = CreatePool();
+        using StripedMemoryPool<byte> pool = StripedMemoryPool<byte>.Create(new StripedMemoryPoolOptions
+        {
+            StripeCount = 1,
+            TrimmingEnabled = false,
+            MaximumBufferLength = 1 << 20,
+            ReuseOwners = true,
+        });
         Assert.Equal(0, SteadyStateAllocation.Measure(count =>
         {
             for (int i = 0; i < count; i++)
@@ -106,13 +112,29 @@ public sealed class StripedMemoryPoolTests
     }
 
     [Fact]
-    public void SharedRentAndDisposeAllocateNothingInSteadyState()
+    public void SharedRentAllocatesOnlyItsSmallPerRentOwner()
     {
-        Assert.Equal(0, SteadyStateAllocation.Measure(static count =>
+        long allocated = SteadyStateAllocation.Measure(static count =>
         {
             for (int i = 0; i < count; i++)
             {
                 StripedMemoryPool<byte>.Shared.Rent(4096).Dispose();
+            }
+        });
+        Assert.InRange(allocated, 10_000 * 16, 10_000 * 32);
+    }
+
+    [Fact]
+    public void ScopedRentAllocatesNothingInSteadyState()
+    {
+        using StripedMemoryPool<byte> pool = CreatePool();
+        Assert.Equal(0, SteadyStateAllocation.Measure(count =>
+        {
+            for (int i = 0; i < count; i++)
+            {
+                using MemoryLease<byte> lease = pool.RentScoped(4096);
+                lease.Span[0] = 1;
+                using MemoryHandle handle = lease.Memory.Pin();
             }
         }));
     }
@@ -192,16 +214,30 @@ public sealed class StripedMemoryPoolTests
     }
 
     [Fact]
-    public void AStaleOwnerReferenceActsOnTheNewLeaseOnceTheOwnerIsReused()
+    public void AStaleOwnerReferenceActsOnTheNewLeaseOnlyWhenThePoolReusesOwners()
     {
-        // Documented: the owner object is pooled, so a reference kept after Dispose is the next renter's owner.
-        using StripedMemoryPool<byte> pool = CreatePool();
+        // Documented for ReuseOwners: the owner object is pooled, so a reference kept after Dispose is the next renter's.
+        using var pool = StripedMemoryPool<byte>.Create(new StripedMemoryPoolOptions { StripeCount = 1, TrimmingEnabled = false, ReuseOwners = true });
         IMemoryOwner<byte> stale = pool.Rent(100);
         stale.Dispose();
         IMemoryOwner<byte> fresh = pool.Rent(120);
         Assert.Same(stale, fresh);
         Assert.Equal(120, stale.Memory.Length);
         fresh.Dispose();
+    }
+
+    [Fact]
+    public void AStaleOwnerReferenceThrowsAndDoesNothingByDefault()
+    {
+        using StripedMemoryPool<byte> pool = CreatePool();
+        IMemoryOwner<byte> stale = pool.Rent(100);
+        stale.Dispose();
+        using IMemoryOwner<byte> fresh = pool.Rent(120);
+        Assert.NotSame(stale, fresh);
+        Assert.Throws<ObjectDisposedException>(() => stale.Memory);
+        stale.Dispose();
+        Assert.Equal(120, fresh.Memory.Length);
+        Assert.Equal(1, pool.GetStatistics().Returned);
     }
 
     [Fact]
@@ -318,14 +354,15 @@ public sealed class StripedMemoryPoolTests
     }
 
     [Fact]
-    public void ClearOnReturnZeroesTheBuffer()
+    public unsafe void ClearOnReturnZeroesTheBuffer()
     {
         using var pool = StripedMemoryPool<byte>.Create(new StripedMemoryPoolOptions { ClearOnReturn = true, TrimmingEnabled = false });
         IMemoryOwner<byte> owner = pool.Rent(100);
         owner.Memory.Span.Fill(0xAB);
+        nint address = (nint)Unsafe.AsPointer(ref MemoryMarshal.GetReference(owner.Memory.Span));
         owner.Dispose();
         using IMemoryOwner<byte> again = pool.Rent(128);
-        Assert.Same(owner, again);
+        Assert.Equal(address, (nint)Unsafe.AsPointer(ref MemoryMarshal.GetReference(again.Memory.Span)));
         Assert.True(again.Memory.Span.IndexOfAnyExcept((byte)0) < 0);
     }
 

@@ -34,12 +34,12 @@ public sealed class BadInputTests
         Add<ArgumentOutOfRangeException>("Pin(-1)", "elementIndex", () =>
         {
             using IMemoryOwner<byte> owner = StripedMemoryPool<byte>.Shared.Rent(10);
-            ((MemoryManager<byte>)owner).Pin(-1);
+            Manager(owner).Pin(-1);
         });
         Add<ArgumentOutOfRangeException>("Pin(length + 1)", "elementIndex", () =>
         {
             using IMemoryOwner<byte> owner = StripedMemoryPool<byte>.Shared.Rent(10);
-            ((MemoryManager<byte>)owner).Pin(11);
+            Manager(owner).Pin(11);
         });
         Add<ObjectDisposedException>("Memory after Dispose", null, () =>
         {
@@ -50,8 +50,9 @@ public sealed class BadInputTests
         Add<ObjectDisposedException>("GetSpan after Dispose", null, () =>
         {
             IMemoryOwner<byte> owner = StripedMemoryPool<byte>.Shared.Rent(10);
+            MemoryManager<byte> manager = Manager(owner);
             owner.Dispose();
-            ((MemoryManager<byte>)owner).GetSpan();
+            manager.GetSpan();
         });
         Add<ObjectDisposedException>("Rent after pool Dispose", null, () =>
         {
@@ -132,5 +133,12 @@ public sealed class BadInputTests
 
         using NativeBlockLease lease = NativeBlockPool.Shared.Rent(100);
         Assert.Equal(100, lease.Span.Length);
+    }
+
+    /// <summary>The pooled manager behind a rent's memory (the owner handed out is a per-rent wrapper).</summary>
+    private static MemoryManager<byte> Manager(IMemoryOwner<byte> owner)
+    {
+        Assert.True(MemoryMarshal.TryGetMemoryManager<byte, MemoryManager<byte>>(owner.Memory, out MemoryManager<byte>? manager));
+        return manager!;
     }
 }

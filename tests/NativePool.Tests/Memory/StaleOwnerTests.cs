@@ -1,0 +1,80 @@
+namespace NativePool.Tests.Memory;
+
+/// <summary>
+/// An <see cref="IMemoryOwner{T}"/> kept after its <c>Dispose</c> must stay harmless however the pool recycles its
+/// buffers. <see cref="MemoryPool{T}.Shared"/> is the control: a stale dispose there never touches a newer renter.
+/// </summary>
+public sealed class StaleOwnerTests
+{
+    public static TheoryData<string> Pools => new() { "bcl", "striped-shared", "striped-instance" };
+
+    [Theory]
+    [MemberData(nameof(Pools))]
+    public void LateSecondDisposeDoesNotEndTheNextRentersLease(string name)
+    {
+        using MemoryPool<byte> pool = Create(name);
+        IMemoryOwner<byte> first = pool.Rent(100);
+        first.Dispose();
+        using IMemoryOwner<byte> second = pool.Rent(100);
+
+        first.Dispose();
+
+        Memory<byte> memory = second.Memory;
+        Assert.True(memory.Length >= 100);
+        memory.Span.Fill(0xA5);
+
+        // Had the stale dispose returned the buffer, the next rent on this thread would get the same bytes.
+        using IMemoryOwner<byte> third = pool.Rent(100);
+        third.Memory.Span.Fill(0x5A);
+        Assert.False(second.Memory.Span.Overlaps(third.Memory.Span));
+        Assert.All(second.Memory.ToArray(), b => Assert.Equal(0xA5, b));
+    }
+
+    [Theory]
+    [MemberData(nameof(Pools))]
+    public void StaleOwnerThrowsObjectDisposedEvenAfterItsBufferIsRentedAgain(string name)
+    {
+        using MemoryPool<byte> pool = Create(name);
+        IMemoryOwner<byte> first = pool.Rent(100);
+        first.Dispose();
+        using IMemoryOwner<byte> second = pool.Rent(100);
+
+        Assert.Throws<ObjectDisposedException>(() => first.Memory);
+        Assert.True(second.Memory.Length >= 100);
+    }
+
+    [Fact]
+    public void EveryRentHandsOutADistinctOwner()
+    {
+        using StripedMemoryPool<byte> pool = StripedMemoryPool<byte>.Create(new StripedMemoryPoolOptions { StripeCount = 1, TrimmingEnabled = false });
+        IMemoryOwner<byte> first = pool.Rent(100);
+        first.Dispose();
+        using IMemoryOwner<byte> second = pool.Rent(100);
+        Assert.NotSame(first, second);
+    }
+
+    [Fact]
+    public void StaleDisposeAfterManyRecyclesStillDoesNothing()
+    {
+        using StripedMemoryPool<byte> pool = StripedMemoryPool<byte>.Create(new StripedMemoryPoolOptions { StripeCount = 1, TrimmingEnabled = false });
+        IMemoryOwner<byte> stale = pool.Rent(64);
+        stale.Dispose();
+        for (int i = 0; i < 1_000; i++)
+        {
+            pool.Rent(64).Dispose();
+        }
+
+        using IMemoryOwner<byte> current = pool.Rent(64);
+        long returnedBefore = pool.GetStatistics().Returned;
+        stale.Dispose();
+        Assert.Equal(returnedBefore, pool.GetStatistics().Returned);
+        Assert.Equal(64, current.Memory.Length);
+    }
+
+    private static MemoryPool<byte> Create(string name) => name switch
+    {
+        "bcl" => MemoryPool<byte>.Shared,
+        "striped-shared" => StripedMemoryPool<byte>.Shared,
+        _ => StripedMemoryPool<byte>.Create(new StripedMemoryPoolOptions { StripeCount = 1, TrimmingEnabled = false }),
+    };
+}

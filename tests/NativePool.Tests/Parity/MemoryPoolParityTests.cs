@@ -1,0 +1,179 @@
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+
+namespace NativePool.Tests.Parity;
+
+/// <summary>
+/// The ideas of the runtime's own <c>MemoryPool&lt;T&gt;</c> tests, run against <see cref="MemoryPool{T}.Shared"/> (the
+/// control) and against ours. Upstream names and verdicts: docs/array-pool-contract.md, "Upstream parity".
+/// </summary>
+public abstract class MemoryPoolParityTests
+{
+    public static TheoryData<int> BadSizes => new() { -2, int.MinValue };
+
+    [Fact]
+    public void SharedIsOneInstance() => Assert.Same(SharedPool(), SharedPool());
+
+    [Fact]
+    public void DisposingTheSharedPoolDoesNothing()
+    {
+        MemoryPool<int> pool = SharedPool();
+        pool.Dispose();
+        pool.Dispose();
+        using IMemoryOwner<int> owner = pool.Rent(10);
+        Assert.True(owner.Memory.Length >= 10);
+    }
+
+    [Fact]
+    public void RentingMoreThanMaxBufferSizeThrows()
+    {
+        using MemoryPool<int> pool = CreatePool();
+        Assert.Throws<ArgumentOutOfRangeException>(() => pool.Rent(pool.MaxBufferSize + 1));
+    }
+
+    [Fact]
+    public unsafe void MemorySpanArrayAndPinAllSeeTheSameElements()
+    {
+        using MemoryPool<int> pool = CreatePool();
+        using IMemoryOwner<int> owner = pool.Rent(10);
+        Memory<int> memory = owner.Memory;
+        Span<int> span = memory.Span;
+        Assert.Equal(memory.Length, span.Length);
+        Assert.True(MemoryMarshal.TryGetArray<int>(memory, out _));
+        using MemoryHandle handle = memory.Pin();
+        Assert.Equal((nint)Unsafe.AsPointer(ref MemoryMarshal.GetReference(span)), (nint)handle.Pointer);
+    }
+
+    [Theory]
+    [InlineData(0)]
+    [InlineData(3)]
+    [InlineData(10)]
+    public unsafe void PinningASliceGivesTheSlicesAddress(int index)
+    {
+        using MemoryPool<int> pool = CreatePool();
+        using IMemoryOwner<int> owner = pool.Rent(10);
+        Memory<int> memory = owner.Memory;
+        Span<int> span = memory.Span;
+        Assert.True(MemoryMarshal.TryGetArray<int>(memory, out _));
+        using MemoryHandle handle = memory.Slice(index).Pin();
+        Assert.Equal((nint)Unsafe.AsPointer(ref MemoryMarshal.GetReference(span.Slice(index))), (nint)handle.Pointer);
+    }
+
+    [Theory]
+    [InlineData(-1)]
+    [InlineData(int.MinValue)]
+    public void PinningAtANegativeOffsetThrows(int index)
+    {
+        using MemoryPool<int> pool = CreatePool();
+        using IMemoryOwner<int> owner = pool.Rent(10);
+        Memory<int> memory = owner.Memory;
+        Assert.Throws<ArgumentOutOfRangeException>(() => memory.Slice(index).Pin());
+    }
+
+    [Fact]
+    public unsafe void PinningAtTheEndGivesTheEndAddress()
+    {
+        using MemoryPool<int> pool = CreatePool();
+        using IMemoryOwner<int> owner = pool.Rent(10);
+        Memory<int> memory = owner.Memory;
+        Span<int> span = memory.Span;
+        using MemoryHandle handle = memory.Slice(memory.Length).Pin();
+        Assert.Equal((nint)Unsafe.AsPointer(ref MemoryMarshal.GetReference(span.Slice(memory.Length))), (nint)handle.Pointer);
+    }
+
+    [Fact]
+    public void PinningPastTheEndThrows()
+    {
+        using MemoryPool<int> pool = CreatePool();
+        using IMemoryOwner<int> owner = pool.Rent(10);
+        Memory<int> memory = owner.Memory;
+        Assert.Throws<ArgumentOutOfRangeException>(() => memory.Slice(memory.Length + 1).Pin());
+    }
+
+    [Fact]
+    public unsafe void EveryRentIsItsOwnBufferUntilDisposed()
+    {
+        using MemoryPool<int> pool = CreatePool();
+        var random = new Random(42);
+        var owners = new List<IMemoryOwner<int>>();
+        for (int i = 0; i < 100; i++)
+        {
+            int length = random.Next(1, 1001);
+            IMemoryOwner<int> owner = pool.Rent(length);
+            Assert.True(owner.Memory.Length >= length);
+            using MemoryHandle fresh = owner.Memory.Pin();
+            foreach (IMemoryOwner<int> prior in owners)
+            {
+                using MemoryHandle old = prior.Memory.Pin();
+                Assert.NotEqual((nint)old.Pointer, (nint)fresh.Pointer);
+                Assert.False(prior.Memory.Span.Overlaps(owner.Memory.Span));
+            }
+
+            owners.Add(owner);
+        }
+
+        owners.ForEach(owner => owner.Dispose());
+    }
+
+    [Fact]
+    public void RentWithTheDefaultSizeGivesAtLeastOneElementAndToleratesADoubleDispose()
+    {
+        using MemoryPool<int> pool = CreatePool();
+        using (IMemoryOwner<int> owner = pool.Rent(-1))
+        {
+            Assert.True(owner.Memory.Length >= 1);
+        }
+
+        using (IMemoryOwner<int> owner = pool.Rent(-1))
+        {
+            Assert.True(owner.Memory.Length >= 1);
+            owner.Dispose();
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(BadSizes))]
+    public void RentingALengthBelowMinusOneThrows(int length)
+    {
+        using MemoryPool<int> pool = CreatePool();
+        Assert.Throws<ArgumentOutOfRangeException>(() => pool.Rent(length));
+    }
+
+    [Fact]
+    public unsafe void TryGetArrayGivesTheArrayBehindTheMemory()
+    {
+        using MemoryPool<int> pool = CreatePool();
+        using IMemoryOwner<int> owner = pool.Rent(42);
+        Memory<int> memory = owner.Memory;
+        Assert.True(MemoryMarshal.TryGetArray(memory, out ArraySegment<int> segment));
+        Assert.Equal(memory.Length, segment.Count);
+        fixed (int* array = segment.Array)
+        {
+            Assert.Equal((nint)(array + segment.Offset), (nint)Unsafe.AsPointer(ref MemoryMarshal.GetReference(memory.Span)));
+        }
+    }
+
+    [Fact]
+    public void ExtraDisposesAreIgnored()
+    {
+        using MemoryPool<int> pool = CreatePool();
+        IMemoryOwner<int> owner = pool.Rent(42);
+        owner.Dispose();
+        owner.Dispose();
+    }
+
+    [Fact]
+    public void MemoryAfterDisposeThrows()
+    {
+        using MemoryPool<int> pool = CreatePool();
+        IMemoryOwner<int> owner = pool.Rent(42);
+        owner.Dispose();
+        Assert.Throws<ObjectDisposedException>(() => owner.Memory);
+    }
+
+    /// <summary>The process-wide pool of the implementation under test.</summary>
+    protected abstract MemoryPool<int> SharedPool();
+
+    /// <summary>The pool the tests rent from (Shared, or a fresh instance); disposing it must be harmless.</summary>
+    protected abstract MemoryPool<int> CreatePool();
+}

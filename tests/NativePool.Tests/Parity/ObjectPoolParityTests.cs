@@ -1,0 +1,222 @@
+using Microsoft.Extensions.ObjectPool;
+using NativePool.Tests.ObjectPool;
+
+namespace NativePool.Tests.Parity;
+
+/// <summary>
+/// The ideas of Microsoft.Extensions.ObjectPool's own tests (default pool, disposable pool, provider, threading), run
+/// against Microsoft's pools (the control) and against ours, each made through its provider. Upstream names and
+/// verdicts: docs/array-pool-contract.md, "Upstream parity".
+/// </summary>
+public abstract class ObjectPoolParityTests
+{
+    [Fact]
+    public void TheDefaultPolicyGivesBackTheObjectJustReturned()
+    {
+        ObjectPool<object> pool = CreateProvider().Create(new DefaultPooledObjectPolicy<object>());
+        object first = pool.Get();
+        pool.Return(first);
+        Assert.Same(first, pool.Get());
+    }
+
+    [Fact]
+    public void ACustomPolicyGivesBackTheObjectJustReturned()
+    {
+        ObjectPool<List<int>> pool = CreateProvider().Create(new CapacityPolicy());
+        List<int> first = pool.Get();
+        pool.Return(first);
+        Assert.Same(first, pool.Get());
+    }
+
+    [Fact]
+    public void ThePolicyCreatesTheObjects()
+    {
+        ObjectPool<List<int>> pool = CreateProvider().Create(new CapacityPolicy());
+        Assert.Equal(CapacityPolicy.Capacity, pool.Get().Capacity);
+    }
+
+    [Fact]
+    public void AnObjectThePolicyRejectsIsNotHandedOutAgain()
+    {
+        ObjectPool<List<int>> pool = CreateProvider().Create(new CapacityPolicy());
+        List<int> first = pool.Get();
+        first.Capacity = 20;
+        pool.Return(first);
+        Assert.NotSame(first, pool.Get());
+    }
+
+    [Fact]
+    public void ADisposingPoolWithTheDefaultPolicyGivesBackTheObjectJustReturned()
+    {
+        ObjectPool<DisposableThing> pool = CreateProvider().Create(new DefaultPooledObjectPolicy<DisposableThing>());
+        DisposableThing first = pool.Get();
+        pool.Return(first);
+        Assert.Same(first, pool.Get());
+    }
+
+    [Fact]
+    public void ADisposingPoolWithACustomPolicyGivesBackTheObjectJustReturned()
+    {
+        ObjectPool<DisposableList> pool = CreateProvider().Create(new DisposableCapacityPolicy());
+        DisposableList first = pool.Get();
+        pool.Return(first);
+        Assert.Same(first, pool.Get());
+        Assert.False(first.IsDisposed);
+    }
+
+    [Fact]
+    public void ADisposingPoolDropsAnObjectThePolicyRejects()
+    {
+        ObjectPool<DisposableList> pool = CreateProvider().Create(new DisposableCapacityPolicy());
+        DisposableList first = pool.Get();
+        first.Items.Capacity = 20;
+        pool.Return(first);
+        Assert.NotSame(first, pool.Get());
+        Assert.True(first.IsDisposed);
+    }
+
+    [Fact]
+    public void DisposingThePoolDisposesTheObjectItHolds()
+    {
+        ObjectPool<DisposableThing> pool = CreateProvider().Create(new DefaultPooledObjectPolicy<DisposableThing>());
+        DisposableThing item = pool.Get();
+        pool.Return(item);
+
+        ((IDisposable)pool).Dispose();
+
+        Assert.True(item.IsDisposed);
+    }
+
+    [Fact]
+    public void DisposingThePoolDisposesEveryObjectItHolds()
+    {
+        ObjectPool<DisposableThing> pool = CreateProvider().Create(new DefaultPooledObjectPolicy<DisposableThing>());
+        DisposableThing first = pool.Get();
+        DisposableThing second = pool.Get();
+        pool.Return(first);
+        pool.Return(second);
+
+        ((IDisposable)pool).Dispose();
+
+        Assert.True(first.IsDisposed);
+        Assert.True(second.IsDisposed);
+    }
+
+    [Fact]
+    public void GetAfterDisposeThrows()
+    {
+        ObjectPool<DisposableThing> pool = CreateProvider().Create(new DefaultPooledObjectPolicy<DisposableThing>());
+        pool.Return(pool.Get());
+        ((IDisposable)pool).Dispose();
+        Assert.Throws<ObjectDisposedException>(() => pool.Get());
+    }
+
+    [Fact]
+    public void ReturnAfterDisposeDisposesTheObject()
+    {
+        ObjectPool<DisposableThing> pool = CreateProvider().Create(new DefaultPooledObjectPolicy<DisposableThing>());
+        DisposableThing item = pool.Get();
+        ((IDisposable)pool).Dispose();
+        pool.Return(item);
+        Assert.True(item.IsDisposed);
+    }
+
+    [Fact]
+    public void TheProviderGivesAPlainPoolForAPlainType() => AssertPlainPool(CreateProvider().Create<object>());
+
+    [Fact]
+    public void TheProviderGivesADisposingPoolForADisposableType() => AssertDisposingPool(CreateProvider().Create<DisposableThing>());
+
+    [Fact]
+    public void NoObjectIsHandedToTwoThreadsAtOnce() =>
+        RunThreads(CreateProvider(10).Create(new DefaultPooledObjectPolicy<Marked>()));
+
+    [Fact]
+    public void NoObjectIsHandedToTwoThreadsAtOnceInADisposingPool() =>
+        RunThreads(CreateProvider(10).Create(new DefaultPooledObjectPolicy<DisposableMarked>()));
+
+    /// <summary>The provider of the implementation under test.</summary>
+    protected abstract ObjectPoolProvider CreateProvider(int maximumRetained = 1024);
+
+    /// <summary>Asserts that <paramref name="pool"/> is the provider's pool for non-disposable types.</summary>
+    protected abstract void AssertPlainPool<T>(ObjectPool<T> pool) where T : class;
+
+    /// <summary>Asserts that <paramref name="pool"/> is the provider's disposing pool.</summary>
+    protected abstract void AssertDisposingPool<T>(ObjectPool<T> pool) where T : class;
+
+    private static void RunThreads<T>(ObjectPool<T> pool)
+        where T : Marked
+    {
+        // Upstream runs eight threads for a second; a fixed number of rounds keeps the test independent of speed.
+        int failures = 0;
+        var threads = new Thread[8];
+        for (int t = 0; t < threads.Length; t++)
+        {
+            threads[t] = new Thread(() =>
+            {
+                for (int round = 0; round < 20_000; round++)
+                {
+                    T first = pool.Get();
+                    T second = pool.Get();
+
+                    // Interlocked: an object handed to two threads at once is seen marked by the other one.
+                    if (Interlocked.Exchange(ref first.Mark, 1) != 0 || Interlocked.Exchange(ref second.Mark, 1) != 0)
+                    {
+                        // Interlocked: several threads may find a shared object at once.
+                        Interlocked.Increment(ref failures);
+                    }
+
+                    // Volatile: the unmark must be visible to the next thread that gets the object from the pool.
+                    Volatile.Write(ref first.Mark, 0);
+                    Volatile.Write(ref second.Mark, 0);
+                    pool.Return(first);
+                    pool.Return(second);
+                }
+            });
+        }
+
+        Array.ForEach(threads, thread => thread.Start());
+        Array.ForEach(threads, thread => thread.Join());
+        Assert.Equal(0, failures);
+    }
+
+    /// <summary>An object a thread marks while it holds it.</summary>
+    internal class Marked
+    {
+        public int Mark;
+    }
+
+    /// <summary>A disposable <see cref="Marked"/>, so the providers pick their disposing pools.</summary>
+    internal sealed class DisposableMarked : Marked, IDisposable
+    {
+        public void Dispose()
+        {
+        }
+    }
+
+    /// <summary>A list that can be disposed, for the disposing pool's policy tests.</summary>
+    internal sealed class DisposableList : IDisposable
+    {
+        public List<int> Items { get; } = new(CapacityPolicy.Capacity);
+
+        public bool IsDisposed { get; private set; }
+
+        public void Dispose() => IsDisposed = true;
+    }
+
+    private sealed class CapacityPolicy : IPooledObjectPolicy<List<int>>
+    {
+        public const int Capacity = 17;
+
+        public List<int> Create() => new(Capacity);
+
+        public bool Return(List<int> obj) => obj.Capacity == Capacity;
+    }
+
+    private sealed class DisposableCapacityPolicy : IPooledObjectPolicy<DisposableList>
+    {
+        public DisposableList Create() => new();
+
+        public bool Return(DisposableList obj) => obj.Items.Capacity == CapacityPolicy.Capacity;
+    }
+}

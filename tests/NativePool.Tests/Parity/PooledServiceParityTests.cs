@@ -1,0 +1,144 @@
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.ObjectPool;
+
+namespace NativePool.Tests.Parity;
+
+/// <summary>
+/// The ideas of Microsoft's object-pool dependency-injection tests, against our <c>AddPooled</c> only: Microsoft's
+/// helper package does not restore here, so there is no control. Upstream names and verdicts:
+/// docs/array-pool-contract.md, "Upstream parity".
+/// </summary>
+public sealed class PooledServiceParityTests
+{
+    [Fact]
+    public void AddPooledWithTheServiceTypeOnlyRegistersAPoolWithTheDefaultBound()
+    {
+        using ServiceProvider provider = new ServiceCollection().AddSingleton<Dependency>().AddPooled<Service>().BuildServiceProvider(validateScopes: true);
+        ObjectPool<Service> pool = provider.GetRequiredService<ObjectPool<Service>>();
+        Assert.Equal(new PooledServiceOptions().MaximumRetained, Assert.IsType<StripedObjectPool<Service>>(pool).MaximumRetained);
+        Assert.NotNull(pool.Get());
+    }
+
+    [Fact]
+    public void TheLastAddPooledOfAServiceWins()
+    {
+        using ServiceProvider provider = new ServiceCollection()
+            .AddSingleton<Dependency>()
+            .AddPooled<IService, Service>()
+            .AddPooled<IService, OtherService>()
+            .BuildServiceProvider(validateScopes: true);
+        Assert.IsType<OtherService>(provider.GetRequiredService<ObjectPool<IService>>().Get());
+    }
+
+    [Fact]
+    public void AddPooledWithTheServiceTypeOnlyTakesTheBound()
+    {
+        using ServiceProvider provider = new ServiceCollection().AddSingleton<Dependency>().AddPooled<Service>(o => o.MaximumRetained = 64).BuildServiceProvider();
+        Assert.Equal(64, provider.GetRequiredService<StripedObjectPool<Service>>().MaximumRetained);
+    }
+
+    [Fact]
+    public void AddPooledWithAnImplementationBuildsItWithItsDependencies()
+    {
+        using ServiceProvider provider = new ServiceCollection().AddSingleton<Dependency>().AddPooled<IService, Service>().BuildServiceProvider(validateScopes: true);
+        Assert.Equal(Dependency.Message, provider.GetRequiredService<ObjectPool<IService>>().Get().ReadMessage());
+    }
+
+    [Fact]
+    public void AddPooledWithAnImplementationTakesTheBound()
+    {
+        using ServiceProvider provider = new ServiceCollection()
+            .AddSingleton<Dependency>()
+            .AddPooled<IService, Service>(o => o.MaximumRetained = 64)
+            .BuildServiceProvider(validateScopes: true);
+        Assert.Equal(64, provider.GetRequiredService<StripedObjectPool<IService>>().MaximumRetained);
+        Assert.Equal(Dependency.Message, provider.GetRequiredService<ObjectPool<IService>>().Get().ReadMessage());
+    }
+
+    [Fact]
+    public void AReturnedServiceIsResetAndNotDisposed()
+    {
+        using ServiceProvider provider = new ServiceCollection().AddSingleton<Dependency>().AddPooled<IService, Service>().BuildServiceProvider(validateScopes: true);
+        ObjectPool<IService> pool = provider.GetRequiredService<ObjectPool<IService>>();
+        IService service = pool.Get();
+        pool.Return(service);
+        Assert.Equal(1, service.ResetCalls);
+        Assert.Equal(0, service.DisposeCalls);
+    }
+
+    [Fact(Skip = "One thread alone keeps MaximumRetained − ThreadSlotCount + 1 (57 of 64 on two cores): part of the strict bound is reserved for other threads' slots. Filling the whole bound from one thread needs the engine to take thread-slot room out of the stripes' capacity as slots are handed out (thread-tier work).")]
+    public void OneThreadCanFillTheWholeBoundAndTheNextGetCreates()
+    {
+        const int Capacity = 64;
+        using ServiceProvider provider = new ServiceCollection()
+            .AddSingleton<Dependency>()
+            .AddPooled<IService, Service>(o => o.MaximumRetained = Capacity)
+            .BuildServiceProvider(validateScopes: true);
+        ObjectPool<IService> pool = provider.GetRequiredService<ObjectPool<IService>>();
+        IService[] services = Enumerable.Range(0, Capacity).Select(_ => pool.Get()).ToArray();
+        Array.ForEach(services, pool.Return);
+
+        for (int i = 0; i < Capacity; i++)
+        {
+            Assert.Contains(pool.Get(), services);
+        }
+
+        Assert.DoesNotContain(pool.Get(), services);
+    }
+
+    [Fact]
+    public void APooledServiceCannotDependOnAScopedService()
+    {
+        using ServiceProvider provider = new ServiceCollection().AddScoped<Dependency>().AddPooled<IService, Service>().BuildServiceProvider(validateScopes: true);
+        Assert.Throws<InvalidOperationException>(() => provider.GetRequiredService<ObjectPool<IService>>().Get());
+    }
+
+    /// <summary>What the pooled services depend on.</summary>
+    internal sealed class Dependency
+    {
+        public const string Message = "from the container";
+
+        public string Text { get; } = Message;
+    }
+
+    /// <summary>The pooled service's interface.</summary>
+    internal interface IService
+    {
+        public int ResetCalls { get; }
+
+        public int DisposeCalls { get; }
+
+        public string ReadMessage();
+    }
+
+    /// <summary>A pooled service that counts its resets and disposals.</summary>
+    internal class Service : IService, IResettable, IDisposable
+    {
+        private readonly Dependency _dependency;
+
+        public Service(Dependency dependency) => _dependency = dependency;
+
+        public int ResetCalls { get; private set; }
+
+        public int DisposeCalls { get; private set; }
+
+        public string ReadMessage() => _dependency.Text;
+
+        public bool TryReset()
+        {
+            ResetCalls++;
+            return true;
+        }
+
+        public void Dispose() => DisposeCalls++;
+    }
+
+    /// <summary>Another implementation, registered last.</summary>
+    internal sealed class OtherService : Service
+    {
+        public OtherService(Dependency dependency)
+            : base(dependency)
+        {
+        }
+    }
+}
