@@ -110,6 +110,9 @@ public class StripedArrayPoolStressTests
             ArraysPerStripe = ArraysPerStripe,
             MaximumArrayLength = MaximumArrayLength,
 
+            // Reference-holding arrays must come back cleared (checked on every rent): the opt-in clearing is on.
+            ClearReferencesOnReturn = true,
+
             // Every reading of this clock is an hour after the previous one, so each trim pass finds idle stripes and
             // idle threads' slots old enough to release.
             TimeProvider = trimConcurrently ? new HourPerReadingClock() : null,
@@ -193,7 +196,9 @@ public class StripedArrayPoolStressTests
         GC.Collect();
         PoolStatistics afterwards = pool.GetStatistics();
         Assert.True(trimConcurrently || afterwards.IsConserved, afterwards.ToString());
-        Assert.Equal(0, afterwards.Outstanding);
+
+        // Nothing is held any more. With the trimming race an item may also be counted as trimmed (below zero).
+        Assert.InRange(afterwards.Outstanding, trimConcurrently ? long.MinValue : 0, 0);
         Assert.InRange(afterwards.Pooled, 0, bound);
     }
 
