@@ -116,7 +116,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
     /// <paramref name="maxArrayLength"/> or <paramref name="maxArraysPerBucket"/> is 0 or negative (as the BCL throws).
     /// </exception>
     public static new StripedArrayPool<T> Create(int maxArrayLength, int maxArraysPerBucket) =>
-        new(OptionsFromBclShape(maxArrayLength, maxArraysPerBucket, StripedPoolSettings.DefaultStripeCount));
+        new(OptionsFromBclShape(maxArrayLength, maxArraysPerBucket, StripedPoolSettings.DefaultStripeCount), zeroNewArrays: true);
 
     /// <summary>Creates an independent pool.</summary>
     /// <param name="options">The shape of the pool; copied and validated now.</param>

@@ -52,19 +52,22 @@ internal sealed class PoolTotals
     // Interlocked: the trimmer (finalizer thread, timer thread, any caller of Trim) may run on several threads at once.
     public void AddTrimmed(long count) => Interlocked.Add(ref _trimmed, count);
 
-    /// <summary>Takes up to <paramref name="wanted"/> units of the strict bound; returns how many it got (0 when full).</summary>
-    public int Reserve(int wanted)
+    /// <summary>
+    /// Takes <paramref name="preferred"/> units of the strict bound while the bound has room for twice that, else
+    /// <paramref name="minimum"/> (so a thread never hoards room other threads need); 0 when not even the minimum is free.
+    /// </summary>
+    public int Reserve(int minimum, int preferred)
     {
         while (true)
         {
             // Volatile + CAS: every thread of a strict pool reserves from this one word.
             int free = Volatile.Read(ref _budget.Free);
-            if (free <= 0)
+            if (free < minimum || free <= 0)
             {
                 return 0;
             }
 
-            int take = free < wanted ? free : wanted;
+            int take = free >= 2 * preferred ? preferred : minimum;
 
             // CAS: two threads that both read the last units must not both take them; the loser reads again.
             if (Interlocked.CompareExchange(ref _budget.Free, free - take, free) == free)

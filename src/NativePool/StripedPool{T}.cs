@@ -287,8 +287,11 @@ internal sealed partial class StripedPool<T> where T : class
 
             if (_strict)
             {
-                // Nothing parked anywhere: hand back the room this thread holds beyond a batch.
-                AdjustReservation(cache, cache._reserved, 0, capacity);
+                // Nothing parked anywhere (the slot and magazine are empty): this thread gives back every unit it
+                // holds, the slot's too, so renting threads never starve returning ones of the bound.
+                _totals.Release(cache._reserved);
+                cache._reserved = 0;
+                cache._slotsEnabled = false;
             }
         }
         else if (set is not null)
@@ -325,6 +328,15 @@ internal sealed partial class StripedPool<T> where T : class
             return ReturnResult.Duplicate;
         }
 
+        if (_strict && !cache._slotsEnabled && parked is null && _totals.Reserve(1, 1) == 1)
+        {
+            // The thread's first return since it last found the pool empty: one unit of the bound for its slot.
+            cache._reserved += 1;
+            cache._slotsEnabled = true;
+            slot = item;
+            return ReturnResult.Stored;
+        }
+
         int capacity = _magazineCapacity[sizeClass];
         if (capacity != 0 && cache._slotsEnabled)
         {
@@ -339,7 +351,7 @@ internal sealed partial class StripedPool<T> where T : class
             toStripes = parked;
         }
 
-        if (_strict && _totals.Reserve(1) == 0)
+        if (_strict && _totals.Reserve(1, 1) == 0)
         {
             // The bound is reached: the colder item cannot be kept anywhere.
             return Drop(toStripes, cache);
@@ -393,7 +405,7 @@ internal sealed partial class StripedPool<T> where T : class
         if (_strict && cache._reserved < held + 1)
         {
             // Room for one more item: a batch of units at once, so the next returns pay nothing.
-            int got = _totals.Reserve(held + 1 + BatchSize(capacity) - cache._reserved);
+            int got = _totals.Reserve(held + 1 - cache._reserved, held + 1 + BatchSize(capacity) - cache._reserved);
             cache._reserved += got;
             if (cache._reserved < held + 1)
             {
@@ -475,7 +487,8 @@ internal sealed partial class StripedPool<T> where T : class
     /// <summary>Strict pools: sets the thread's reservation to cover its slot and <paramref name="magazineCount"/> items plus one batch of room.</summary>
     private void AdjustReservation(ThreadCache<T> cache, int reserved, int magazineCount, int capacity)
     {
-        int target = 1 + magazineCount + BatchSize(capacity);
+        int batch = BatchSize(capacity);
+        int target = 1 + magazineCount + (_totals.FreeBudget >= 2 * batch ? batch : 0);
         if (reserved > target)
         {
             _totals.Release(reserved - target);
@@ -625,20 +638,10 @@ internal sealed partial class StripedPool<T> where T : class
     [MethodImpl(MethodImplOptions.NoInlining)]
     private ThreadCache<T> CreateCache()
     {
-        bool slotsEnabled;
-        int reserved = 0;
-        if (_strict)
-        {
-            // The slot's unit of the bound: a thread that cannot have one goes straight to the stripes.
-            reserved = _totals.Reserve(1);
-            slotsEnabled = reserved == 1;
-        }
-        else
-        {
-            slotsEnabled = _totals.TryTakeThreadSlotToken();
-        }
-
-        var cache = new ThreadCache<T>(_totals, slotsEnabled, reserved, _onDiscard);
+        // A strict pool's thread takes its slot's unit on its first return (see ReturnSlow), not here: threads that only
+        // rent must not hold units of the bound.
+        bool slotsEnabled = !_strict && _totals.TryTakeThreadSlotToken();
+        var cache = new ThreadCache<T>(_totals, slotsEnabled, reserved: 0, _onDiscard);
         _threadCaches.Add(cache, null);
 
         // Replaces a stale entry of a dead pool that had this id, if any: that cache becomes garbage and is finalized.

@@ -64,8 +64,12 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     /// <summary>1 once the finalizer has folded this cache's counts into the pool's totals: readers must skip it.</summary>
     internal int _retired;
 
-    /// <summary>False when a strict pool had no unit of its bound for this thread's slot: returns skip the slots.</summary>
-    internal readonly bool _slotsEnabled;
+    /// <summary>
+    /// Whether returns may park items in the slots (owner-written). Non-strict pools: fixed when the cache is made (a
+    /// thread-slot token). Strict pools: true while the thread holds its slot's unit of the bound, taken on its first
+    /// return and given back when it rents from an empty pool, so threads that only rent never hold units.
+    /// </summary>
+    internal bool _slotsEnabled;
 
     private readonly Action<T>? _discard;
 

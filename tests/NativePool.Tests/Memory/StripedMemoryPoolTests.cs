@@ -237,7 +237,7 @@ public sealed class StripedMemoryPoolTests
         Assert.Throws<ObjectDisposedException>(() => stale.Memory);
         stale.Dispose();
         Assert.Equal(120, fresh.Memory.Length);
-        Assert.Equal(1, pool.GetStatistics().Returned);
+        Assert.Equal(1, pool.GetStatistics().Outstanding);
     }
 
     [Fact]
