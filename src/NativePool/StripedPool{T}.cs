@@ -328,6 +328,13 @@ internal sealed partial class StripedPool<T> where T : class
             return ReturnResult.Duplicate;
         }
 
+        if (parked is null && cache._slotsEnabled)
+        {
+            // A cache made by this very return, or a slot emptied since the fast path looked: park here.
+            slot = item;
+            return ReturnResult.Stored;
+        }
+
         if (_strict && !cache._slotsEnabled && parked is null && _totals.Reserve(1, 1) == 1)
         {
             // The thread's first return since it last found the pool empty: one unit of the bound for its slot.
