@@ -20,7 +20,7 @@ public static class InterleavedSection
         "per-round ratio (ours ÷ peer) meets it. The BenchmarkDotNet tables below are for publication and comparison with " +
         "other libraries' published numbers; their short jobs are too noisy on a 2-core machine to judge goals by.";
 
-    public const string Placeholder = "Not measured yet: produced by `./build.sh bench --ab` (see benchmarks-interleaved.md).";
+    public const string Placeholder = "No interleaved results yet: produced by `./build.sh bench --ab` (see benchmarks-interleaved.md).";
 
     /// <summary>Appends the whole section, with <paramref name="content"/> (or the placeholder) between the markers.</summary>
     public static void Render(StringBuilder md, string? content)
