@@ -53,6 +53,7 @@ case "$verb" in
         ;;
     bench)
         # Short job of everything (or --filter PATTERN, --full for the default job), then docs/benchmarks.md from the CSV export.
+        # --ab [--rounds N] [--filter SUBSTRING] [--quick|--dry]: the interleaved A/B goal measurement instead (docs/benchmarking.md).
         dotnet run -c Release --project bench/NativePool.Benchmarks -- --report docs/benchmarks.md "$@"
         ;;
     plots)
@@ -65,7 +66,7 @@ case "$verb" in
         dotnet pack src/ManagedFacade/ManagedFacade.csproj -c Release -o artifacts/packages -p:ContinuousIntegrationBuild=true "$@"
         ;;
     *)
-        echo "usage: ./build.sh [test|stress|bench [--full] [--filter PATTERN] [--report-only]|plots|pack [--version X.Y.Z]]" >&2
+        echo "usage: ./build.sh [test|stress|bench [--full] [--filter PATTERN] [--report-only] [--ab [--rounds N] [--quick]]|plots|pack [--version X.Y.Z]]" >&2
         exit 2
         ;;
 esac

@@ -2,18 +2,25 @@ using System.IO;
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
 using NativePool.Benchmarks.Infrastructure;
+using NativePool.Benchmarks.Interleaved;
 using NativePool.Benchmarks.Reporting;
 
 namespace NativePool.Benchmarks;
 
 /// <summary>
 /// Runs the benchmarks BenchmarkSwitcher selects (all of them without <c>--filter</c>), then optionally writes the
-/// results document. Exit code 1 when any benchmark failed or the selection was invalid.
+/// results document. Exit code 1 when any benchmark failed or the selection was invalid. With <c>--ab</c> it runs the
+/// interleaved A/B goal measurement instead (<see cref="InterleavedProgram"/>).
 /// </summary>
 public static class Program
 {
     public static int Main(string[] args)
     {
+        if (InterleavedOptions.IsRequested(args))
+        {
+            return InterleavedProgram.Run(args);
+        }
+
         BenchOptions options = BenchOptions.Parse(args);
         string resultsDirectory = Path.Combine(options.ArtifactsPath, "results");
 

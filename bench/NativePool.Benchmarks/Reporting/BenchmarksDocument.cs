@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.IO;
 using System.Text;
+using NativePool.Benchmarks.Interleaved;
 
 namespace NativePool.Benchmarks.Reporting;
 
@@ -10,7 +11,8 @@ namespace NativePool.Benchmarks.Reporting;
 /// </summary>
 /// <remarks>
 /// The document is regenerated whole, except the hand-written analysis between <see cref="NotesBegin"/> and
-/// <see cref="NotesEnd"/>, which is carried over from the existing file. Every CSV in the results directory is used, so
+/// <see cref="NotesEnd"/> and the interleaved A/B results (<see cref="InterleavedSection"/>), which are carried over from
+/// the existing file. Every CSV in the results directory is used, so
 /// a filtered run refreshes its own suites and keeps the others (each suite's table says when it was measured).
 /// </remarks>
 public static class BenchmarksDocument
@@ -32,7 +34,7 @@ public static class BenchmarksDocument
 
         RunInfo? run = RunInfo.Read(resultsDirectory);
         string? existing = File.Exists(path) ? File.ReadAllText(path) : null;
-        string text = Render(tables, run, ExtractNotes(existing));
+        string text = Render(tables, run, ExtractNotes(existing), InterleavedSection.Extract(existing));
         Directory.CreateDirectory(Path.GetDirectoryName(path)!);
         File.WriteAllText(path, text);
         Console.WriteLine($"Wrote {path} from {tables.Count} result tables.");
@@ -40,7 +42,7 @@ public static class BenchmarksDocument
     }
 
     /// <summary>The document's text.</summary>
-    public static string Render(IReadOnlyDictionary<string, ResultTable> tables, RunInfo? run, string? notes)
+    public static string Render(IReadOnlyDictionary<string, ResultTable> tables, RunInfo? run, string? notes, string? interleaved)
     {
         int cores = run?.LogicalCores > 0 ? run.LogicalCores : Environment.ProcessorCount;
         var md = new StringBuilder();
@@ -64,6 +66,7 @@ public static class BenchmarksDocument
         md.AppendLine(CultureInfo.InvariantCulture, $"All peers of a table ran in the same process and run; compare ratios, not absolute times across runs. Ratios are ours ÷ peer of mean times. The machine has {cores} cores: rows with more than {cores} threads measure oversubscription and are marked ⚠.");
         md.AppendLine();
 
+        InterleavedSection.Render(md, interleaved);
         RenderGoals(md, tables, cores);
 
         foreach (string section in SuiteCatalog.Sections)

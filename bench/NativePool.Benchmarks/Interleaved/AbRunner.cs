@@ -1,0 +1,124 @@
+using System.Diagnostics;
+using System.Runtime.CompilerServices;
+
+namespace NativePool.Benchmarks.Interleaved;
+
+/// <summary>
+/// The one timing loop: each side is warmed up and calibrated, then the rounds alternate the two sides in one process,
+/// and the order of the pair alternates too (ours-peer, peer-ours, …), so drift, frequency changes and neighbours' load
+/// hit both sides alike. Each round yields one ratio, ours ÷ peer in ns per operation.
+/// </summary>
+/// <remarks>
+/// Allocation is the process-wide <see cref="GC.GetTotalAllocatedBytes(bool)"/> (precise) delta around each timed batch,
+/// read outside the timed interval: it counts every thread a scenario uses (consumers, fresh threads), and the runtime's
+/// own background allocation, if any, with it.
+/// </remarks>
+public static class AbRunner
+{
+    /// <summary>Measures one scenario; <paramref name="ours"/> and <paramref name="peer"/> are already set up.</summary>
+    public static ScenarioResult Compare<TOurs, TPeer>(InterleavedScenario scenario, ref TOurs ours, ref TPeer peer, RoundSettings settings)
+        where TOurs : struct, IOperation
+        where TPeer : struct, IOperation
+    {
+        int oursCount = WarmUpAndCalibrate(ref ours, settings);
+        int peerCount = WarmUpAndCalibrate(ref peer, settings);
+
+        int rounds = settings.Rounds;
+        var oursNs = new double[rounds];
+        var peerNs = new double[rounds];
+        var ratios = new double[rounds];
+        long oursBytes = 0;
+        long peerBytes = 0;
+        for (int round = 0; round < rounds; round++)
+        {
+            Sample a, b;
+            if (round % 2 == 0)
+            {
+                a = Time(ref ours, oursCount);
+                b = Time(ref peer, peerCount);
+            }
+            else
+            {
+                b = Time(ref peer, peerCount);
+                a = Time(ref ours, oursCount);
+            }
+
+            oursNs[round] = a.NsPerOp;
+            peerNs[round] = b.NsPerOp;
+            ratios[round] = a.NsPerOp / b.NsPerOp;
+            oursBytes += a.Bytes;
+            peerBytes += b.Bytes;
+        }
+
+        return new ScenarioResult(
+            scenario,
+            Quantile(oursNs, 0.5),
+            Quantile(peerNs, 0.5),
+            Quantile(ratios, 0.5),
+            Quantile(ratios, 0.25),
+            Quantile(ratios, 0.75),
+            (double)oursBytes / ((long)oursCount * rounds),
+            (double)peerBytes / ((long)peerCount * rounds),
+            rounds);
+    }
+
+    /// <summary>
+    /// Runs the operation until the warm-up time has passed and it has been called often enough to be recompiled at
+    /// tier 1, doubling the batch while a batch is shorter than a millisecond; then sizes the round to the target time
+    /// from the median of three timed batches.
+    /// </summary>
+    private static int WarmUpAndCalibrate<TOp>(ref TOp op, RoundSettings settings)
+        where TOp : struct, IOperation
+    {
+        long slice = Math.Min(Stopwatch.Frequency / 1000, ToTicks(settings.RoundTarget));
+        int count = 1;
+        int calls = 0;
+        long start = Stopwatch.GetTimestamp();
+        do
+        {
+            Sample sample = Time(ref op, count);
+            calls++;
+            if (sample.Ticks < slice && count < int.MaxValue / 2)
+            {
+                count *= 2;
+            }
+        }
+        while (Stopwatch.GetElapsedTime(start) < settings.Warmup || calls < settings.MinimumWarmupCalls);
+
+        var nsPerOp = new double[3];
+        for (int i = 0; i < nsPerOp.Length; i++)
+        {
+            nsPerOp[i] = Time(ref op, count).NsPerOp;
+        }
+
+        double target = settings.RoundTarget.TotalNanoseconds / Math.Max(Quantile(nsPerOp, 0.5), 0.01);
+        return (int)Math.Clamp(target, 1, int.MaxValue / 2);
+    }
+
+    /// <summary>Times one batch of <paramref name="count"/> operations.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static Sample Time<TOp>(ref TOp op, int count)
+        where TOp : struct, IOperation
+    {
+        long bytesBefore = GC.GetTotalAllocatedBytes(precise: true);
+        long start = Stopwatch.GetTimestamp();
+        op.Run(count);
+        long ticks = Stopwatch.GetTimestamp() - start;
+        long bytes = GC.GetTotalAllocatedBytes(precise: true) - bytesBefore;
+        return new Sample(ticks, ticks * (1e9 / Stopwatch.Frequency) / count, bytes);
+    }
+
+    private static long ToTicks(TimeSpan time) => (long)(time.TotalSeconds * Stopwatch.Frequency);
+
+    /// <summary>The <paramref name="q"/> quantile with linear interpolation between the sorted values (sorts in place).</summary>
+    public static double Quantile(double[] values, double q)
+    {
+        Array.Sort(values);
+        double position = (values.Length - 1) * q;
+        int lower = (int)Math.Floor(position);
+        int upper = Math.Min(lower + 1, values.Length - 1);
+        return values[lower] + ((values[upper] - values[lower]) * (position - lower));
+    }
+
+    private readonly record struct Sample(long Ticks, double NsPerOp, long Bytes);
+}

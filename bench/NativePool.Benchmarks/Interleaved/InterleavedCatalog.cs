@@ -1,0 +1,19 @@
+using NativePool.Benchmarks.Interleaved.Scenarios;
+
+namespace NativePool.Benchmarks.Interleaved;
+
+/// <summary>Every interleaved scenario, one goal each, in the order of the results table.</summary>
+public static class InterleavedCatalog
+{
+    public static IReadOnlyList<InterleavedScenario> All() =>
+    [
+        .. RentReturnScenarios.Create(),
+        FloorScenario.Create(),
+        ScopedLeaseScenario.Create(),
+        ObjectArrayScenario.Create(),
+        .. DrainRefillScenarios.Create(),
+        ProducerConsumerScenario.Create(),
+        FreshThreadsScenario.Create(),
+        MemoryPoolScenario.Create(),
+    ];
+}

@@ -1,0 +1,31 @@
+namespace NativePool.Benchmarks.Interleaved;
+
+/// <summary>
+/// What the rounds of one scenario measured: medians of ns per operation, the median and interquartile band of the
+/// per-round ratios (ours ÷ peer), and the mean bytes allocated per operation by each side.
+/// </summary>
+public sealed record ScenarioResult(
+    InterleavedScenario Scenario,
+    double OursNsPerOp,
+    double PeerNsPerOp,
+    double RatioMedian,
+    double RatioP25,
+    double RatioP75,
+    double OursBytesPerOp,
+    double PeerBytesPerOp,
+    int Rounds)
+{
+    /// <summary>Allocation per operation below this counts as none (the table shows it rounded to whole bytes).</summary>
+    public const double ZeroBytes = 0.5;
+
+    /// <summary>Whether the allocation part of the goal, if any, is met.</summary>
+    public bool AllocationMet => Scenario.AllocationGoal switch
+    {
+        AllocationGoal.OursAllocatesNothing => OursBytesPerOp < ZeroBytes,
+        AllocationGoal.OursNoMoreThanPeer => OursBytesPerOp < PeerBytesPerOp + ZeroBytes,
+        _ => true,
+    };
+
+    /// <summary>The goal is met when three rounds in four (the p75 of the ratio) meet it, and the allocation part too.</summary>
+    public bool Met => RatioP75 <= Scenario.Goal && AllocationMet;
+}

@@ -1,0 +1,92 @@
+using System.Globalization;
+using System.IO;
+using Xunit.Abstractions;
+
+namespace NativePool.Tests.Benchmarks;
+
+/// <summary>
+/// Runs the interleaved A/B runner (<c>--ab</c>) in its dry mode, a few tiny rounds per scenario, so a scenario that
+/// throws, hangs or drops out of the table fails the test run. It measures nothing and asserts nothing about speed.
+/// </summary>
+public class InterleavedDryRunTests
+{
+    private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(3);
+
+    /// <summary>Every goal the runner must measure, by its row label.</summary>
+    private static readonly string[] s_scenarios =
+    [
+        .. new[] { "byte", "char", "int" }.SelectMany(element => new[] { 16, 100, 4096, 10000, 1000000 }
+            .Select(length => $"{element}[{length}] Rent+Return vs ArrayPool.Shared")),
+        "Rent(4096)+Return vs ThreadStatic swap (floor)",
+        "RentScoped(4096) lease vs raw Rent+Return",
+        "object[100] Create() pool vs ArrayPool.Shared",
+        "DrainRefillSingle 8 vs DefaultObjectPool",
+        "DrainRefillSingle 256 vs DefaultObjectPool",
+        "DrainRefillSingle 2048 vs DefaultObjectPool",
+        "producer/consumer byte[4096] vs ArrayPool.Shared",
+        "2 fresh threads x 1 object vs DefaultObjectPool",
+        "MemoryPool Rent(4096)+Dispose vs MemoryPool.Shared",
+    ];
+
+    private readonly ITestOutputHelper _output;
+
+    public InterleavedDryRunTests(ITestOutputHelper output) => _output = output;
+
+    [Fact]
+    [Trait("Category", "Bench")]
+    public void EveryScenarioRunsADryRoundAndPrintsItsRatiosWithoutWritingTheDocuments()
+    {
+        string directory = Path.Combine(Path.GetTempPath(), "nativepool-ab-dry-" + Guid.NewGuid().ToString("N"));
+        string report = Path.Combine(directory, "benchmarks.md");
+        try
+        {
+            (int exitCode, string log) = BenchmarkProgram.Run(s_timeout, "--ab", "--dry", "--report", report);
+            _output.WriteLine(BenchmarkProgram.Tail(log, 80));
+
+            Assert.True(exitCode == 0, $"The interleaved runner exited with {exitCode}. Last output:\n{BenchmarkProgram.Tail(log, 60)}");
+            foreach (string scenario in s_scenarios)
+            {
+                string[] cells = TableRow(log, scenario);
+
+                // scenario | ours ns/op | peer ns/op | ratio median | p25–p75 | goal | alloc ours | alloc peer | status
+                Assert.True(cells.Length == 9, $"The row of '{scenario}' has {cells.Length} cells.");
+                double median = Number(cells[3], scenario);
+                string[] band = cells[4].Split('–');
+                Assert.True(band.Length == 2, $"The p25–p75 band of '{scenario}' is '{cells[4]}'.");
+                double p25 = Number(band[0], scenario);
+                double p75 = Number(band[1], scenario);
+                Assert.True(p25 > 0 && p25 <= median && median <= p75, $"'{scenario}': p25 {p25}, median {median}, p75 {p75} are not ordered positive ratios.");
+                Number(cells[1], scenario);
+                Number(cells[2], scenario);
+                Number(cells[6], scenario);
+                Number(cells[7], scenario);
+            }
+
+            Assert.False(File.Exists(report), "A dry run wrote the results document.");
+            Assert.False(File.Exists(Path.Combine(directory, "benchmarks-interleaved.md")), "A dry run wrote the interleaved document.");
+        }
+        finally
+        {
+            if (Directory.Exists(directory))
+            {
+                Directory.Delete(directory, recursive: true);
+            }
+        }
+    }
+
+    /// <summary>The cells of the table row whose first cell is <paramref name="scenario"/>.</summary>
+    private static string[] TableRow(string log, string scenario)
+    {
+        string? row = log.Split('\n').Select(line => line.Trim()).FirstOrDefault(line => line.StartsWith($"| {scenario} |", StringComparison.Ordinal));
+        Assert.True(row is not null, $"No table row for '{scenario}'.");
+        return [.. row!.Trim('|').Split('|').Select(cell => cell.Trim())];
+    }
+
+    private static double Number(string text, string scenario)
+    {
+        Assert.True(
+            double.TryParse(text, NumberStyles.Float | NumberStyles.AllowThousands, CultureInfo.InvariantCulture, out double value) && double.IsFinite(value),
+            $"'{text}' in the row of '{scenario}' is not a number.");
+        return value;
+    }
+}
