@@ -132,9 +132,11 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public override T[] Rent(int minimumLength)
     {
+        // Read on every path, before any branch, so an inlined Rent and Return share one thread-static access.
+        object?[]? caches = ThreadCacheTable.Current;
         if ((uint)(minimumLength - 1) < (uint)_maximumArrayLength)
         {
-            return _engine.Rent(SizeClasses.GetIndex(minimumLength));
+            return _engine.Rent(SizeClasses.GetIndex(minimumLength), caches);
         }
 
         return RentUncommon(minimumLength);
@@ -152,6 +154,8 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public override void Return(T[] array, bool clearArray = false)
     {
+        // Read on every path, before any branch, so an inlined Rent and Return share one thread-static access.
+        object?[]? caches = ThreadCacheTable.Current;
         if (array is null)
         {
             ThrowHelper.ThrowArgumentNull(nameof(array));
@@ -174,7 +178,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
                 MemoryMarshal.CreateSpan(ref MemoryMarshal.GetArrayDataReference(array), length).Clear();
             }
 
-            if (_engine.Return(sizeClass, array) == ReturnResult.Duplicate)
+            if (_engine.Return(sizeClass, array, caches) == ReturnResult.Duplicate)
             {
                 ThrowHelper.ThrowDoubleReturn(nameof(array));
             }

@@ -193,13 +193,16 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public override T Get()
     {
+        // Read on every path, before any branch, so an inlined Get and Return share one thread-static access.
+        object?[]? caches = ThreadCacheTable.Current;
+
         // Volatile: Dispose publishes the disposal state from another thread; a stale null here is settled below.
         if (Volatile.Read(ref _disposal) is not null)
         {
             ThrowHelper.ThrowObjectDisposed(ObjectName);
         }
 
-        T item = _engine.Rent(0);
+        T item = _engine.Rent(0, caches);
 
         // Volatile: a Dispose that began while we took the item may have taken it from our slot too (see Dispose).
         if (Volatile.Read(ref _disposal) is not null)
@@ -217,6 +220,8 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public override void Return(T obj)
     {
+        // Read on every path, before any branch, so an inlined Get and Return share one thread-static access.
+        object?[]? caches = ThreadCacheTable.Current;
         if (obj is null)
         {
             ThrowHelper.ThrowArgumentNull(nameof(obj));
@@ -235,7 +240,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
             return;
         }
 
-        if (_engine.Return(0, obj) == ReturnResult.Duplicate)
+        if (_engine.Return(0, obj, caches) == ReturnResult.Duplicate)
         {
             ThrowHelper.ThrowDoubleReturn(nameof(obj));
         }

@@ -116,9 +116,13 @@ internal sealed partial class StripedPool<T> where T : class
 
     /// <summary>Rents an item of class <paramref name="sizeClass"/> (already validated), allocating on a miss.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public T Rent(int sizeClass)
+    public T Rent(int sizeClass) => Rent(sizeClass, ThreadCacheTable.Current);
+
+    /// <summary>Rents an item of class <paramref name="sizeClass"/>; <paramref name="caches"/> is <see cref="ThreadCacheTable.Current"/>.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public T Rent(int sizeClass, object?[]? caches)
     {
-        object? entry = ThreadCacheTable.Get(_id);
+        object? entry = ThreadCacheTable.Get(caches, _id);
         if (entry is not null && ReferenceEquals(Unsafe.As<ThreadCacheBase>(entry).Owner, _totals))
         {
             ThreadCache<T> cache = Unsafe.As<ThreadCache<T>>(entry);
@@ -138,9 +142,13 @@ internal sealed partial class StripedPool<T> where T : class
 
     /// <summary>Returns <paramref name="item"/> of class <paramref name="sizeClass"/> (already validated).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public ReturnResult Return(int sizeClass, T item)
+    public ReturnResult Return(int sizeClass, T item) => Return(sizeClass, item, ThreadCacheTable.Current);
+
+    /// <summary>Returns <paramref name="item"/> of class <paramref name="sizeClass"/>; <paramref name="caches"/> is <see cref="ThreadCacheTable.Current"/>.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public ReturnResult Return(int sizeClass, T item, object?[]? caches)
     {
-        object? entry = ThreadCacheTable.Get(_id);
+        object? entry = ThreadCacheTable.Get(caches, _id);
         if (entry is not null && ReferenceEquals(Unsafe.As<ThreadCacheBase>(entry).Owner, _totals))
         {
             ThreadCache<T> cache = Unsafe.As<ThreadCache<T>>(entry);
