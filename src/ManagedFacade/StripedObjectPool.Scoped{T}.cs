@@ -1,6 +1,5 @@
 using System;
 using System.Runtime.CompilerServices;
-using System.Threading;
 
 namespace NativePool;
 
@@ -108,8 +107,8 @@ public sealed partial class StripedObjectPool<T>
 
     private void ReturnWithoutPolicy(T item)
     {
-        // Volatile: as in Return, the mark is re-checked after the store.
-        if (Volatile.Read(ref _disposal) is not null)
+        // As in Return, the mark is read before and re-checked after the store.
+        if (_engine.IsShutDown)
         {
             ReturnAfterDispose(item);
             return;
@@ -117,8 +116,8 @@ public sealed partial class StripedObjectPool<T>
 
         _engine.Return(0, item);
 
-        // Volatile: a Dispose that began while we stored the object may have drained before our store (see Dispose).
-        if (Volatile.Read(ref _disposal) is not null)
+        // A Dispose that began while we stored the object may have drained before our store (see Dispose).
+        if (_engine.IsShutDown)
         {
             ReturnRacedDispose();
         }

@@ -1,7 +1,6 @@
 using System;
 using System.Numerics;
 using System.Runtime.CompilerServices;
-using System.Threading;
 using Microsoft.Extensions.ObjectPool;
 
 namespace NativePool;
@@ -196,16 +195,16 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
         // Read on every path, before any branch, so an inlined Get and Return share one thread-static access.
         object?[]? caches = ThreadCacheTable.Current;
 
-        // Volatile: Dispose publishes the disposal state from another thread; a stale null here is settled below.
-        if (Volatile.Read(ref _disposal) is not null)
+        // Dispose publishes the mark from another thread; a stale read here is settled by the re-check below.
+        if (_engine.IsShutDown)
         {
             ThrowHelper.ThrowObjectDisposed(ObjectName);
         }
 
         T item = _engine.Rent(0, caches);
 
-        // Volatile: a Dispose that began while we took the item may have taken it from our slot too (see Dispose).
-        if (Volatile.Read(ref _disposal) is not null)
+        // A Dispose that began while we took the item may have taken it from our slot too (see Dispose).
+        if (_engine.IsShutDown)
         {
             GetRacedDispose(item);
         }
@@ -227,8 +226,8 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
             ThrowHelper.ThrowArgumentNull(nameof(obj));
         }
 
-        // Volatile: Dispose publishes the disposal state from another thread; a stale null here is settled below.
-        if (Volatile.Read(ref _disposal) is not null)
+        // Dispose publishes the mark from another thread; a stale read here is settled by the re-check below.
+        if (_engine.IsShutDown)
         {
             ReturnAfterDispose(obj);
             return;
@@ -245,8 +244,8 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
             ThrowHelper.ThrowDoubleReturn(nameof(obj));
         }
 
-        // Volatile: a Dispose that began while we stored the object may have drained before our store (see Dispose).
-        if (Volatile.Read(ref _disposal) is not null)
+        // A Dispose that began while we stored the object may have drained before our store (see Dispose).
+        if (_engine.IsShutDown)
         {
             ReturnRacedDispose();
         }

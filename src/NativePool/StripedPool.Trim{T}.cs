@@ -32,6 +32,11 @@ internal sealed partial class StripedPool<T>
     {
         // Settles the Gen2 callback, the timer and explicit callers trimming at once: one pass at a time. Periodic
         // passes skip; an explicit release-everything waits its turn (a pass is short and never blocks on anything).
+        if (IsShutDown)
+        {
+            return 0;
+        }
+
         var spinner = default(SpinWait);
         while (Interlocked.Exchange(ref _trimming, 1) != 0)
         {
@@ -53,7 +58,7 @@ internal sealed partial class StripedPool<T>
             int removed = 0;
             for (int c = 0; c < _classCount; c++)
             {
-                removed += GetStripes(c)?.Trim(nowMs, ageMs, all, waitForClaims: releaseAll, _onDiscard) ?? 0;
+                removed += GetStripes(c)?.Trim(nowMs, ageMs, all, waitForClaims: releaseAll, _discardItem) ?? 0;
             }
 
             if (_strict)
@@ -76,9 +81,10 @@ internal sealed partial class StripedPool<T>
 
                 // Volatile: asks the owner to move its magazines to the stripes, where later passes can age them.
                 Volatile.Write(ref cache._flushRequested, 1);
-                if (_trimThreadCaches)
+                if (_trimThreadCaches && all)
                 {
-                    removed += TrimIdleSlots(cache, nowMs, all ? MinimumSlotIdleMs : Math.Max(ageMs, MinimumSlotIdleMs));
+                    // Only under high pressure (or an explicit release-all): see TrimIdleSlots for the race this accepts.
+                    removed += TrimIdleSlots(cache, nowMs, MinimumSlotIdleMs);
                 }
             }
 
@@ -92,69 +98,14 @@ internal sealed partial class StripedPool<T>
         }
     }
 
-    /// <summary>Removes every item from the stripes, waiting out in-flight claims (disposal).</summary>
-    /// <returns>How many items were removed.</returns>
-    public int DrainStripes()
-    {
-        int removed = 0;
-        for (int c = 0; c < _classCount; c++)
-        {
-            removed += GetStripes(c)?.Trim(0, 0, releaseAll: true, waitForClaims: true, _onDiscard) ?? 0;
-        }
-
-        _totals.AddTrimmed(removed);
-        return removed;
-    }
-
-    /// <summary>
-    /// Removes every item from every thread's slots and magazines (disposal), each with an exchange, and passes it to
-    /// the discard callback.
-    /// </summary>
-    /// <remarks>
-    /// The owners of those slots fill and empty them with plain loads and stores, so an owner that is renting at this
-    /// very moment may hand out the item this call takes. Only a caller that settles that race itself may use this:
-    /// <c>StripedObjectPool</c> marks itself disposed, issues a process-wide barrier, and re-checks the mark after
-    /// every rent and return (its remarks give the argument).
-    /// </remarks>
-    /// <returns>How many items were removed.</returns>
-    public int DrainThreadCaches()
-    {
-        int removed = 0;
-        foreach (KeyValuePair<ThreadCache<T>, object?> pair in _threadCaches)
-        {
-            removed += EmptyThreadCache(pair.Key);
-        }
-
-        _totals.AddTrimmed(removed);
-        return removed;
-    }
-
-    /// <summary>
-    /// Removes every item parked in the calling thread's slots and magazines and passes each to the discard callback
-    /// (disposal of pools whose discard frees memory, which must not take items out of other threads' slots).
-    /// </summary>
-    /// <returns>How many items were removed.</returns>
-    public int DrainCurrentThread()
-    {
-        object? entry = ThreadCacheTable.Get(_id);
-        if (entry is null || !ReferenceEquals(Unsafe.As<ThreadCacheBase>(entry).Owner, _totals))
-        {
-            return 0;
-        }
-
-        int removed = EmptyThreadCache(Unsafe.As<ThreadCache<T>>(entry));
-        _totals.AddTrimmed(removed);
-        return removed;
-    }
-
-    /// <summary>Takes the items another thread has left in its slots since the previous pass, once they are old enough.</summary>
+    /// <summary>Under high memory pressure: takes what another thread has left parked since the previous pass.</summary>
     /// <remarks>
     /// Nothing is written on a hit, so idleness is judged as the runtime's shared pool judges it: the trimmer notes
-    /// which item each slot holds, and a later pass that finds the very same item there after <paramref name="requiredMs"/>
-    /// takes it. The take is an exchange; the owner may at that instant be renting the same item with plain loads and
-    /// stores, in which case both hold it: the trimmer never hands it to anyone (so no two renters ever share it), but
-    /// the item is then counted as trimmed as well as outstanding. That is why pools whose discard has a side effect
-    /// (freeing native memory, disposing) never take items from other threads' slots.
+    /// which item each slot holds, and a later pass that finds the very same items there after <paramref name="requiredMs"/>
+    /// empties the slots and magazines. Each take is an exchange; the owner may at that instant be renting the same item
+    /// with plain loads and stores, in which case both hold it: the trimmer never hands it to anyone (so no two renters
+    /// ever share it), but the item is then counted as trimmed as well as outstanding. That trade is made only under
+    /// high memory pressure, and never in pools whose discard has a side effect (freeing native memory, disposing).
     /// </remarks>
     private int TrimIdleSlots(ThreadCache<T> cache, long nowMs, long requiredMs)
     {
@@ -186,22 +137,10 @@ internal sealed partial class StripedPool<T>
             return 0;
         }
 
-        int removed = 0;
-        for (int c = 0; c < _classCount; c++)
-        {
-            T? expected = seen[c];
-            seen[c] = null;
-
-            // CAS: takes the slot's item only if it is still the one seen idle; an owner that moved on keeps its slot.
-            if (expected is not null && ReferenceEquals(Interlocked.CompareExchange(ref cache.Slot(c), null, expected), expected))
-            {
-                removed++;
-                _onDiscard?.Invoke(expected);
-            }
-        }
-
+        // Seen idle: the slots still hold what they held a while ago. Take them, and the magazines too.
+        Array.Clear(seen);
         cache._trimSeenSince = 0;
-        return removed;
+        return EmptyThreadCache(cache);
     }
 
     private int EmptyThreadCache(ThreadCache<T> cache)
@@ -239,13 +178,20 @@ internal sealed partial class StripedPool<T>
             return 0;
         }
 
-        _onDiscard?.Invoke(item);
+        Discard(item);
         return 1;
     }
 
     private void StartTrimming(TimeSpan interval)
     {
-        Gen2GcCallback.Register(static target => { ((StripedPool<T>)target).Trim(); return true; }, this);
+        Gen2GcCallback.Register(
+            static target =>
+            {
+                var pool = (StripedPool<T>)target;
+                pool.Trim();
+                return !pool.IsShutDown;
+            },
+            this);
         TrimTimer.Start(this, interval);
     }
 
@@ -287,7 +233,7 @@ internal sealed partial class StripedPool<T>
 
         private void Tick()
         {
-            if (_pool.TryGetTarget(out StripedPool<T>? pool))
+            if (_pool.TryGetTarget(out StripedPool<T>? pool) && !pool.IsShutDown)
             {
                 pool.Trim();
             }

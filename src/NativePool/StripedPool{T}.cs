@@ -53,6 +53,7 @@ internal sealed partial class StripedPool<T> where T : class
     private readonly long[] _itemBytes;
     private readonly Func<int, T> _allocate;
     private readonly Action<T>? _onDiscard;
+    private readonly Action<T>? _discardItem;
     private readonly PoolTotals _totals;
     private readonly bool _strict;
     private readonly ConditionalWeakTable<ThreadCache<T>, object?> _threadCaches = new();
@@ -80,12 +81,16 @@ internal sealed partial class StripedPool<T> where T : class
         _itemBytes = settings.ItemBytes ?? new long[_classCount];
         _allocate = allocate;
         _onDiscard = onDiscard;
+        _discardItem = onDiscard is null ? null : Discard;
         _strict = settings.RetentionLimit >= 0;
         _totals = new PoolTotals(settings.RetentionLimit, settings.ThreadSlotTokens);
         _clock = settings.Clock;
         _pressure = settings.Pressure;
         _trimAgeMs = (long)settings.TrimAge.TotalMilliseconds;
-        _trimThreadCaches = settings.TrimThreadCaches;
+        // Enforced here, whatever the settings say: taking an item out of another live thread's slot can race its owner
+        // handing the same item out, which is harmless for a reference the GC reclaims and fatal for a discard that
+        // frees or disposes (see StripedPool.Shutdown).
+        _trimThreadCaches = settings.TrimThreadCaches && onDiscard is null;
         _id = ThreadCacheTable.AllocatePoolId();
         if (settings.TrimmingEnabled)
         {
@@ -455,7 +460,7 @@ internal sealed partial class StripedPool<T> where T : class
             if (dropped is not null)
             {
                 cache._dropped++;
-                _onDiscard?.Invoke(dropped);
+                Discard(dropped);
             }
         }
 
@@ -495,7 +500,7 @@ internal sealed partial class StripedPool<T> where T : class
     private ReturnResult Drop(T item, ThreadCache<T> cache)
     {
         cache._dropped++;
-        _onDiscard?.Invoke(item);
+        Discard(item);
         return ReturnResult.Dropped;
     }
 
@@ -591,7 +596,7 @@ internal sealed partial class StripedPool<T> where T : class
                 if (dropped is not null)
                 {
                     cache._dropped++;
-                    _onDiscard?.Invoke(dropped);
+                    Discard(dropped);
                 }
             }
 

@@ -200,10 +200,9 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
 
         // Volatile: later rents on other threads take the slow path and throw; a rent racing this write may still succeed.
         Volatile.Write(ref _rentLimit, 0);
-        _engine.DrainStripes();
 
-        // Managed buffers may be taken out of any thread's slot (the engine's trimmer does it all the time).
-        _engine.Trim(releaseAll: true);
+        // The engine's one shutdown: every buffer on the stripes and in every thread's slots and magazines goes.
+        _engine.Shutdown();
     }
 
     private PinnedMemoryOwner<T> Allocate(int sizeClass) => new(this, sizeClass, SizeClasses.GetLength(sizeClass));
@@ -239,7 +238,6 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
     {
         // The pool is disposed: keep nothing; count the return as dropped so the statistics still balance.
         _engine.RecordUnpooledReturn();
-        _engine.DrainCurrentThread();
     }
 
     private static void Validate(StripedMemoryPoolOptions options)

@@ -12,15 +12,16 @@ namespace NativePool;
 /// <remarks>
 /// <para>
 /// The engine pools <see cref="NativeBlock{T}"/> headers like any other item; its discard callback frees the native
-/// memory, so a block returned past the budget or trimmed from a stripe is freed right there. The engine is told not
-/// to trim other threads' slots: it may take an item out of a slot at the very moment the slot's owner hands the same
-/// item out, which is harmless for managed arrays and a use-after-free for native memory. A block parked in a thread's
-/// slot is therefore only ever freed by that thread (<see cref="StripedPool{T}.DrainCurrentThread"/>) or by the
-/// header's finalizer once the thread is gone.
+/// memory, so a block returned past the budget or trimmed from a stripe is freed right there. Because that discard has
+/// a side effect, the engine never trims other live threads' slots (an owner could be handing the same block out at
+/// that instant); a block parked there is freed by its own thread, by the cache's finalizer once the thread is gone,
+/// or by disposal.
 /// </para>
 /// <para>
-/// Disposal frees everything on the stripes and in the disposing thread's slots, then sends rents to the slow path
-/// (which throws) and returns to the allocator. Nothing a racing thread does can make the pool free a leased block.
+/// Disposal is the engine's one shutdown protocol (<see cref="StripedPool{T}.Shutdown"/>): it frees every block on the
+/// stripes and in every thread's slots and magazines, each exactly once. This core re-reads the mark after every engine
+/// rent and return, so a rent racing the disposal never hands out a freed block and a return racing it never leaves a
+/// block behind. Nothing a racing thread does can make the pool free a leased block.
 /// </para>
 /// </remarks>
 /// <typeparam name="T">The element type of the blocks' typed views.</typeparam>
@@ -107,6 +108,13 @@ internal sealed class NativeBlockCore<T>
         NativeBlock<T> block = (uint)(byteLength - 1) < (uint)_rentLimit
             ? _engine.Rent(NativeSizeClasses.GetIndex(byteLength))
             : RentUncommon(byteLength);
+
+        // A Dispose that began while we took the block may have taken (and freed) it from our slot too.
+        if (_engine.IsShutDown)
+        {
+            RentRacedDispose(block);
+        }
+
         generation = block.Lease(length);
         return block;
     }
@@ -124,6 +132,13 @@ internal sealed class NativeBlockCore<T>
         {
             // Cannot be a duplicate: the generation lets exactly one dispose per lease through. Dropped means freed.
             _engine.Return(block.SizeClass, block);
+
+            // A Dispose that began while we stored the block may have drained before our store: drain again.
+            if (_engine.IsShutDown)
+            {
+                _engine.ReturnRacedShutdown();
+            }
+
             return;
         }
 
@@ -134,7 +149,7 @@ internal sealed class NativeBlockCore<T>
     public int Trim() => _engine.Trim();
 
     /// <summary>Frees every block on the stripes and in the calling thread's slots now.</summary>
-    public int Clear() => _engine.Trim(releaseAll: true) + _engine.DrainCurrentThread();
+    public int Clear() => _engine.Trim(releaseAll: true);
 
     /// <summary>Reads the counters.</summary>
     public NativeBlockStatistics GetStatistics() => new()
@@ -156,8 +171,23 @@ internal sealed class NativeBlockCore<T>
 
         // Volatile: rents and returns on other threads see the pool closed and take the slow paths.
         Volatile.Write(ref _rentLimit, 0);
-        _engine.DrainStripes();
-        _engine.DrainCurrentThread();
+        _engine.Shutdown();
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void RentRacedDispose(NativeBlock<T> block)
+    {
+        // Hand the block to nobody: it is freed once (here or by the drain that also took it), then the rent throws.
+        if (block.SizeClass >= 0)
+        {
+            _engine.RentRacedShutdown(block);
+        }
+        else
+        {
+            block.Free();
+        }
+
+        ThrowHelper.ThrowObjectDisposed(nameof(NativeBlockPool));
     }
 
     private NativeBlock<T> Allocate(int sizeClass) =>
@@ -169,7 +199,6 @@ internal sealed class NativeBlockCore<T>
         // Volatile: observes a Dispose made on another thread.
         if (Volatile.Read(ref _disposed) != 0)
         {
-            _engine.DrainCurrentThread();
             ThrowHelper.ThrowObjectDisposed(nameof(NativeBlockPool));
         }
 
@@ -196,12 +225,6 @@ internal sealed class NativeBlockCore<T>
         // Oversize, or the pool is disposed: keep nothing, and balance the statistics as an unpooled return.
         block.Free();
         _engine.RecordUnpooledReturn();
-
-        // Volatile: observes a Dispose made on another thread; then this thread's parked blocks go too.
-        if (Volatile.Read(ref _disposed) != 0)
-        {
-            _engine.DrainCurrentThread();
-        }
     }
 
     private static void Validate(NativeBlockPoolOptions options)

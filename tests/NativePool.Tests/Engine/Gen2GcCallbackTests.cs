@@ -67,8 +67,8 @@ public sealed class Gen2GcCallbackTests
             TimeProvider = clock,
         });
 
-        // One array stays in this thread's slot, the other seven go to the stripe.
-        byte[][] arrays = Enumerable.Range(0, 8).Select(_ => pool.Rent(1000)).ToArray();
+        // One array stays in this thread's slot and up to a magazine's worth beside it; the rest go to the stripe.
+        byte[][] arrays = Enumerable.Range(0, 64).Select(_ => pool.Rent(1000)).ToArray();
         foreach (byte[] array in arrays)
         {
             pool.Return(array);

@@ -1,10 +1,10 @@
 namespace NativePool.Tests.ObjectPool;
 
-/// <summary>The engine's <c>DrainThreadCaches</c>, which object-pool disposal uses to reach other threads' slots.</summary>
+/// <summary>The engine's shutdown, which every disposable pool uses to reach other threads' slots and magazines.</summary>
 public sealed class ThreadCacheDrainTests
 {
     [Fact]
-    public void DrainingThreadCachesTakesTheItemsParkedOnOtherLiveThreads()
+    public void ShutdownDiscardsTheItemsParkedOnOtherLiveThreadsOnce()
     {
         var discarded = new List<object>();
         var settings = new StripedPoolSettings
@@ -35,9 +35,10 @@ public sealed class ThreadCacheDrainTests
         {
             Assert.Equal(parked.Length, pool.GetStatistics().Pooled);
 
-            int removed = pool.DrainThreadCaches();
+            Assert.True(pool.Shutdown());
+            Assert.False(pool.Shutdown());
 
-            Assert.Equal(parked.Length, removed);
+            Assert.Equal(parked.Length, discarded.Count);
             Assert.Equal(parked.ToHashSet(), discarded.ToHashSet());
             PoolStatistics statistics = pool.GetStatistics();
             Assert.Equal(0, statistics.Pooled);
@@ -51,6 +52,26 @@ public sealed class ThreadCacheDrainTests
                 thread.Join();
             }
         }
+    }
+
+    [Fact]
+    public void AnItemTakenByARentThatRacedTheShutdownIsDiscardedOnlyOnce()
+    {
+        var discarded = new List<object>();
+        var settings = new StripedPoolSettings { ClassCount = 1, CapacityPerStripe = [4], StripeCount = 1, TrimmingEnabled = false };
+        var pool = new StripedPool<object>(settings, static _ => new object(), item => { lock (discarded) { discarded.Add(item); } });
+        var item = new object();
+        pool.Return(0, item);
+
+        // The owner read its slot just before the drain took the same item: both hold it; the owner's raced path and
+        // the drain must discard it once between them.
+        object taken = pool.Rent(0);
+        pool.Return(0, taken);
+        pool.Shutdown();
+        pool.RentRacedShutdown(taken);
+
+        Assert.Single(discarded);
+        Assert.Same(item, discarded[0]);
     }
 
     [Fact]

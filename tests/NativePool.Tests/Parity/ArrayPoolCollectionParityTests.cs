@@ -11,7 +11,8 @@ namespace NativePool.Tests.Parity;
 [Collection(nameof(ArrayPoolCollectionParityTests))]
 public sealed class ArrayPoolCollectionParityTests
 {
-    private const int BufferCount = 8;
+    // More than a thread keeps in its slot and magazine (8 of these 8 KiB arrays), so most go to the stripes, where trimming works.
+    private const int BufferCount = 64;
     private const int BufferLength = 1025;
 
     [Theory]
@@ -90,7 +91,7 @@ public sealed class ArrayPoolCollectionParityTests
     [Theory]
     [InlineData(true)]
     [InlineData(false)]
-    public void TheThreadSlotIsCollectedUnderNormalPressureOnceStaleOnlyWhenTrimming(bool trim)
+    public void AnIdleThreadKeepsItsSlotUnderNormalPressureWhetherTrimmingOrNot(bool trim)
     {
         var clock = new ManualClock();
         StripedArrayPool<byte> pool = CreatePool<byte>(clock, trim, () => MemoryPressure.Low);
@@ -103,15 +104,11 @@ public sealed class ArrayPoolCollectionParityTests
         clock.Advance(TimeSpan.FromSeconds(61));
         CollectGen2();
 
-        if (trim)
-        {
-            Assert.NotSame(array, pool.Rent(4097));
-        }
-        else
-        {
-            Assert.Same(array, pool.Rent(4097));
-        }
-
+        // Differs on purpose from the runtime's shared pool, which takes a stale thread-local array under normal
+        // pressure: taking an item out of a live thread's slot can race the owner's rent (the item would be counted as
+        // trimmed and handed out). The trimmer instead asks the owner to flush on its next slow operation, and takes
+        // slots only under high memory pressure (the test above) or when the thread has died.
+        Assert.Same(array, pool.Rent(4097));
         GC.KeepAlive(pool);
     }
 
