@@ -48,6 +48,7 @@ internal sealed partial class StripedPool<T>
             long nowMs = (long)_clock.GetElapsedTime(0).TotalMilliseconds;
             MemoryPressure pressure = releaseAll ? MemoryPressure.High : _pressure();
             bool all = pressure == MemoryPressure.High;
+            LogTrimPoll(pressure);
             long ageMs = pressure == MemoryPressure.Medium ? _trimAgeMs / 4 : _trimAgeMs;
 
             int removed = 0;
@@ -83,6 +84,7 @@ internal sealed partial class StripedPool<T>
             }
 
             _totals.AddTrimmed(removed);
+            LogTrimmed(removed);
             return removed;
         }
         finally
@@ -103,6 +105,7 @@ internal sealed partial class StripedPool<T>
         }
 
         _totals.AddTrimmed(removed);
+        LogTrimmed(removed);
         return removed;
     }
 
@@ -126,6 +129,7 @@ internal sealed partial class StripedPool<T>
         }
 
         _totals.AddTrimmed(removed);
+        LogTrimmed(removed);
         return removed;
     }
 
@@ -144,6 +148,7 @@ internal sealed partial class StripedPool<T>
 
         int removed = EmptyThreadCache(Unsafe.As<ThreadCache<T>>(entry));
         _totals.AddTrimmed(removed);
+        LogTrimmed(removed);
         return removed;
     }
 
