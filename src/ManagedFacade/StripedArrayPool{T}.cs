@@ -1,5 +1,7 @@
 using System;
 using System.Buffers;
+using System.Collections.Generic;
+using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 
@@ -36,14 +38,17 @@ namespace NativePool;
 /// <typeparam name="T">The element type.</typeparam>
 public sealed class StripedArrayPool<T> : ArrayPool<T>
 {
-    private static readonly StripedArrayPool<T> s_shared = new(new StripedArrayPoolOptions(), zeroNewArrays: false);
+    private static readonly StripedArrayPool<T> s_shared = new(new StripedArrayPoolOptions(), zeroNewArrays: false, isShared: true);
 
     private readonly StripedPool<T[]> _engine;
     private readonly int _maximumArrayLength;
     private readonly int _classCount;
     private readonly bool _clearOnReturn;
+    private readonly ArrayGuard<T>? _guard;
+    private readonly PoolMisusePolicy _doubleReturnPolicy;
+    private readonly Action<PoolMisuse>? _onMisuse;
 
-    private StripedArrayPool(StripedArrayPoolOptions options, bool zeroNewArrays)
+    private StripedArrayPool(StripedArrayPoolOptions options, bool zeroNewArrays, bool isShared)
     {
         if (options is null)
         {
@@ -72,10 +77,27 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
             zeroNewArrays
                 ? static sizeClass => PinnedArray<T>.AllocateZeroed(SizeClasses.GetLength(sizeClass))
                 : static sizeClass => PinnedArray<T>.Allocate(SizeClasses.GetLength(sizeClass)));
+        _engine.Kind = "array";
+        _engine.Name = options.Name ?? $"StripedArrayPool<{typeof(T).Name}>{(isShared ? ".Shared" : "")}";
+        _doubleReturnPolicy = options.DoubleReturnPolicy;
+        _onMisuse = options.OnMisuse;
+        bool guarded = options.Guarded || GuardedMode.IsOnProcessWide;
+        if (guarded || options.TrackLeaks)
+        {
+            _guard = new ArrayGuard<T>(_engine, detectMisuse: guarded, keepStacks: true, options.MisusePolicy, options.OnMisuse);
+        }
+
+        PoolRegistry.Register(_engine);
     }
 
     /// <summary>The process-wide pool: the same engine and fast path as <see cref="Create()"/> instances.</summary>
     public static new StripedArrayPool<T> Shared => s_shared;
+
+    /// <summary>The pool's name in events and metrics.</summary>
+    public string Name => _engine.Name;
+
+    /// <summary>Whether this pool tracks its arrays (guarded mode, or leak tracking).</summary>
+    public bool IsTracking => _guard is not null;
 
     /// <summary>The largest array length this pool keeps; longer rents are allocated exactly and dropped on return.</summary>
     public int MaximumArrayLength => _maximumArrayLength;
@@ -91,14 +113,14 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
 
     /// <summary>Creates an independent pool with the default options.</summary>
     /// <returns>A new pool.</returns>
-    public static new StripedArrayPool<T> Create() => new(new StripedArrayPoolOptions(), zeroNewArrays: true);
+    public static new StripedArrayPool<T> Create() => new(new StripedArrayPoolOptions(), zeroNewArrays: true, isShared: false);
 
     /// <summary>Creates an independent pool.</summary>
     /// <param name="options">The shape of the pool; copied and validated now.</param>
     /// <returns>A new pool.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="options"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException">An option is out of range; the exception's ParamName names it.</exception>
-    public static StripedArrayPool<T> Create(StripedArrayPoolOptions options) => new(options, zeroNewArrays: true);
+    public static StripedArrayPool<T> Create(StripedArrayPoolOptions options) => new(options, zeroNewArrays: true, isShared: false);
 
     /// <summary>Rents an array of at least <paramref name="minimumLength"/> elements; its contents are undefined.</summary>
     /// <param name="minimumLength">The minimum length, 0 or more.</param>
@@ -107,12 +129,18 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public override T[] Rent(int minimumLength)
     {
-        if ((uint)(minimumLength - 1) < (uint)_maximumArrayLength)
+        T[] array = (uint)(minimumLength - 1) < (uint)_maximumArrayLength
+            ? _engine.Rent(SizeClasses.GetIndex(minimumLength))
+            : RentUncommon(minimumLength);
+
+        // One field test and the event source's own flag: a pool nobody watches or guards pays two predicted branches.
+        if (_guard is null && !NativePoolEventSource.Log.IsEnabled())
         {
-            return _engine.Rent(SizeClasses.GetIndex(minimumLength));
+            return array;
         }
 
-        return RentUncommon(minimumLength);
+        OnRentObserved(array);
+        return array;
     }
 
     /// <summary>Returns an array rented from this pool.</summary>
@@ -130,6 +158,15 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
         if (array is null)
         {
             ThrowHelper.ThrowArgumentNull(nameof(array));
+        }
+
+        // One field test and the event source's own flag, as in Rent.
+        if (_guard is not null || NativePoolEventSource.Log.IsEnabled())
+        {
+            if (!OnReturnObserved(array, clearArray))
+            {
+                return;
+            }
         }
 
         int length = array.Length;
@@ -151,7 +188,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
 
             if (_engine.Return(sizeClass, array) == ReturnResult.Duplicate)
             {
-                ThrowHelper.ThrowDoubleReturn(nameof(array));
+                OnDuplicateReturn(array);
             }
 
             return;
@@ -201,6 +238,10 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
     /// <returns>How many arrays were released.</returns>
     public int Clear() => _engine.Trim(releaseAll: true);
 
+    /// <summary>Where the arrays rented and not yet returned were rented (leak tracking or guarded mode; otherwise empty).</summary>
+    /// <returns>One rent stack per outstanding array; each is also raised as a <c>Leak</c> event of the <c>NativePool</c> event source.</returns>
+    public IReadOnlyList<StackTrace> GetLeaks() => _guard is null ? [] : _guard.GetLeaks();
+
     /// <summary>Reads the pool's counters (summed over threads and stripes; exact when the pool is quiet).</summary>
     /// <returns>A snapshot.</returns>
     public PoolStatistics GetStatistics() => _engine.GetStatistics();
@@ -222,6 +263,12 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
         // succeeded, so an OutOfMemoryException (e.g. for a length over Array.MaxLength) leaves no phantom rent behind.
         T[] array = PinnedArray<T>.Allocate(minimumLength);
         _engine.RecordUnpooledRent();
+        if (NativePoolEventSource.Log.IsEnabled())
+        {
+            NativePoolEventSource.Log.BufferAllocated(
+                NativePoolEventSource.ItemId(array), ByteSize(array), _engine.Id, -1, BufferAllocatedReason.Oversize, _engine.Name);
+        }
+
         return array;
     }
 
@@ -237,12 +284,72 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
         if (array.Length > _maximumArrayLength)
         {
             _engine.RecordUnpooledReturn();
+            if (NativePoolEventSource.Log.IsEnabled())
+            {
+                NativePoolEventSource.Log.BufferDropped(
+                    NativePoolEventSource.ItemId(array), ByteSize(array), _engine.Id, -1, BufferDroppedReason.Oversize, _engine.Name);
+            }
+
             return;
         }
 
         ThrowHelper.ThrowArgument(
             nameof(array),
             $"An array of length {array.Length} was not rented from this pool: its lengths are powers of two from 16 to {_maximumArrayLength}.");
+    }
+
+    private static int ByteSize(T[] array) => NativePoolEventSource.Size((long)array.Length * Unsafe.SizeOf<T>());
+
+    /// <summary>A rent someone watches or guards: the event, then the guard's bookkeeping.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void OnRentObserved(T[] array)
+    {
+        if (array.Length == 0)
+        {
+            return;
+        }
+
+        if (NativePoolEventSource.Log.IsEnabled())
+        {
+            int sizeClass = array.Length <= _maximumArrayLength ? SizeClasses.GetIndex(array.Length) : -1;
+            NativePoolEventSource.Log.BufferRented(NativePoolEventSource.ItemId(array), ByteSize(array), _engine.Id, sizeClass, _engine.Name);
+        }
+
+        _guard?.OnRent(array);
+    }
+
+    /// <summary>A return someone watches or guards; false when the guard refused the array (double or foreign return).</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool OnReturnObserved(T[] array, bool clearArray)
+    {
+        if (array.Length == 0)
+        {
+            return true;
+        }
+
+        if (NativePoolEventSource.Log.IsEnabled())
+        {
+            NativePoolEventSource.Log.BufferReturned(NativePoolEventSource.ItemId(array), ByteSize(array), _engine.Id, _engine.Name);
+        }
+
+        return _guard is null || _guard.OnReturn(array, clearArray || _clearOnReturn);
+    }
+
+    /// <summary>The engine saw the array already in the pool: the event, then the double-return policy.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void OnDuplicateReturn(T[] array)
+    {
+        if (NativePoolEventSource.Log.IsEnabled())
+        {
+            NativePoolEventSource.Log.DoubleReturn(NativePoolEventSource.ItemId(array), ByteSize(array), _engine.Id, _engine.Name);
+        }
+
+        if (_doubleReturnPolicy == PoolMisusePolicy.Throw)
+        {
+            ThrowHelper.ThrowDoubleReturn(nameof(array));
+        }
+
+        MisuseReporter.Report(_doubleReturnPolicy, _onMisuse, PoolMisuseKind.DoubleReturn, _engine.Name, rentStack: null);
     }
 
     private static void Validate(StripedArrayPoolOptions options)

@@ -64,6 +64,7 @@ public sealed partial class StripedObjectPool<T>
             return;
         }
 
+        PoolRegistry.Unregister(_engine);
         DrainAfterMark(state);
     }
 
