@@ -180,7 +180,8 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
                 ThrowHelper.ThrowArgumentArrayType(nameof(array), array.GetType(), typeof(T[]));
             }
 
-            if (clearArray || _clearOnReturn)
+            // A guarded pool poisons returned arrays instead, and clears them when they are next rented.
+            if ((clearArray || _clearOnReturn) && (_guard is null || !_guard.PoisonsOnReturn))
             {
                 // The array's exact type is checked above, so the span needs no covariance check of its own.
                 MemoryMarshal.CreateSpan(ref MemoryMarshal.GetArrayDataReference(array), length).Clear();

@@ -41,6 +41,9 @@ internal sealed class ArrayGuard<T>
         _onMisuse = onMisuse;
     }
 
+    /// <summary>Whether returned arrays are filled with <see cref="Poison"/> (misuse detection on unmanaged elements).</summary>
+    public bool PoisonsOnReturn => _detectMisuse && s_canPoison;
+
     /// <summary>Records that <paramref name="array"/> was handed out; checks its poison if it was handed out before.</summary>
     /// <param name="array">The rented array (not empty).</param>
     public void OnRent(T[] array)
