@@ -69,6 +69,39 @@ public sealed class StripedArrayPoolOptions
     /// </summary>
     public bool ClearReferencesOnReturn { get; set; }
 
+    /// <summary>
+    /// The pool's name in events and metrics (the <c>pool.name</c> tag). Null (the default) means
+    /// <c>StripedArrayPool&lt;T&gt;</c> with the element type's name, e.g. <c>StripedArrayPool&lt;Byte&gt;</c>.
+    /// </summary>
+    public string? Name { get; set; }
+
+    /// <summary>
+    /// Guarded mode: track every rented array and detect double returns, returns of arrays this pool never handed out,
+    /// and (for unmanaged elements, by filling returned arrays with a poison pattern checked on the next rent) writes
+    /// after return; each is handled per <see cref="MisusePolicy"/>. A debugging aid: every rent and return takes a
+    /// lock and touches the whole array. The AppContext switch <c>NativePool.Guarded</c> or the environment variable
+    /// <c>NATIVEPOOL_GUARDED=1</c> turns it on for every pool of the process. Default false.
+    /// </summary>
+    public bool Guarded { get; set; }
+
+    /// <summary>
+    /// Remember the stack that rented each array until it is returned, so <see cref="StripedArrayPool{T}.GetLeaks"/>
+    /// can say where the arrays still out were rented. Works in Release builds; costs a stack trace per rent. Default false.
+    /// </summary>
+    public bool TrackLeaks { get; set; }
+
+    /// <summary>What a guarded pool does when it detects misuse. Default <see cref="PoolMisusePolicy.Throw"/>.</summary>
+    public PoolMisusePolicy MisusePolicy { get; set; }
+
+    /// <summary>
+    /// What an unguarded pool does when it sees a double return (it sees those where the array is still the calling
+    /// thread's or the stripe's most recent). Default <see cref="PoolMisusePolicy.Throw"/>; either way the array is kept once.
+    /// </summary>
+    public PoolMisusePolicy DoubleReturnPolicy { get; set; }
+
+    /// <summary>Receives each misuse when the policy is <see cref="PoolMisusePolicy.Report"/>; null to ignore reports.</summary>
+    public Action<PoolMisuse>? OnMisuse { get; set; }
+
     /// <summary>The trim clock; tests inject their own. Null means <see cref="TimeProvider.System"/>.</summary>
     internal TimeProvider? TimeProvider { get; set; }
 

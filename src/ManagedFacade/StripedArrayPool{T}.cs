@@ -1,5 +1,7 @@
 using System;
 using System.Buffers;
+using System.Collections.Generic;
+using System.Diagnostics;
 using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
@@ -37,14 +39,17 @@ namespace NativePool;
 /// <typeparam name="T">The element type.</typeparam>
 public sealed class StripedArrayPool<T> : ArrayPool<T>
 {
-    private static readonly StripedArrayPool<T> s_shared = new(new StripedArrayPoolOptions(), zeroNewArrays: false);
+    private static readonly StripedArrayPool<T> s_shared = new(new StripedArrayPoolOptions(), zeroNewArrays: false, isShared: true);
 
     private readonly StripedPool<T[]> _engine;
     private readonly int _maximumArrayLength;
     private readonly int _classCount;
     private readonly bool _clearOnReturn;
+    private readonly ArrayGuard<T>? _guard;
+    private readonly PoolMisusePolicy _doubleReturnPolicy;
+    private readonly Action<PoolMisuse>? _onMisuse;
 
-    private StripedArrayPool(StripedArrayPoolOptions options, bool zeroNewArrays)
+    private StripedArrayPool(StripedArrayPoolOptions options, bool zeroNewArrays, bool isShared)
     {
         if (options is null)
         {
@@ -73,10 +78,28 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
             zeroNewArrays
                 ? static sizeClass => PinnedArray<T>.AllocateZeroed(SizeClasses.GetLength(sizeClass))
                 : static sizeClass => PinnedArray<T>.Allocate(SizeClasses.GetLength(sizeClass)));
+        _engine.Kind = "array";
+        _engine.Name = options.Name ?? $"StripedArrayPool<{typeof(T).Name}>{(isShared ? ".Shared" : "")}";
+        _doubleReturnPolicy = options.DoubleReturnPolicy;
+        _onMisuse = options.OnMisuse;
+        bool guarded = options.Guarded || GuardedMode.IsOnProcessWide;
+        if (guarded || options.TrackLeaks)
+        {
+            _guard = new ArrayGuard<T>(_engine, detectMisuse: guarded, keepStacks: true, options.MisusePolicy, options.OnMisuse);
+            PoolObservation.AddGuardedPool();
+        }
+
+        PoolRegistry.Register(_engine);
     }
 
     /// <summary>The process-wide pool: the same engine and fast path as <see cref="Create()"/> instances.</summary>
     public static new StripedArrayPool<T> Shared => s_shared;
+
+    /// <summary>The pool's name in events and metrics.</summary>
+    public string Name => _engine.Name;
+
+    /// <summary>Whether this pool tracks its arrays (guarded mode, or leak tracking).</summary>
+    public bool IsTracking => _guard is not null;
 
     /// <summary>The largest array length this pool keeps; longer rents are allocated exactly and dropped on return.</summary>
     public int MaximumArrayLength => _maximumArrayLength;
@@ -92,7 +115,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
 
     /// <summary>Creates an independent pool with the default options.</summary>
     /// <returns>A new pool.</returns>
-    public static new StripedArrayPool<T> Create() => new(new StripedArrayPoolOptions(), zeroNewArrays: true);
+    public static new StripedArrayPool<T> Create() => new(new StripedArrayPoolOptions(), zeroNewArrays: true, isShared: false);
 
     /// <summary>
     /// Creates an independent pool shaped like <see cref="ArrayPool{T}.Create(int, int)"/>, so code written against the
@@ -116,14 +139,14 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
     /// <paramref name="maxArrayLength"/> or <paramref name="maxArraysPerBucket"/> is 0 or negative (as the BCL throws).
     /// </exception>
     public static new StripedArrayPool<T> Create(int maxArrayLength, int maxArraysPerBucket) =>
-        new(OptionsFromBclShape(maxArrayLength, maxArraysPerBucket, StripedPoolSettings.DefaultStripeCount), zeroNewArrays: true);
+        new(OptionsFromBclShape(maxArrayLength, maxArraysPerBucket, StripedPoolSettings.DefaultStripeCount), zeroNewArrays: true, isShared: false);
 
     /// <summary>Creates an independent pool.</summary>
     /// <param name="options">The shape of the pool; copied and validated now.</param>
     /// <returns>A new pool.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="options"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException">An option is out of range; the exception's ParamName names it.</exception>
-    public static StripedArrayPool<T> Create(StripedArrayPoolOptions options) => new(options, zeroNewArrays: true);
+    public static StripedArrayPool<T> Create(StripedArrayPoolOptions options) => new(options, zeroNewArrays: true, isShared: false);
 
     /// <summary>Rents an array of at least <paramref name="minimumLength"/> elements; its contents are undefined.</summary>
     /// <param name="minimumLength">The minimum length, 0 or more.</param>
@@ -134,12 +157,18 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
     {
         // Read on every path, before any branch, so an inlined Rent and Return share one thread-static access.
         object?[]? caches = ThreadCacheTable.Current;
-        if ((uint)(minimumLength - 1) < (uint)_maximumArrayLength)
+        T[] array = (uint)(minimumLength - 1) < (uint)_maximumArrayLength
+            ? _engine.Rent(SizeClasses.GetIndex(minimumLength), caches)
+            : RentUncommon(minimumLength);
+
+        // One static flag: nobody listens to the event source and no pool is guarded, so the rent is done.
+        if (!PoolObservation.IsActive)
         {
-            return _engine.Rent(SizeClasses.GetIndex(minimumLength), caches);
+            return array;
         }
 
-        return RentUncommon(minimumLength);
+        OnRentObserved(array);
+        return array;
     }
 
     /// <summary>Returns an array rented from this pool.</summary>
@@ -161,6 +190,15 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
             ThrowHelper.ThrowArgumentNull(nameof(array));
         }
 
+        // One static flag, as in Rent.
+        if (PoolObservation.IsActive)
+        {
+            if (!OnReturnObserved(array, clearArray))
+            {
+                return;
+            }
+        }
+
         int length = array.Length;
         int sizeClass = SizeClasses.GetIndex(length);
         if ((uint)sizeClass < (uint)_classCount && SizeClasses.GetLength(sizeClass) == length)
@@ -172,7 +210,8 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
                 ThrowHelper.ThrowArgumentArrayType(nameof(array), array.GetType(), typeof(T[]));
             }
 
-            if (clearArray || _clearOnReturn)
+            // A guarded pool poisons returned arrays instead, and clears them when they are next rented.
+            if ((clearArray || _clearOnReturn) && (_guard is null || !_guard.PoisonsOnReturn))
             {
                 // The array's exact type is checked above, so the span needs no covariance check of its own.
                 MemoryMarshal.CreateSpan(ref MemoryMarshal.GetArrayDataReference(array), length).Clear();
@@ -180,7 +219,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
 
             if (_engine.Return(sizeClass, array, caches) == ReturnResult.Duplicate)
             {
-                ThrowHelper.ThrowDoubleReturn(nameof(array));
+                OnDuplicateReturn(array);
             }
 
             return;
@@ -230,6 +269,10 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
     /// <returns>How many arrays were released.</returns>
     public int Clear() => _engine.Trim(releaseAll: true);
 
+    /// <summary>Where the arrays rented and not yet returned were rented (leak tracking or guarded mode; otherwise empty).</summary>
+    /// <returns>One rent stack per outstanding array; each is also raised as a <c>Leak</c> event of the <c>NativePool</c> event source.</returns>
+    public IReadOnlyList<StackTrace> GetLeaks() => _guard is null ? [] : _guard.GetLeaks();
+
     /// <summary>Reads the pool's counters (summed over threads and stripes; exact when the pool is quiet).</summary>
     /// <returns>A snapshot.</returns>
     public PoolStatistics GetStatistics() => _engine.GetStatistics();
@@ -251,6 +294,12 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
         // succeeded, so an OutOfMemoryException (e.g. for a length over Array.MaxLength) leaves no phantom rent behind.
         T[] array = PinnedArray<T>.Allocate(minimumLength);
         _engine.RecordUnpooledRent();
+        if (NativePoolEventSource.Log.IsEnabled())
+        {
+            NativePoolEventSource.Log.BufferAllocated(
+                NativePoolEventSource.ItemId(array), ByteSize(array), _engine.Id, -1, BufferAllocatedReason.Oversize, _engine.Name);
+        }
+
         return array;
     }
 
@@ -266,6 +315,12 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
         if (array.Length > _maximumArrayLength)
         {
             _engine.RecordUnpooledReturn();
+            if (NativePoolEventSource.Log.IsEnabled())
+            {
+                NativePoolEventSource.Log.BufferDropped(
+                    NativePoolEventSource.ItemId(array), ByteSize(array), _engine.Id, -1, BufferDroppedReason.Oversize, _engine.Name);
+            }
+
             return;
         }
 
@@ -295,6 +350,60 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
             ArraysPerStripe = (int)Math.Min(65_536, ((long)maxArraysPerBucket + stripes - 1) / stripes),
             MaximumRetainedBytesPerSizeClass = long.MaxValue,
         };
+    }
+
+    private static int ByteSize(T[] array) => NativePoolEventSource.Size((long)array.Length * Unsafe.SizeOf<T>());
+
+    /// <summary>A rent someone watches or guards: the event, then the guard's bookkeeping.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void OnRentObserved(T[] array)
+    {
+        if (array.Length == 0)
+        {
+            return;
+        }
+
+        if (NativePoolEventSource.Log.IsEnabled())
+        {
+            int sizeClass = array.Length <= _maximumArrayLength ? SizeClasses.GetIndex(array.Length) : -1;
+            NativePoolEventSource.Log.BufferRented(NativePoolEventSource.ItemId(array), ByteSize(array), _engine.Id, sizeClass, _engine.Name);
+        }
+
+        _guard?.OnRent(array);
+    }
+
+    /// <summary>A return someone watches or guards; false when the guard refused the array (double or foreign return).</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool OnReturnObserved(T[] array, bool clearArray)
+    {
+        if (array.Length == 0)
+        {
+            return true;
+        }
+
+        if (NativePoolEventSource.Log.IsEnabled())
+        {
+            NativePoolEventSource.Log.BufferReturned(NativePoolEventSource.ItemId(array), ByteSize(array), _engine.Id, _engine.Name);
+        }
+
+        return _guard is null || _guard.OnReturn(array, clearArray || _clearOnReturn);
+    }
+
+    /// <summary>The engine saw the array already in the pool: the event, then the double-return policy.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void OnDuplicateReturn(T[] array)
+    {
+        if (NativePoolEventSource.Log.IsEnabled())
+        {
+            NativePoolEventSource.Log.DoubleReturn(NativePoolEventSource.ItemId(array), ByteSize(array), _engine.Id, _engine.Name);
+        }
+
+        if (_doubleReturnPolicy == PoolMisusePolicy.Throw)
+        {
+            ThrowHelper.ThrowDoubleReturn(nameof(array));
+        }
+
+        MisuseReporter.Report(_doubleReturnPolicy, _onMisuse, PoolMisuseKind.DoubleReturn, _engine.Name, rentStack: null);
     }
 
     private static void Validate(StripedArrayPoolOptions options)

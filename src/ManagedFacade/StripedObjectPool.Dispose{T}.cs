@@ -24,7 +24,11 @@ public sealed partial class StripedObjectPool<T>
     /// magazines, and every object returned from now on. Later calls do nothing.
     /// </summary>
     /// <exception cref="AggregateException">One or more retained objects threw from their own <c>Dispose</c>; every other object was still disposed.</exception>
-    public void Dispose() => _engine.Shutdown();
+    public void Dispose()
+    {
+        PoolRegistry.Unregister(_engine);
+        _engine.Shutdown();
+    }
 
     [DoesNotReturn]
     [MethodImpl(MethodImplOptions.NoInlining)]

@@ -50,6 +50,16 @@ namespace NativePool;
 /// <typeparam name="T">The type of the pooled objects.</typeparam>
 public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable where T : class
 {
+    /// <summary>
+    /// The pool's name in events and metrics (the <c>pool.name</c> tag); by default <c>StripedObjectPool&lt;T&gt;</c> with
+    /// the object type's name. Set it in an object initializer: <c>new StripedObjectPool&lt;T&gt;(policy) { Name = "parsers" }</c>.
+    /// </summary>
+    public string Name
+    {
+        get => _engine.Name;
+        init => _engine.Name = value ?? _engine.Name;
+    }
+
     /// <summary>The largest <see cref="MaximumRetained"/> a pool accepts (its stripes are preallocated).</summary>
     public const int MaximumRetainedLimit = 1 << 24;
 
@@ -120,6 +130,9 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
             TrimThreadCaches = !disposeItems,
         };
         _engine = new StripedPool<T>(settings, CreateForEngine, disposeItems ? Discard : null);
+        _engine.Kind = "object";
+        _engine.Name = $"StripedObjectPool<{typeof(T).Name}>";
+        PoolRegistry.Register(_engine);
     }
 
     /// <summary>Creates a pool from a factory (seed-002 style) that keeps at most <c>Environment.ProcessorCount * 2</c> objects.</summary>
@@ -311,6 +324,11 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
     private void Reject(T obj)
     {
         _engine.RecordUnpooledReturn();
+        if (NativePoolEventSource.Log.IsEnabled())
+        {
+            NativePoolEventSource.Log.BufferDropped(NativePoolEventSource.ItemId(obj), 0, _engine.Id, 0, BufferDroppedReason.Rejected, _engine.Name);
+        }
+
         if (_disposesItems)
         {
             DisposeItem(obj);

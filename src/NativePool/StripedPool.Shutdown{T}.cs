@@ -133,6 +133,7 @@ internal sealed partial class StripedPool<T>
         }
 
         _totals.AddTrimmed(removed);
+        LogTrimmed(removed);
         state.ThrowCollectedErrors();
     }
 

@@ -53,6 +53,7 @@ internal sealed partial class StripedPool<T>
             long nowMs = (long)_clock.GetElapsedTime(0).TotalMilliseconds;
             MemoryPressure pressure = releaseAll ? MemoryPressure.High : _pressure();
             bool all = pressure == MemoryPressure.High;
+            LogTrimPoll(pressure);
             long ageMs = pressure == MemoryPressure.Medium ? _trimAgeMs / 4 : _trimAgeMs;
 
             int removed = 0;
@@ -89,6 +90,7 @@ internal sealed partial class StripedPool<T>
             }
 
             _totals.AddTrimmed(removed);
+            LogTrimmed(removed);
             return removed;
         }
         finally

@@ -1,5 +1,4 @@
 using System;
-using System.Collections.Generic;
 using System.Runtime.CompilerServices;
 using System.Threading;
 
@@ -189,78 +188,6 @@ internal sealed partial class StripedPool<T> where T : class
         }
     }
 
-    /// <summary>Sums the counters of every thread and stripe. Exact once no other thread is renting or returning.</summary>
-    public PoolStatistics GetStatistics()
-    {
-        long allocated = _totals.RetiredAllocated;
-        long dropped = _totals.RetiredDropped;
-        long trimmed = _totals.Trimmed;
-        long pooled = 0;
-        long pooledBytes = 0;
-
-        foreach (KeyValuePair<ThreadCache<T>, object?> pair in _threadCaches)
-        {
-            ThreadCache<T> cache = pair.Key;
-
-            // Volatile: set by the finalizer of a dead thread's cache once its counts are in the retired totals read above.
-            if (Volatile.Read(ref cache._retired) != 0)
-            {
-                continue;
-            }
-
-            // Volatile: the owner thread writes these with plain stores; we want its latest published values.
-            allocated += Volatile.Read(ref cache._allocated);
-            dropped += Volatile.Read(ref cache._dropped);
-            for (int c = 0; c < _classCount; c++)
-            {
-                int parked = CountParked(cache, c);
-                pooled += parked;
-                pooledBytes += parked * _itemBytes[c];
-            }
-        }
-
-        for (int c = 0; c < _classCount; c++)
-        {
-            StripeSet<T>? set = GetStripes(c);
-            if (set is not null)
-            {
-                int count = set.CountItems();
-                pooled += count;
-                pooledBytes += count * _itemBytes[c];
-            }
-        }
-
-        return new PoolStatistics
-        {
-            Allocated = allocated,
-            Dropped = dropped,
-            Trimmed = trimmed,
-            Pooled = pooled,
-            PooledBytes = pooledBytes,
-        };
-    }
-
-    private static int CountParked(ThreadCache<T> cache, int sizeClass)
-    {
-        // Volatile: the owner fills and empties its slot and magazine concurrently with this read (a snapshot).
-        int parked = Volatile.Read(ref cache.Slot(sizeClass)) is null ? 0 : 1;
-        Magazine<T>? magazine = cache._magazines?[sizeClass];
-        if (magazine is not null)
-        {
-            T?[] items = magazine.Items;
-            for (int i = 0; i < items.Length; i++)
-            {
-                // Volatile: as above; a drained magazine keeps its count until the owner's next operation.
-                if (Volatile.Read(ref items[i]) is not null)
-                {
-                    parked++;
-                }
-            }
-        }
-
-        return parked;
-    }
-
     [MethodImpl(MethodImplOptions.NoInlining)]
     private T RentSlow(int sizeClass, ThreadCache<T> cache)
     {
@@ -374,7 +301,7 @@ internal sealed partial class StripedPool<T> where T : class
         if (_strict && _totals.Reserve(1, 1) == 0)
         {
             // The bound is reached: the colder item cannot be kept anywhere.
-            return Drop(toStripes, cache);
+            return Drop(toStripes, sizeClass, cache);
         }
 
         StripeSet<T> set = _classes[sizeClass] ?? CreateStripes(sizeClass);
@@ -399,7 +326,7 @@ internal sealed partial class StripedPool<T> where T : class
             return ReturnResult.Duplicate;
         }
 
-        return Drop(toStripes, cache);
+        return Drop(toStripes, sizeClass, cache);
     }
 
     private ReturnResult ReturnToMagazine(int sizeClass, T item, ThreadCache<T> cache, int capacity)
@@ -430,7 +357,7 @@ internal sealed partial class StripedPool<T> where T : class
             if (cache._reserved < held + 1)
             {
                 // The bound is reached: keep the warmest item, drop the returned one.
-                return Drop(item, cache);
+                return Drop(item, sizeClass, cache);
             }
         }
 
@@ -460,6 +387,7 @@ internal sealed partial class StripedPool<T> where T : class
             if (dropped is not null)
             {
                 cache._dropped++;
+                LogDropped(dropped, sizeClass);
                 Discard(dropped);
             }
         }
@@ -497,9 +425,10 @@ internal sealed partial class StripedPool<T> where T : class
         return moved;
     }
 
-    private ReturnResult Drop(T item, ThreadCache<T> cache)
+    private ReturnResult Drop(T item, int sizeClass, ThreadCache<T> cache)
     {
         cache._dropped++;
+        LogDropped(item, sizeClass);
         Discard(item);
         return ReturnResult.Dropped;
     }
@@ -596,6 +525,7 @@ internal sealed partial class StripedPool<T> where T : class
                 if (dropped is not null)
                 {
                     cache._dropped++;
+                    LogDropped(dropped, c);
                     Discard(dropped);
                 }
             }
@@ -644,6 +574,7 @@ internal sealed partial class StripedPool<T> where T : class
         // Counted only once the allocation succeeded: a rent that throws hands nothing out.
         T item = _allocate(sizeClass);
         cache._allocated++;
+        LogAllocated(item, sizeClass);
         return item;
     }
 

@@ -71,4 +71,10 @@ public sealed class StripedMemoryPoolOptions
 
     /// <summary>The memory-pressure source; tests inject their own. Null means the GC's.</summary>
     internal Func<MemoryPressure>? PressureSource { get; set; }
+
+    /// <summary>
+    /// The pool's name in events and metrics (the <c>pool.name</c> tag). Null (the default) means
+    /// <c>StripedMemoryPool&lt;T&gt;</c> with the element type's name, e.g. <c>StripedMemoryPool&lt;Byte&gt;</c>.
+    /// </summary>
+    public string? Name { get; set; }
 }

@@ -86,6 +86,9 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
             options.TimeProvider,
             options.PressureSource);
         _engine = new StripedPool<PinnedMemoryOwner<T>>(settings, Allocate);
+        _engine.Kind = "memory";
+        _engine.Name = options.Name ?? $"StripedMemoryPool<{typeof(T).Name}>{(isShared ? ".Shared" : "")}";
+        PoolRegistry.Register(_engine);
     }
 
     /// <summary>The process-wide pool. Its <c>Dispose</c> does nothing (as with <see cref="MemoryPool{T}.Shared"/>).</summary>

@@ -39,7 +39,10 @@ internal sealed class NativeBlockCore<T>
     private int _disposed;
 
     /// <summary>Creates the core from validated-here options.</summary>
-    public NativeBlockCore(NativeBlockPoolOptions options, bool isShared)
+    /// <param name="options">The options.</param>
+    /// <param name="isShared">Whether this is a process-wide pool.</param>
+    /// <param name="typeName">The facade's type name, the default pool name (<c>.Shared</c> is appended for a shared pool).</param>
+    public NativeBlockCore(NativeBlockPoolOptions options, bool isShared, string typeName)
     {
         if (options is null)
         {
@@ -80,6 +83,9 @@ internal sealed class NativeBlockCore<T>
             Pressure = options.PressureSource ?? GCMemoryPressure.Read,
         };
         _engine = new StripedPool<NativeBlock<T>>(settings, Allocate, static block => block.Free());
+        _engine.Kind = "native";
+        _engine.Name = options.Name ?? (isShared ? typeName + ".Shared" : typeName);
+        PoolRegistry.Register(_engine);
     }
 
     /// <summary>The alignment of every block, in bytes.</summary>
@@ -171,6 +177,7 @@ internal sealed class NativeBlockCore<T>
 
         // Volatile: rents and returns on other threads see the pool closed and take the slow paths.
         Volatile.Write(ref _rentLimit, 0);
+        PoolRegistry.Unregister(_engine);
         _engine.Shutdown();
     }
 

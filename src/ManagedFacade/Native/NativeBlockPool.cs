@@ -35,7 +35,7 @@ public sealed class NativeBlockPool : IDisposable
 
     private readonly NativeBlockCore<byte> _core;
 
-    private NativeBlockPool(NativeBlockPoolOptions options, bool isShared) => _core = new NativeBlockCore<byte>(options, isShared);
+    private NativeBlockPool(NativeBlockPoolOptions options, bool isShared) => _core = new NativeBlockCore<byte>(options, isShared, nameof(NativeBlockPool));
 
     /// <summary>The process-wide pool (default options). Its <c>Dispose</c> does nothing.</summary>
     public static NativeBlockPool Shared => s_shared;

@@ -74,4 +74,10 @@ public sealed class NativeBlockPoolOptions
 
     /// <summary>The memory-pressure source; tests inject their own. Null means the GC's.</summary>
     internal Func<MemoryPressure>? PressureSource { get; set; }
+
+    /// <summary>
+    /// The pool's name in events and metrics (the <c>pool.name</c> tag). Null (the default) means the pool type's
+    /// name, e.g. <c>NativeBlockPool</c> or <c>NativeStructPool&lt;Int32&gt;</c>.
+    /// </summary>
+    public string? Name { get; set; }
 }

@@ -28,7 +28,7 @@ public sealed unsafe class NativeStructPool<T> : IDisposable
 
     private readonly NativeBlockCore<T> _core;
 
-    private NativeStructPool(NativeBlockPoolOptions options, bool isShared) => _core = new NativeBlockCore<T>(options, isShared);
+    private NativeStructPool(NativeBlockPoolOptions options, bool isShared) => _core = new NativeBlockCore<T>(options, isShared, $"NativeStructPool<{typeof(T).Name}>");
 
     /// <summary>The process-wide pool for <typeparamref name="T"/> (default options). Its <c>Dispose</c> does nothing.</summary>
     public static NativeStructPool<T> Shared => s_shared;

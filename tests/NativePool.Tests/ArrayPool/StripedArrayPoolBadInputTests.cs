@@ -222,14 +222,15 @@ public class StripedArrayPoolBadInputTests
         AssertPublicMembers(
             typeof(StripedArrayPool<byte>),
             "Shared", "MaximumArrayLength", "StripeCount", "ArraysArePinned", "Create", "Rent", "Return", "RentScoped",
-            "RentLease", "Trim", "Clear", "GetStatistics");
+            "RentLease", "Trim", "Clear", "GetStatistics", "Name", "IsTracking", "GetLeaks");
         AssertPublicMembers(
             typeof(ArrayLease<byte>),
             "IsActive", "Length", "Array", "Span", "Memory", "Dispose", "Equals", "GetHashCode", "op_Equality", "op_Inequality");
         AssertPublicMembers(
             typeof(StripedArrayPoolOptions),
             "DefaultMaximumRetainedBytesPerSizeClass", "MaximumArrayLength", "ArraysPerStripe", "MaximumRetainedBytesPerSizeClass",
-            "StripeCount", "TrimmingEnabled", "TrimInterval", "TrimAge", "ClearOnReturn", "ClearReferencesOnReturn");
+            "StripeCount", "TrimmingEnabled", "TrimInterval", "TrimAge", "ClearOnReturn", "ClearReferencesOnReturn",
+            "Name", "Guarded", "TrackLeaks", "MisusePolicy", "DoubleReturnPolicy", "OnMisuse");
 
         // Every option with a range has rows; the three booleans have no bad value.
         string[] ranged = ["MaximumArrayLength", "ArraysPerStripe", "MaximumRetainedBytesPerSizeClass", "StripeCount", "TrimInterval", "TrimAge"];

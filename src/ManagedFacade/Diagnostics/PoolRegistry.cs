@@ -1,0 +1,61 @@
+using System;
+using System.Collections.Generic;
+
+namespace NativePool;
+
+/// <summary>
+/// Every pool created in the process, held weakly, so the metrics enumerate the live pools when they are observed
+/// without keeping any pool alive.
+/// </summary>
+internal static class PoolRegistry
+{
+    private static readonly List<WeakReference<IObservablePool>> s_pools = [];
+    private static int s_pruneAt = 16;
+
+    /// <summary>Adds <paramref name="pool"/> and makes sure the default meter exists (so <c>dotnet-counters</c> sees it).</summary>
+    /// <param name="pool">A pool whose name and kind are set.</param>
+    public static void Register(IObservablePool pool)
+    {
+        lock (s_pools)
+        {
+            if (s_pools.Count >= s_pruneAt)
+            {
+                s_pools.RemoveAll(static reference => !reference.TryGetTarget(out _));
+                s_pruneAt = Math.Max(16, s_pools.Count * 2);
+            }
+
+            s_pools.Add(new WeakReference<IObservablePool>(pool));
+        }
+
+        NativePoolMetrics.EnsureDefaultMeter();
+    }
+
+    /// <summary>Removes <paramref name="pool"/> (a disposed pool stops reporting).</summary>
+    /// <param name="pool">The pool.</param>
+    public static void Unregister(IObservablePool pool)
+    {
+        lock (s_pools)
+        {
+            s_pools.RemoveAll(reference => !reference.TryGetTarget(out IObservablePool? target) || ReferenceEquals(target, pool));
+        }
+    }
+
+    /// <summary>The pools alive now.</summary>
+    /// <returns>A new list.</returns>
+    public static List<IObservablePool> GetLivePools()
+    {
+        var live = new List<IObservablePool>();
+        lock (s_pools)
+        {
+            foreach (WeakReference<IObservablePool> reference in s_pools)
+            {
+                if (reference.TryGetTarget(out IObservablePool? pool))
+                {
+                    live.Add(pool);
+                }
+            }
+        }
+
+        return live;
+    }
+}

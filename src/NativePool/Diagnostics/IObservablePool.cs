@@ -1,0 +1,31 @@
+namespace NativePool;
+
+/// <summary>What the metrics read from a pool when they are observed: its identity and its counters.</summary>
+internal interface IObservablePool
+{
+    /// <summary>The pool's id in events (unique among live pools).</summary>
+    public int Id { get; }
+
+    /// <summary>The pool's name (the <c>pool.name</c> tag).</summary>
+    public string Name { get; }
+
+    /// <summary>What the pool hands out: <c>array</c>, <c>memory</c>, <c>object</c> or <c>native</c> (the <c>pool.kind</c> tag).</summary>
+    public string Kind { get; }
+
+    /// <summary>The number of size classes.</summary>
+    public int ClassCount { get; }
+
+    /// <summary>Bytes one item of <paramref name="sizeClass"/> holds (0 for objects).</summary>
+    /// <param name="sizeClass">The class.</param>
+    /// <returns>The item size.</returns>
+    public long GetItemBytes(int sizeClass);
+
+    /// <summary>The whole pool's counters.</summary>
+    /// <returns>A snapshot.</returns>
+    public PoolStatistics GetStatistics();
+
+    /// <summary>Items of <paramref name="sizeClass"/> the pool holds now (stripes, thread slots and magazines).</summary>
+    /// <param name="sizeClass">The class.</param>
+    /// <returns>The count (a snapshot).</returns>
+    public long CountPooled(int sizeClass);
+}

@@ -1,0 +1,64 @@
+using System.Runtime.CompilerServices;
+
+namespace NativePool;
+
+/// <content>Diagnostics: the pool's name and kind, and the events its slow paths raise (each behind one enabled check).</content>
+internal sealed partial class StripedPool<T> : IObservablePool
+{
+    private string _name = "";
+    private string _kind = "object";
+
+    /// <summary>The pool's name in events and metrics; set by the facade right after construction.</summary>
+    public string Name
+    {
+        get => _name;
+        set => _name = value ?? "";
+    }
+
+    /// <summary>What the pool hands out: <c>array</c>, <c>memory</c>, <c>object</c> or <c>native</c>.</summary>
+    public string Kind
+    {
+        get => _kind;
+        set => _kind = value ?? "object";
+    }
+
+    /// <summary>Raises <see cref="NativePoolEventSource.BufferAllocated"/> for an item created on a miss.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void LogAllocated(T item, int sizeClass)
+    {
+        if (NativePoolEventSource.Log.IsEnabled())
+        {
+            NativePoolEventSource.Log.BufferAllocated(
+                NativePoolEventSource.ItemId(item), NativePoolEventSource.Size(_itemBytes[sizeClass]), _id, sizeClass, BufferAllocatedReason.PoolEmpty, _name);
+        }
+    }
+
+    /// <summary>Raises <see cref="NativePoolEventSource.BufferDropped"/> for an item the pool could not keep.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void LogDropped(T item, int sizeClass)
+    {
+        if (NativePoolEventSource.Log.IsEnabled())
+        {
+            NativePoolEventSource.Log.BufferDropped(
+                NativePoolEventSource.ItemId(item), NativePoolEventSource.Size(_itemBytes[sizeClass]), _id, sizeClass, BufferDroppedReason.Full, _name);
+        }
+    }
+
+    /// <summary>Raises <see cref="NativePoolEventSource.BufferTrimmed"/> for a pass that released <paramref name="count"/> items.</summary>
+    private void LogTrimmed(int count)
+    {
+        if (count != 0 && NativePoolEventSource.Log.IsEnabled())
+        {
+            NativePoolEventSource.Log.BufferTrimmed(_id, count, _name);
+        }
+    }
+
+    /// <summary>Raises <see cref="NativePoolEventSource.BufferTrimPoll"/> as a trim pass starts.</summary>
+    private void LogTrimPoll(MemoryPressure pressure)
+    {
+        if (NativePoolEventSource.Log.IsEnabled())
+        {
+            NativePoolEventSource.Log.BufferTrimPoll(_id, (int)pressure, _name);
+        }
+    }
+}

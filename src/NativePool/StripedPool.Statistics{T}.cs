@@ -1,0 +1,103 @@
+using System.Collections.Generic;
+using System.Threading;
+
+namespace NativePool;
+
+/// <content>Statistics: the counters summed on read, for the whole pool and per size class.</content>
+internal sealed partial class StripedPool<T>
+{
+    /// <summary>Sums the counters of every thread and stripe. Exact once no other thread is renting or returning.</summary>
+    public PoolStatistics GetStatistics()
+    {
+        long allocated = _totals.RetiredAllocated;
+        long dropped = _totals.RetiredDropped;
+        long trimmed = _totals.Trimmed;
+        long pooled = 0;
+        long pooledBytes = 0;
+
+        foreach (KeyValuePair<ThreadCache<T>, object?> pair in _threadCaches)
+        {
+            ThreadCache<T> cache = pair.Key;
+
+            // Volatile: set by the finalizer of a dead thread's cache once its counts are in the retired totals read above.
+            if (Volatile.Read(ref cache._retired) != 0)
+            {
+                continue;
+            }
+
+            // Volatile: the owner thread writes these with plain stores; we want its latest published values.
+            allocated += Volatile.Read(ref cache._allocated);
+            dropped += Volatile.Read(ref cache._dropped);
+            for (int c = 0; c < _classCount; c++)
+            {
+                int parked = CountParked(cache, c);
+                pooled += parked;
+                pooledBytes += parked * _itemBytes[c];
+            }
+        }
+
+        for (int c = 0; c < _classCount; c++)
+        {
+            StripeSet<T>? set = GetStripes(c);
+            if (set is not null)
+            {
+                int count = set.CountItems();
+                pooled += count;
+                pooledBytes += count * _itemBytes[c];
+            }
+        }
+
+        return new PoolStatistics
+        {
+            Allocated = allocated,
+            Dropped = dropped,
+            Trimmed = trimmed,
+            Pooled = pooled,
+            PooledBytes = pooledBytes,
+        };
+    }
+
+    private static int CountParked(ThreadCache<T> cache, int sizeClass)
+    {
+        // Volatile: the owner fills and empties its slot and magazine concurrently with this read (a snapshot).
+        int parked = Volatile.Read(ref cache.Slot(sizeClass)) is null ? 0 : 1;
+        Magazine<T>? magazine = cache._magazines?[sizeClass];
+        if (magazine is not null)
+        {
+            T?[] items = magazine.Items;
+            for (int i = 0; i < items.Length; i++)
+            {
+                // Volatile: as above; a drained magazine keeps its count until the owner's next operation.
+                if (Volatile.Read(ref items[i]) is not null)
+                {
+                    parked++;
+                }
+            }
+        }
+
+        return parked;
+    }
+
+    /// <summary>Items of <paramref name="sizeClass"/> the pool holds now: its stripes and every live thread's slot and magazine.</summary>
+    /// <param name="sizeClass">The class.</param>
+    /// <returns>A snapshot (exact once no other thread is renting or returning).</returns>
+    public long CountPooled(int sizeClass)
+    {
+        long pooled = GetStripes(sizeClass)?.CountItems() ?? 0;
+        foreach (KeyValuePair<ThreadCache<T>, object?> pair in _threadCaches)
+        {
+            // Volatile: set by the finalizer of a dead thread's cache once its items are counted as dropped.
+            if (Volatile.Read(ref pair.Key._retired) == 0)
+            {
+                pooled += CountParked(pair.Key, sizeClass);
+            }
+        }
+
+        return pooled;
+    }
+
+    /// <summary>Bytes one item of <paramref name="sizeClass"/> holds (0 for objects).</summary>
+    /// <param name="sizeClass">The class.</param>
+    /// <returns>The item size.</returns>
+    public long GetItemBytes(int sizeClass) => _itemBytes[sizeClass];
+}

@@ -1,0 +1,93 @@
+using System.Collections.Concurrent;
+using System.Diagnostics.Tracing;
+
+namespace NativePool.Tests.Diagnostics;
+
+/// <summary>The NativePool event source, read in-process with an <see cref="EventListener"/> and filtered by pool name.</summary>
+public class EventSourceTests
+{
+    [Fact]
+    public void TheEventSourceRaisesExactEventsForAScriptedSequence()
+    {
+        string name = "events-" + Guid.NewGuid().ToString("N");
+        var pool = StripedArrayPool<byte>.Create(new StripedArrayPoolOptions { Name = name, MaximumArrayLength = 1024, TrimmingEnabled = false });
+        using var listener = new PoolEventListener(name);
+
+        byte[] a = pool.Rent(100);
+        pool.Return(a);
+        byte[] again = pool.Rent(100);
+        Assert.Same(a, again);
+        pool.Return(again);
+        Assert.Throws<InvalidOperationException>(() => pool.Return(a));
+        byte[] big = pool.Rent(5000);
+        pool.Return(big);
+        Assert.Equal(1, pool.Clear());
+
+        Assert.Equal(3, listener.Count("BufferRented"));
+        Assert.Equal(4, listener.Count("BufferReturned"));
+        Assert.Equal(1, listener.Count("DoubleReturn"));
+        Assert.Equal(1, listener.Count("BufferTrimPoll"));
+        Assert.Equal(1, listener.Count("BufferTrimmed"));
+        Assert.Equal(1, listener.Count("BufferDropped"));
+        Assert.Equal([0, 1], listener.Payloads("BufferAllocated", "reason").Select(AsInt));
+        Assert.Equal([1], listener.Payloads("BufferDropped", "reason").Select(AsInt));
+        Assert.Equal([1], listener.Payloads("BufferTrimmed", "count").Select(AsInt));
+        Assert.Equal([128, 128, 5000], listener.Payloads("BufferRented", "bufferSize").Select(AsInt));
+        Assert.All(listener.Payloads("BufferRented", "poolId"), id => Assert.Equal(pool.Engine.Id, AsInt(id)));
+    }
+
+    [Fact]
+    public void AnObjectPoolReportsRejectedObjectsAsDropped()
+    {
+        string name = "rejects-" + Guid.NewGuid().ToString("N");
+        var pool = new StripedObjectPool<List<int>>(new RejectingPolicy()) { Name = name };
+        using var listener = new PoolEventListener(name);
+
+        pool.Return(pool.Get());
+
+        Assert.Equal(1, listener.Count("BufferAllocated"));
+        Assert.Equal([2], listener.Payloads("BufferDropped", "reason").Select(AsInt));
+    }
+
+    private static int AsInt(object? value) => Convert.ToInt32(value, System.Globalization.CultureInfo.InvariantCulture);
+
+    private sealed class RejectingPolicy : Microsoft.Extensions.ObjectPool.PooledObjectPolicy<List<int>>
+    {
+        public override List<int> Create() => [];
+
+        public override bool Return(List<int> obj) => false;
+    }
+
+    /// <summary>Collects the NativePool events of one pool.</summary>
+    private sealed class PoolEventListener : EventListener
+    {
+        private readonly string _poolName;
+        private readonly ConcurrentQueue<EventWrittenEventArgs> _events = new();
+
+        public PoolEventListener(string poolName) => _poolName = poolName;
+
+        public int Count(string eventName) => _events.Count(e => e.EventName == eventName);
+
+        public List<object?> Payloads(string eventName, string payloadName) =>
+            [.. _events.Where(e => e.EventName == eventName).Select(e => e.Payload![e.PayloadNames!.IndexOf(payloadName)])];
+
+        protected override void OnEventSourceCreated(EventSource eventSource)
+        {
+            // Called for the sources that exist already and for each one created later (the pool's is created lazily).
+            if (eventSource.Name == "NativePool")
+            {
+                EnableEvents(eventSource, EventLevel.Verbose);
+            }
+        }
+
+        protected override void OnEventWritten(EventWrittenEventArgs eventData)
+        {
+            // The base constructor may deliver events before this object's fields are set.
+            if (_poolName is not null && eventData.PayloadNames is { } names && names.IndexOf("poolName") is int index and >= 0
+                && Equals(eventData.Payload![index], _poolName))
+            {
+                _events.Enqueue(eventData);
+            }
+        }
+    }
+}

@@ -1,0 +1,161 @@
+using System.Diagnostics.Metrics;
+
+namespace NativePool.Tests.Diagnostics;
+
+/// <summary>The NativePool meter, read in-process with a <see cref="MeterListener"/> and filtered by pool name.</summary>
+public class MeterTests
+{
+    [Fact]
+    public void TheMeterReportsExactCountsForAScriptedSequence()
+    {
+        string name = "meter-" + Guid.NewGuid().ToString("N");
+        var pool = StripedArrayPool<byte>.Create(new StripedArrayPoolOptions { Name = name, MaximumArrayLength = 1024, TrimmingEnabled = false });
+
+        byte[] a = pool.Rent(100);
+        byte[] b = pool.Rent(100);
+        byte[] big = pool.Rent(5000);
+        pool.Return(a);
+        pool.Return(b);
+        pool.Return(big);
+
+        Observation before = Observe(NativePoolMetrics.DefaultMeter, name);
+        Assert.Equal(3, before.Sum("nativepool.allocated"));
+        Assert.Equal(1, before.Sum("nativepool.dropped"));
+        Assert.Equal(0, before.Sum("nativepool.trimmed"));
+        Assert.Equal(2, before.Sum("nativepool.pooled"));
+        Assert.Equal(0, before.Sum("nativepool.outstanding"));
+        Assert.Equal(256, before.Sum("nativepool.pooled_bytes"));
+        Assert.Equal(2, before.SumWhere("nativepool.pooled", "pool.size_class", 128L));
+        Assert.All(before.Measurements, m => Assert.Equal("array", m.Tags["pool.kind"]));
+
+        byte[] held = pool.Rent(16);
+        Assert.Equal(2, pool.Clear());
+
+        Observation after = Observe(NativePoolMetrics.DefaultMeter, name);
+        Assert.Equal(4, after.Sum("nativepool.allocated"));
+        Assert.Equal(1, after.Sum("nativepool.dropped"));
+        Assert.Equal(2, after.Sum("nativepool.trimmed"));
+        Assert.Equal(0, after.Sum("nativepool.pooled"));
+        Assert.Equal(1, after.Sum("nativepool.outstanding"));
+        Assert.Equal(0, after.Sum("nativepool.pooled_bytes"));
+        GC.KeepAlive(held);
+    }
+
+    [Fact]
+    public void AMeterFromAMeterFactoryReportsTheSamePools()
+    {
+        string name = "factory-" + Guid.NewGuid().ToString("N");
+        var pool = new StripedObjectPool<object>(() => new object()) { Name = name };
+        object item = pool.Get();
+        using var factory = new TestMeterFactory();
+
+        Meter meter = NativePoolMetrics.CreateMeter(factory);
+        Assert.Same(meter, NativePoolMetrics.CreateMeter(factory));
+
+        Observation observation = Observe(meter, name);
+        Assert.Equal(1, observation.Sum("nativepool.allocated"));
+        Assert.Equal(1, observation.Sum("nativepool.outstanding"));
+        Assert.Equal(0, observation.Sum("nativepool.pooled"));
+        Assert.All(observation.Measurements, m => Assert.Equal("object", m.Tags["pool.kind"]));
+
+        // One measurement per instrument: creating the meter twice did not duplicate its instruments.
+        Assert.Equal(6, observation.Measurements.Count);
+        pool.Return(item);
+    }
+
+    [Fact]
+    public void SharedPoolsAreNamedAfterTheirType()
+    {
+        Assert.Equal("StripedArrayPool<Byte>.Shared", StripedArrayPool<byte>.Shared.Name);
+        Assert.Equal("StripedArrayPool<Int32>", StripedArrayPool<int>.Create().Name);
+        Assert.Equal("named", StripedArrayPool<int>.Create(new StripedArrayPoolOptions { Name = "named" }).Name);
+    }
+
+    [Fact]
+    public void ACollectedPoolStopsReporting()
+    {
+        string name = "collected-" + Guid.NewGuid().ToString("N");
+        CreateAndDropPool(name);
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        GC.Collect();
+
+        Assert.Empty(Observe(NativePoolMetrics.DefaultMeter, name).Measurements);
+    }
+
+    private static void CreateAndDropPool(string name)
+    {
+        var pool = StripedArrayPool<byte>.Create(new StripedArrayPoolOptions { Name = name, TrimmingEnabled = false });
+        pool.Return(pool.Rent(16));
+    }
+
+    private static Observation Observe(Meter meter, string poolName)
+    {
+        var observation = new Observation();
+        using var listener = new MeterListener();
+        listener.InstrumentPublished = (instrument, l) =>
+        {
+            if (ReferenceEquals(instrument.Meter, meter))
+            {
+                l.EnableMeasurementEvents(instrument);
+            }
+        };
+        listener.SetMeasurementEventCallback<long>((instrument, value, tags, _) =>
+        {
+            var tagMap = new Dictionary<string, object?>();
+            foreach (KeyValuePair<string, object?> tag in tags)
+            {
+                tagMap[tag.Key] = tag.Value;
+            }
+
+            if (Equals(tagMap.GetValueOrDefault("pool.name"), poolName))
+            {
+                observation.Measurements.Add(new Measured(instrument.Name, value, tagMap));
+            }
+        });
+        listener.Start();
+        listener.RecordObservableInstruments();
+        return observation;
+    }
+
+    private sealed record Measured(string Instrument, long Value, Dictionary<string, object?> Tags);
+
+    private sealed class Observation
+    {
+        public List<Measured> Measurements { get; } = [];
+
+        public long Sum(string instrument) => Measurements.Where(m => m.Instrument == instrument).Sum(m => m.Value);
+
+        public long SumWhere(string instrument, string tag, object value) =>
+            Measurements.Where(m => m.Instrument == instrument && Equals(m.Tags.GetValueOrDefault(tag), value)).Sum(m => m.Value);
+    }
+
+    private sealed class TestMeterFactory : IMeterFactory
+    {
+        private readonly List<Meter> _meters = [];
+
+        public Meter Create(MeterOptions options)
+        {
+            lock (_meters)
+            {
+                Meter? existing = _meters.FirstOrDefault(m => m.Name == options.Name);
+                if (existing is not null)
+                {
+                    return existing;
+                }
+
+                var meter = new Meter(options.Name, options.Version, options.Tags, this);
+                _meters.Add(meter);
+                return meter;
+            }
+        }
+
+        public void Dispose()
+        {
+            foreach (Meter meter in _meters)
+            {
+                meter.Dispose();
+            }
+        }
+    }
+}
