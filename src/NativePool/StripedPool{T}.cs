@@ -1,5 +1,6 @@
 using System;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 using System.Threading;
 
 namespace NativePool;
@@ -333,13 +334,13 @@ internal sealed partial class StripedPool<T> where T : class
     {
         Magazine<T> magazine = GetMagazine(cache, sizeClass, capacity);
         T?[] items = magazine.Items;
+        ref T? first = ref MemoryMarshal.GetArrayDataReference(items);
         int count = magazine.Count;
-        for (int i = 0; i < count; i++)
+
+        // The cheap double-return check, as on a stripe: the item returned just before this one sits on top.
+        if (count != 0 && ReferenceEquals(Unsafe.Add(ref first, count - 1), item))
         {
-            if (ReferenceEquals(items[i], item))
-            {
-                return ReturnResult.Duplicate;
-            }
+            return ReturnResult.Duplicate;
         }
 
         if (count == capacity && (count = Compact(magazine)) == capacity)
@@ -365,7 +366,8 @@ internal sealed partial class StripedPool<T> where T : class
         T? parked = slot;
         if (parked is not null)
         {
-            items[count++] = parked;
+            // Through a ref, not an indexer: a store into a T[] of shared generic code would pay a covariance check.
+            Unsafe.Add(ref first, count++) = parked;
         }
 
         slot = item;
@@ -449,11 +451,11 @@ internal sealed partial class StripedPool<T> where T : class
 
     private static T? PopMagazine(Magazine<T> magazine)
     {
-        T?[] items = magazine.Items;
+        ref T? first = ref MemoryMarshal.GetArrayDataReference(magazine.Items);
         int count = magazine.Count;
         while (count != 0)
         {
-            ref T? top = ref items[--count];
+            ref T? top = ref Unsafe.Add(ref first, --count);
             T? item = top;
             top = null;
 
@@ -487,8 +489,10 @@ internal sealed partial class StripedPool<T> where T : class
             T? item = items[i];
             if (item is not null)
             {
-                items[i] = null;
-                items[live++] = item;
+                // Through refs: stores into a T[] of shared generic code would pay a covariance check each.
+                ref T? first = ref MemoryMarshal.GetArrayDataReference(items);
+                Unsafe.Add(ref first, i) = null;
+                Unsafe.Add(ref first, live++) = item;
             }
         }
 

@@ -31,7 +31,20 @@ internal static class ThreadCacheTable
 #pragma warning disable IDE1006 // dotnet/runtime names thread statics t_; .editorconfig naming rules cannot select by attribute.
     [ThreadStatic]
     private static object?[]? t_caches;
+
+    [ThreadStatic]
+    private static LeaseToken? t_spareLeaseToken;
 #pragma warning restore IDE1006
+
+    /// <summary>The head of the calling thread's free list of lease tokens (see <see cref="LeaseToken"/>).</summary>
+    internal static LeaseToken? SpareLeaseToken
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => t_spareLeaseToken;
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        set => t_spareLeaseToken = value;
+    }
 
     /// <summary>The number of ids handed out and not given back (tests).</summary>
     internal static int LiveIds

@@ -8,17 +8,14 @@ namespace NativePool;
 /// the item; every other copy, and any later dispose, finds the generation moved on and does nothing.
 /// </summary>
 /// <remarks>
-/// Tokens are reused through a short per-thread free list, so leases allocate nothing in steady state. A token is only
+/// Tokens are reused through a short per-thread free list, so leases allocate nothing in steady state. The list's head
+/// is a thread static of <see cref="ThreadCacheTable"/>, beside the cache table, so that a scope's rent, return and
+/// token share one thread-static base. A token is only
 /// put back after its generation has moved on, so a stale copy of an old lease can never match the token's new lease.
 /// </remarks>
 internal sealed class LeaseToken
 {
     private const int MaxSparePerThread = 16;
-
-#pragma warning disable IDE1006 // dotnet/runtime names thread statics t_; .editorconfig naming rules cannot select by attribute.
-    [System.ThreadStatic]
-    private static LeaseToken? t_spare;
-#pragma warning restore IDE1006
 
     private int _generation;
     private int _depth;
@@ -31,13 +28,13 @@ internal sealed class LeaseToken
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static LeaseToken Take()
     {
-        LeaseToken? token = t_spare;
+        LeaseToken? token = ThreadCacheTable.SpareLeaseToken;
         if (token is null)
         {
             return new LeaseToken();
         }
 
-        t_spare = token._next;
+        ThreadCacheTable.SpareLeaseToken = token._next;
         return token;
     }
 
@@ -77,13 +74,13 @@ internal sealed class LeaseToken
     {
 
         // The free list is this thread's alone; its length rides on the head token so one thread-static is touched.
-        LeaseToken? head = t_spare;
+        LeaseToken? head = ThreadCacheTable.SpareLeaseToken;
         int depth = head is null ? 0 : head._depth;
         if (depth < MaxSparePerThread)
         {
             _next = head;
             _depth = depth + 1;
-            t_spare = this;
+            ThreadCacheTable.SpareLeaseToken = this;
         }
     }
 }
