@@ -12,9 +12,10 @@ namespace NativePool;
 /// <para>
 /// A <see langword="ref"/> struct: it allocates nothing and cannot be boxed, captured by a lambda, stored in a field of
 /// a class or kept across an <see langword="await"/>, so every copy of a scope lives on the thread that rented it.
-/// Copies share one generation token, and whichever copy is disposed first returns the array; every other dispose
-/// (a second dispose, a copy's dispose, a dispose long after the array went to another renter) does nothing. Because
-/// all copies are on one thread that check is a plain compare and store, not an atomic instruction.
+/// Each scope has a number no other scope of its thread ever had, kept in the thread's ledger of live scopes while the
+/// scope lives; whichever copy is disposed first removes it and returns the array, and every other dispose (a second
+/// dispose, a copy's dispose, a dispose long after the array went to another renter) finds it gone and does nothing.
+/// Because all copies are on one thread, that is a plain compare and store of an integer, not an atomic instruction.
 /// </para>
 /// <para>
 /// After the first dispose <see cref="IsActive"/> is false and <see cref="Span"/> and <see cref="Array"/> throw
@@ -29,25 +30,27 @@ public readonly ref struct ArrayScope<T>
 {
     private readonly StripedArrayPool<T>? _pool;
     private readonly T[]? _array;
-    private readonly LeaseToken? _token;
-    private readonly int _generation;
+    private readonly object?[]? _caches;
+    private readonly ScopeLedger? _ledger;
+    private readonly long _number;
     private readonly int _length;
     private readonly bool _clearOnReturn;
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal ArrayScope(StripedArrayPool<T>? pool, T[] array, int length, bool clearOnReturn)
+    internal ArrayScope(StripedArrayPool<T>? pool, T[] array, int length, bool clearOnReturn, object?[] caches)
     {
         _pool = pool;
         _array = array;
         _length = length;
         _clearOnReturn = clearOnReturn;
-        LeaseToken token = LeaseToken.Take();
-        _token = token;
-        _generation = token.Generation;
+        _caches = caches;
+        ScopeLedger ledger = ScopeLedger.In(caches);
+        _ledger = ledger;
+        _number = ledger.Begin();
     }
 
     /// <summary>True until the scope (or any copy of it) is disposed; false for a default scope.</summary>
-    public bool IsActive => _token is not null && _token.Generation == _generation;
+    public bool IsActive => _ledger is not null && _ledger.IsLive(_number);
 
     /// <summary>The requested length (the array may be longer).</summary>
     public int Length => _length;
@@ -89,9 +92,9 @@ public readonly ref struct ArrayScope<T>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void Dispose()
     {
-        if (_token is not null && _token.TryEndOnOwnerThread(_generation) && _pool is not null)
+        if (_ledger is not null && _ledger.TryEnd(_number) && _pool is not null)
         {
-            _pool.Return(_array!, _clearOnReturn);
+            _pool.Return(_array!, _clearOnReturn, _caches);
         }
     }
 }

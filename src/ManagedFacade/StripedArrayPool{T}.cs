@@ -153,10 +153,14 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
     /// <returns>An array of at least <paramref name="minimumLength"/> elements (the empty array for 0).</returns>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="minimumLength"/> is negative.</exception>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public override T[] Rent(int minimumLength)
-    {
+    public override T[] Rent(int minimumLength) =>
         // Read on every path, before any branch, so an inlined Rent and Return share one thread-static access.
-        object?[]? caches = ThreadCacheTable.Current;
+        Rent(minimumLength, ThreadCacheTable.Current);
+
+    /// <summary>Rents with the calling thread's cache table already read (<see cref="ThreadCacheTable.Current"/>).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal T[] Rent(int minimumLength, object?[]? caches)
+    {
         T[] array = (uint)(minimumLength - 1) < (uint)_maximumArrayLength
             ? _engine.Rent(SizeClasses.GetIndex(minimumLength), caches)
             : RentUncommon(minimumLength);
@@ -181,10 +185,14 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
     /// </exception>
     /// <exception cref="InvalidOperationException"><paramref name="array"/> is already in the pool (returned twice).</exception>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public override void Return(T[] array, bool clearArray = false)
-    {
+    public override void Return(T[] array, bool clearArray = false) =>
         // Read on every path, before any branch, so an inlined Rent and Return share one thread-static access.
-        object?[]? caches = ThreadCacheTable.Current;
+        Return(array, clearArray, ThreadCacheTable.Current);
+
+    /// <summary>Returns with the calling thread's cache table already read (<see cref="ThreadCacheTable.Current"/>).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal void Return(T[] array, bool clearArray, object?[]? caches)
+    {
         if (array is null)
         {
             ThrowHelper.ThrowArgumentNull(nameof(array));
@@ -241,8 +249,11 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public ArrayScope<T> RentScoped(int minimumLength, bool clearOnReturn = false)
     {
-        T[] array = Rent(minimumLength);
-        return new ArrayScope<T>(array.Length == 0 ? null : this, array, minimumLength, clearOnReturn);
+        // The scope keeps the thread's table: it is disposed on this thread, and returns through it without a second
+        // thread-static access. The first rent of a thread creates the table, so read it again then.
+        object?[]? caches = ThreadCacheTable.Current;
+        T[] array = Rent(minimumLength, caches);
+        return new ArrayScope<T>(array.Length == 0 ? null : this, array, minimumLength, clearOnReturn, caches ?? ThreadCacheTable.Current!);
     }
 
     /// <summary>Rents an array under a lease that may outlive the current method: stored, awaited across, used as memory.</summary>

@@ -25,8 +25,11 @@ internal static class ThreadCacheTable
     /// <summary>The most pools that may be alive at once (ids 0 … MaximumPools − 1).</summary>
     internal const int MaximumPools = 1 << 24;
 
+    /// <summary>The table index of the thread's scope ledger; pool ids start after it.</summary>
+    internal const int ScopeLedgerIndex = 0;
+
     private static readonly PriorityQueue<int, int> s_freeIds = new();
-    private static int s_nextPoolId;
+    private static int s_nextPoolId = ScopeLedgerIndex + 1;
 
 #pragma warning disable IDE1006 // dotnet/runtime names thread statics t_; .editorconfig naming rules cannot select by attribute.
     [ThreadStatic]
@@ -35,6 +38,24 @@ internal static class ThreadCacheTable
     [ThreadStatic]
     private static LeaseToken? t_spareLeaseToken;
 #pragma warning restore IDE1006
+
+    /// <summary>The calling thread's ledger of live scopes, or null before its first scope.</summary>
+    /// <remarks>
+    /// It lives at index <see cref="ScopeLedgerIndex"/> of the cache table (no pool has that id), so a scope's rent, its
+    /// ledger and its return share the table's one thread-static access.
+    /// </remarks>
+    internal static ScopeLedger? ScopeLedger
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get
+        {
+            object?[]? caches = t_caches;
+            return caches is not null && caches.Length != 0 ? Unsafe.As<ScopeLedger?>(caches[ScopeLedgerIndex]) : null;
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        set => SetEntry(ScopeLedgerIndex, value);
+    }
 
     /// <summary>The head of the calling thread's free list of lease tokens (see <see cref="LeaseToken"/>).</summary>
     internal static LeaseToken? SpareLeaseToken
@@ -53,7 +74,7 @@ internal static class ThreadCacheTable
         {
             lock (s_freeIds)
             {
-                return s_nextPoolId - s_freeIds.Count;
+                return s_nextPoolId - (ScopeLedgerIndex + 1) - s_freeIds.Count;
             }
         }
     }
@@ -114,7 +135,9 @@ internal static class ThreadCacheTable
 
     /// <summary>Stores this thread's cache for pool <paramref name="poolId"/>, growing the table as needed.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    public static void Set(int poolId, ThreadCacheBase cache)
+    public static void Set(int poolId, ThreadCacheBase cache) => SetEntry(poolId, cache);
+
+    private static void SetEntry(int poolId, object? cache)
     {
         object?[]? caches = t_caches;
         if (caches is null || (uint)poolId >= (uint)caches.Length)
