@@ -471,7 +471,26 @@ internal sealed partial class StripedPool<T> where T : class
         return null;
     }
 
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static Magazine<T> GetMagazine(ThreadCache<T> cache, int sizeClass, int capacity)
+    {
+        Magazine<T>?[]? magazines = cache._magazines;
+        if (magazines is not null)
+        {
+            // Through a ref: the element's address in an array of a shared generic type would cost a type-checking
+            // helper call (the class was validated by the caller).
+            Magazine<T>? magazine = Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(magazines), sizeClass);
+            if (magazine is not null)
+            {
+                return magazine;
+            }
+        }
+
+        return CreateMagazine(cache, sizeClass, capacity);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static Magazine<T> CreateMagazine(ThreadCache<T> cache, int sizeClass, int capacity)
     {
         Magazine<T>?[] magazines = cache._magazines ??= new Magazine<T>?[SlotBuffer<T>.Length];
         return magazines[sizeClass] ??= new Magazine<T>(capacity);
