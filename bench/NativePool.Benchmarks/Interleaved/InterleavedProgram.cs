@@ -1,3 +1,4 @@
+using System.IO;
 using System.Globalization;
 using System.Runtime;
 
@@ -66,6 +67,12 @@ public static class InterleavedProgram
         else if (options.ReportPath is string path)
         {
             InterleavedReport.Write(path, table);
+            if (options.Filter is null)
+            {
+                // The README sits at the repository root, beside the docs folder of the report.
+                string readme = Path.Combine(Path.GetDirectoryName(Path.GetFullPath(path))!, "..", "README.md");
+                ReadmeHeadline.Write(readme, ReadmeHeadline.Render(machine, results));
+            }
         }
 
         return failures.Count == 0 ? 0 : 1;

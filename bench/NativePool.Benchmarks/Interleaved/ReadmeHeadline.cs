@@ -1,0 +1,85 @@
+using System.Globalization;
+using System.IO;
+using System.Text;
+
+namespace NativePool.Benchmarks.Interleaved;
+
+/// <summary>
+/// The README's headline table, regenerated from an interleaved run: one row per goal, the many Rent+Return cells
+/// folded into one row (the median of their medians and the worst cell's p75). Written between <see cref="Begin"/> and
+/// <see cref="End"/> in README.md; a filtered run leaves the README alone (it would show only part of the goals).
+/// </summary>
+public static class ReadmeHeadline
+{
+    public const string Begin = "<!-- headline:begin -->";
+    public const string End = "<!-- headline:end -->";
+
+    private const string RentReturnMarker = "] Rent+Return vs ArrayPool.Shared";
+
+    private static readonly CultureInfo s_invariant = CultureInfo.InvariantCulture;
+
+    /// <summary>The headline table for <paramref name="results"/>, with the machine line.</summary>
+    public static string Render(MachineInfo machine, IReadOnlyList<ScenarioResult> results)
+    {
+        var md = new StringBuilder();
+        md.AppendLine(string.Create(s_invariant, $"Interleaved A/B run, {machine.Line}; ratio = ours ÷ peer, median of the rounds with the p25–p75 band; a goal is met when the p75 meets it."));
+        md.AppendLine();
+        md.AppendLine("| scenario | goal | ratio (p25–p75) | alloc B/op ours / peer | |");
+        md.AppendLine("|---|---|---|---|---|");
+
+        ScenarioResult[] cells = [.. results.Where(r => r.Scenario.Name.Contains(RentReturnMarker, StringComparison.Ordinal))];
+        if (cells.Length != 0)
+        {
+            double median = Median([.. cells.Select(r => r.RatioMedian)]);
+            ScenarioResult worst = cells.MaxBy(r => r.RatioP75)!;
+            md.AppendLine(string.Create(
+                s_invariant,
+                $"| Rent+Return, byte/char/int × {cells.Length / 3} lengths, vs `ArrayPool<T>.Shared` | ≤ {cells[0].Scenario.Goal:0.00} every cell | median of cells {median:0.00}; worst {worst.RatioMedian:0.00} ({worst.RatioP25:0.00}–{worst.RatioP75:0.00}) | 0 / 0 | {Status(cells.All(r => r.Met))} |"));
+        }
+
+        foreach (ScenarioResult r in results.Except(cells))
+        {
+            md.AppendLine(string.Create(
+                s_invariant,
+                $"| {r.Scenario.Name} | ≤ {r.Scenario.Goal:0.00}{AllocationGoalText(r.Scenario.AllocationGoal)} | {r.RatioMedian:0.00} ({r.RatioP25:0.00}–{r.RatioP75:0.00}) | {r.OursBytesPerOp:0.#} / {r.PeerBytesPerOp:0.#} | {Status(r.Met)} |"));
+        }
+
+        return md.ToString();
+    }
+
+    /// <summary>Writes <paramref name="headline"/> between the markers of <paramref name="readmePath"/>, if it has them.</summary>
+    public static void Write(string readmePath, string headline)
+    {
+        if (!File.Exists(readmePath))
+        {
+            return;
+        }
+
+        string readme = File.ReadAllText(readmePath);
+        int begin = readme.IndexOf(Begin, StringComparison.Ordinal);
+        int end = readme.IndexOf(End, StringComparison.Ordinal);
+        if (begin < 0 || end < begin)
+        {
+            return;
+        }
+
+        File.WriteAllText(readmePath, readme[..(begin + Begin.Length)] + Environment.NewLine + headline.TrimEnd() + Environment.NewLine + readme[end..]);
+        Console.WriteLine($"Wrote the headline of {readmePath}.");
+    }
+
+    private static string AllocationGoalText(AllocationGoal goal) => goal switch
+    {
+        AllocationGoal.OursAllocatesNothing => ", ours 0 B",
+        AllocationGoal.OursNoMoreThanPeer => ", ours B ≤ peer B",
+        _ => string.Empty,
+    };
+
+    private static string Status(bool met) => met ? "met" : "**missed**";
+
+    private static double Median(double[] values)
+    {
+        Array.Sort(values);
+        int mid = values.Length / 2;
+        return values.Length % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+    }
+}
