@@ -21,10 +21,11 @@ internal sealed partial class StripedPool<T>
     /// One trim pass: items untouched for the trim age (a quarter of it under medium memory pressure) go from the cold
     /// end of each stripe, half at a time. Under high pressure or when <paramref name="releaseAll"/> is set, every
     /// stripe is emptied and so are the calling thread's slots and magazines. Other threads are asked to empty their
-    /// magazines into the stripes on their next slow-path operation, and, in pools whose discard has no side effect,
-    /// an item another thread has left in a slot for the trim age (the same item seen by two passes at least
-    /// <see cref="MinimumSlotIdleMs"/> apart) is taken. Never runs on a rent or return. A timer or gen-2 pass skips
-    /// when another pass is running; <paramref name="releaseAll"/> waits for it, so it always empties what it promises.
+    /// magazines into the stripes on their next slow-path operation. Only under real high memory pressure (not for
+    /// <paramref name="releaseAll"/>), and only in pools whose discard has no side effect, does the pass also take what
+    /// another thread has left parked since the previous pass (the same slot items seen by two passes at least
+    /// <see cref="MinimumSlotIdleMs"/> apart). Never runs on a rent or return. A timer or gen-2 pass skips when another
+    /// pass is running; <paramref name="releaseAll"/> waits for it, so it always empties what it promises.
     /// </summary>
     /// <returns>How many items were released.</returns>
     [MethodImpl(MethodImplOptions.NoInlining)]
@@ -82,9 +83,9 @@ internal sealed partial class StripedPool<T>
 
                 // Volatile: asks the owner to move its magazines to the stripes, where later passes can age them.
                 Volatile.Write(ref cache._flushRequested, 1);
-                if (_trimThreadCaches && all)
+                if (_trimThreadCaches && all && !releaseAll)
                 {
-                    // Only under high pressure (or an explicit release-all): see TrimIdleSlots for the race this accepts.
+                    // Only under real high memory pressure, never for Clear: see TrimIdleSlots for the race this accepts.
                     removed += TrimIdleSlots(cache, nowMs, MinimumSlotIdleMs);
                 }
             }
