@@ -55,6 +55,7 @@ public sealed class StripedKestrelMemoryPoolTests
         Dictionary<string, long> stopped = recorder.Collect();
         Assert.Equal(0, stopped["aspnetcore.memory_pool.pooled"]);
         Assert.Equal(stopped["aspnetcore.memory_pool.allocated"], stopped["aspnetcore.memory_pool.evicted"]);
+        Assert.Equal(0, recorder.PushedMeasurements);
     }
 
     [Fact]
@@ -151,10 +152,17 @@ public sealed class StripedKestrelMemoryPoolTests
                 lock (_values)
                 {
                     _values[instrument.Name] = _values.GetValueOrDefault(instrument.Name) + value;
+                    if (!instrument.IsObservable)
+                    {
+                        PushedMeasurements++;
+                    }
                 }
             });
             _listener.Start();
         }
+
+        /// <summary>Measurements from Kestrel's own (push) instruments of the same names, which see no pool of theirs.</summary>
+        public int PushedMeasurements { get; private set; }
 
         public Dictionary<string, long> Collect()
         {
