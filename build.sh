@@ -61,9 +61,11 @@ case "$verb" in
         python3 bench/plots.py "$@"
         ;;
     pack)
-        # One package, NativePool (the drop-ins with the engine inside), and its .snupkg; --version X.Y.Z sets the version.
+        # Two packages, NativePool (the drop-ins with the engine inside) and NativePool.AspNetCore (Kestrel's memory pool
+        # factory, depending on NativePool), each with its .snupkg; --version X.Y.Z sets the version of both.
         [ "${1:-}" = "--version" ] && set -- "-p:Version=${2:?--version needs a value}" "${@:3}"
         dotnet pack src/ManagedFacade/ManagedFacade.csproj -c Release -o artifacts/packages -p:ContinuousIntegrationBuild=true "$@"
+        dotnet pack src/NativePool.AspNetCore/NativePool.AspNetCore.csproj -c Release -o artifacts/packages -p:ContinuousIntegrationBuild=true "$@"
         ;;
     *)
         echo "usage: ./build.sh [test|stress|bench [--full] [--filter PATTERN] [--report-only] [--ab [--rounds N] [--quick]]|plots|pack [--version X.Y.Z]]" >&2

@@ -2,7 +2,7 @@ using System;
 
 namespace NativePool;
 
-/// <summary>How a pool registered with <c>AddPooled</c> is shaped.</summary>
+/// <summary>How a pool registered with <c>AddStripedPooled</c> is shaped.</summary>
 public sealed class PooledServiceOptions
 {
     private int _maximumRetained = 1024;

@@ -5,7 +5,7 @@ using Microsoft.Extensions.ObjectPool;
 
 namespace NativePool;
 
-/// <summary>The policy of a pool registered with <c>AddPooled</c>: instances come from the container's activator.</summary>
+/// <summary>The policy of a pool registered with <c>AddStripedPooled</c>: instances come from the container's activator.</summary>
 /// <remarks>
 /// Instances are created with <see cref="ActivatorUtilities"/> (constructor injection from the root provider), so the
 /// container does not track them: the pool owns them, and disposes them when it is a disposing pool. A returned

@@ -47,10 +47,10 @@ public static class StripedObjectPoolServiceCollectionExtensions
     /// <returns><paramref name="services"/>.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="services"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="configure"/> set an option out of range.</exception>
-    public static IServiceCollection AddPooled<[DynamicallyAccessedMembers(DynamicallyAccessedMemberTypes.PublicConstructors)] TService>(
+    public static IServiceCollection AddStripedPooled<[DynamicallyAccessedMembers(DynamicallyAccessedMemberTypes.PublicConstructors)] TService>(
         this IServiceCollection services, Action<PooledServiceOptions>? configure = null)
         where TService : class =>
-        AddPooled<TService, TService>(services, configure);
+        AddStripedPooled<TService, TService>(services, configure);
 
     /// <summary>
     /// Registers a singleton pool of <typeparamref name="TImplementation"/> instances as <see cref="ObjectPool{T}"/> of
@@ -60,7 +60,8 @@ public static class StripedObjectPoolServiceCollectionExtensions
     /// Instances are created with the container's activator (constructor injection) and owned by the pool. When
     /// <typeparamref name="TImplementation"/> is <see cref="IDisposable"/> the pool is a disposing pool, and the
     /// container's disposal disposes the pool and with it every instance it holds. A returned <see cref="IResettable"/>
-    /// instance is kept only if it resets.
+    /// instance is kept only if it resets. Named apart from Microsoft's <c>AddPooled</c>, whose bound comes from named
+    /// options read at resolution and whose pool does not dispose instances.
     /// </remarks>
     /// <typeparam name="TService">The type the pool hands out.</typeparam>
     /// <typeparam name="TImplementation">The type the pool creates.</typeparam>
@@ -69,7 +70,7 @@ public static class StripedObjectPoolServiceCollectionExtensions
     /// <returns><paramref name="services"/>.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="services"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="configure"/> set an option out of range.</exception>
-    public static IServiceCollection AddPooled<TService, [DynamicallyAccessedMembers(DynamicallyAccessedMemberTypes.PublicConstructors)] TImplementation>(
+    public static IServiceCollection AddStripedPooled<TService, [DynamicallyAccessedMembers(DynamicallyAccessedMemberTypes.PublicConstructors)] TImplementation>(
         this IServiceCollection services, Action<PooledServiceOptions>? configure = null)
         where TService : class
         where TImplementation : class, TService

@@ -42,7 +42,7 @@ internal static class Program
         checks += Check(builders.Get() == builder, "the object pool hands back the returned object");
         var services = new ServiceCollection();
         services.AddStripedObjectPools();
-        services.AddPooled<Parser>();
+        services.AddStripedPooled<Parser>();
         using (ServiceProvider provider = services.BuildServiceProvider())
         {
             ObjectPool<StringBuilder> fromProvider = provider.GetRequiredService<ObjectPoolProvider>().CreateStringBuilderPool();

@@ -10,18 +10,20 @@ public class LibraryAssemblyTests
 {
     private static readonly Assembly s_dropIns = typeof(StripedArrayPool<>).Assembly;
     private static readonly Assembly s_engine = typeof(PoolStatistics).Assembly;
+    private static readonly Assembly s_aspNetCore = typeof(NativePool.AspNetCore.StripedKestrelMemoryPoolFactory).Assembly;
 
     [Fact]
     public void TheDropInsAreNativePoolAndTheEngineIsNativePoolEngine()
     {
         Assert.Equal("NativePool", s_dropIns.GetName().Name);
         Assert.Equal("NativePool.Engine", s_engine.GetName().Name);
+        Assert.Equal("NativePool.AspNetCore", s_aspNetCore.GetName().Name);
     }
 
     [Fact]
-    public void BothLibraryAssembliesAreBuiltAsTrimmable()
+    public void EveryLibraryAssemblyIsBuiltAsTrimmable()
     {
-        foreach (Assembly assembly in new[] { s_dropIns, s_engine })
+        foreach (Assembly assembly in new[] { s_dropIns, s_engine, s_aspNetCore })
         {
             Assert.Contains(
                 assembly.GetCustomAttributes<AssemblyMetadataAttribute>(),

@@ -4,7 +4,7 @@ using Microsoft.Extensions.ObjectPool;
 
 namespace NativePool.Tests.ObjectPool;
 
-/// <summary>Registration with a real <see cref="ServiceCollection"/>: the provider replacement and <c>AddPooled</c>.</summary>
+/// <summary>Registration with a real <see cref="ServiceCollection"/>: the provider replacement and <c>AddStripedPooled</c>.</summary>
 public sealed class ObjectPoolServiceCollectionTests
 {
     [Fact]
@@ -47,11 +47,11 @@ public sealed class ObjectPoolServiceCollectionTests
     }
 
     [Fact]
-    public void AddPooledRegistersAPoolWhoseInstancesComeFromTheContainer()
+    public void AddStripedPooledRegistersAPoolWhoseInstancesComeFromTheContainer()
     {
         var services = new ServiceCollection();
         services.AddSingleton<GreetingDependency>();
-        services.AddPooled<IGreeter, Greeter>(static options => options.MaximumRetained = 4);
+        services.AddStripedPooled<IGreeter, Greeter>(static options => options.MaximumRetained = 4);
         using ServiceProvider container = services.BuildServiceProvider();
 
         ObjectPool<IGreeter> pool = container.GetRequiredService<ObjectPool<IGreeter>>();
@@ -66,10 +66,10 @@ public sealed class ObjectPoolServiceCollectionTests
     }
 
     [Fact]
-    public void AddPooledUsesMicrosoftsDefaultCapacityAndHonoursIResettable()
+    public void AddStripedPooledUsesMicrosoftsDefaultCapacityAndHonoursIResettable()
     {
         var services = new ServiceCollection();
-        services.AddPooled<ResettableThing>();
+        services.AddStripedPooled<ResettableThing>();
         using ServiceProvider container = services.BuildServiceProvider();
 
         var pool = (StripedObjectPool<ResettableThing>)container.GetRequiredService<ObjectPool<ResettableThing>>();
@@ -85,7 +85,7 @@ public sealed class ObjectPoolServiceCollectionTests
     public void DisposingTheContainerDisposesPooledDisposableInstances()
     {
         var services = new ServiceCollection();
-        services.AddPooled<DisposableThing>();
+        services.AddStripedPooled<DisposableThing>();
         DisposableThing item;
         DisposableThing outstanding;
         using (ServiceProvider container = services.BuildServiceProvider())

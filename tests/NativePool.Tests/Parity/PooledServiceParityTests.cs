@@ -4,52 +4,52 @@ using Microsoft.Extensions.ObjectPool;
 namespace NativePool.Tests.Parity;
 
 /// <summary>
-/// The ideas of Microsoft's object-pool dependency-injection tests, against our <c>AddPooled</c> only: Microsoft's
+/// The ideas of Microsoft's object-pool dependency-injection tests, against our <c>AddStripedPooled</c> only: Microsoft's
 /// helper package does not restore here, so there is no control. Upstream names and verdicts:
 /// docs/array-pool-contract.md, "Upstream parity".
 /// </summary>
 public sealed class PooledServiceParityTests
 {
     [Fact]
-    public void AddPooledWithTheServiceTypeOnlyRegistersAPoolWithTheDefaultBound()
+    public void AddStripedPooledWithTheServiceTypeOnlyRegistersAPoolWithTheDefaultBound()
     {
-        using ServiceProvider provider = new ServiceCollection().AddSingleton<Dependency>().AddPooled<Service>().BuildServiceProvider(validateScopes: true);
+        using ServiceProvider provider = new ServiceCollection().AddSingleton<Dependency>().AddStripedPooled<Service>().BuildServiceProvider(validateScopes: true);
         ObjectPool<Service> pool = provider.GetRequiredService<ObjectPool<Service>>();
         Assert.Equal(new PooledServiceOptions().MaximumRetained, Assert.IsType<StripedObjectPool<Service>>(pool).MaximumRetained);
         Assert.NotNull(pool.Get());
     }
 
     [Fact]
-    public void TheLastAddPooledOfAServiceWins()
+    public void TheLastAddStripedPooledOfAServiceWins()
     {
         using ServiceProvider provider = new ServiceCollection()
             .AddSingleton<Dependency>()
-            .AddPooled<IService, Service>()
-            .AddPooled<IService, OtherService>()
+            .AddStripedPooled<IService, Service>()
+            .AddStripedPooled<IService, OtherService>()
             .BuildServiceProvider(validateScopes: true);
         Assert.IsType<OtherService>(provider.GetRequiredService<ObjectPool<IService>>().Get());
     }
 
     [Fact]
-    public void AddPooledWithTheServiceTypeOnlyTakesTheBound()
+    public void AddStripedPooledWithTheServiceTypeOnlyTakesTheBound()
     {
-        using ServiceProvider provider = new ServiceCollection().AddSingleton<Dependency>().AddPooled<Service>(o => o.MaximumRetained = 64).BuildServiceProvider();
+        using ServiceProvider provider = new ServiceCollection().AddSingleton<Dependency>().AddStripedPooled<Service>(o => o.MaximumRetained = 64).BuildServiceProvider();
         Assert.Equal(64, provider.GetRequiredService<StripedObjectPool<Service>>().MaximumRetained);
     }
 
     [Fact]
-    public void AddPooledWithAnImplementationBuildsItWithItsDependencies()
+    public void AddStripedPooledWithAnImplementationBuildsItWithItsDependencies()
     {
-        using ServiceProvider provider = new ServiceCollection().AddSingleton<Dependency>().AddPooled<IService, Service>().BuildServiceProvider(validateScopes: true);
+        using ServiceProvider provider = new ServiceCollection().AddSingleton<Dependency>().AddStripedPooled<IService, Service>().BuildServiceProvider(validateScopes: true);
         Assert.Equal(Dependency.Message, provider.GetRequiredService<ObjectPool<IService>>().Get().ReadMessage());
     }
 
     [Fact]
-    public void AddPooledWithAnImplementationTakesTheBound()
+    public void AddStripedPooledWithAnImplementationTakesTheBound()
     {
         using ServiceProvider provider = new ServiceCollection()
             .AddSingleton<Dependency>()
-            .AddPooled<IService, Service>(o => o.MaximumRetained = 64)
+            .AddStripedPooled<IService, Service>(o => o.MaximumRetained = 64)
             .BuildServiceProvider(validateScopes: true);
         Assert.Equal(64, provider.GetRequiredService<StripedObjectPool<IService>>().MaximumRetained);
         Assert.Equal(Dependency.Message, provider.GetRequiredService<ObjectPool<IService>>().Get().ReadMessage());
@@ -58,7 +58,7 @@ public sealed class PooledServiceParityTests
     [Fact]
     public void AReturnedServiceIsResetAndNotDisposed()
     {
-        using ServiceProvider provider = new ServiceCollection().AddSingleton<Dependency>().AddPooled<IService, Service>().BuildServiceProvider(validateScopes: true);
+        using ServiceProvider provider = new ServiceCollection().AddSingleton<Dependency>().AddStripedPooled<IService, Service>().BuildServiceProvider(validateScopes: true);
         ObjectPool<IService> pool = provider.GetRequiredService<ObjectPool<IService>>();
         IService service = pool.Get();
         pool.Return(service);
@@ -72,7 +72,7 @@ public sealed class PooledServiceParityTests
         const int Capacity = 64;
         using ServiceProvider provider = new ServiceCollection()
             .AddSingleton<Dependency>()
-            .AddPooled<IService, Service>(o => o.MaximumRetained = Capacity)
+            .AddStripedPooled<IService, Service>(o => o.MaximumRetained = Capacity)
             .BuildServiceProvider(validateScopes: true);
         ObjectPool<IService> pool = provider.GetRequiredService<ObjectPool<IService>>();
         IService[] services = Enumerable.Range(0, Capacity).Select(_ => pool.Get()).ToArray();
@@ -89,7 +89,7 @@ public sealed class PooledServiceParityTests
     [Fact]
     public void APooledServiceCannotDependOnAScopedService()
     {
-        using ServiceProvider provider = new ServiceCollection().AddScoped<Dependency>().AddPooled<IService, Service>().BuildServiceProvider(validateScopes: true);
+        using ServiceProvider provider = new ServiceCollection().AddScoped<Dependency>().AddStripedPooled<IService, Service>().BuildServiceProvider(validateScopes: true);
         Assert.Throws<InvalidOperationException>(() => provider.GetRequiredService<ObjectPool<IService>>().Get());
     }
 

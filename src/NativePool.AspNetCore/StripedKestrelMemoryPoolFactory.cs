@@ -1,0 +1,153 @@
+using System;
+using System.Buffers;
+using System.Collections.Concurrent;
+using System.Collections.Generic;
+using System.Diagnostics.Metrics;
+using System.Threading;
+using Microsoft.AspNetCore.Connections;
+
+namespace NativePool.AspNetCore;
+
+/// <summary>
+/// Gives Kestrel's transports their memory from NativePool: every <see cref="Create"/> makes an independent
+/// <see cref="StripedMemoryPool{T}"/> of bytes, which the transport disposes when it stops. Register it with
+/// <see cref="StripedKestrelMemoryPoolServiceCollectionExtensions.AddStripedKestrelMemoryPool"/>.
+/// </summary>
+/// <remarks>
+/// <para>
+/// Given an <see cref="IMeterFactory"/>, the factory keeps Kestrel's memory-pool instruments on the
+/// <c>Microsoft.AspNetCore.MemoryPool</c> meter: <c>aspnetcore.memory_pool.pooled</c>, <c>.allocated</c> and
+/// <c>.evicted</c> (bytes), read from its pools' <see cref="StripedMemoryPool{T}.GetStatistics"/> when a listener
+/// observes them, and tagged <c>aspnetcore.memory_pool.owner</c> with the owner Kestrel names in
+/// <see cref="MemoryPoolOptions.Owner"/>. <c>aspnetcore.memory_pool.rented</c> is not reported: NativePool's rents are
+/// not counted (a rent served by the thread's slot writes nothing else). The pools also report on the <c>NativePool</c>
+/// meter under their name (<see cref="DefaultPoolName"/> unless configured).
+/// </para>
+/// <para>
+/// The factory keeps every pool it made, disposed ones included (their buffers are released; the counters stay), so
+/// the instruments never go backwards. Kestrel makes one pool per transport it starts.
+/// </para>
+/// </remarks>
+public sealed class StripedKestrelMemoryPoolFactory : IMemoryPoolFactory<byte>, IDisposable
+{
+    /// <summary>The pools' name in NativePool's events and metrics when the options give none.</summary>
+    public const string DefaultPoolName = "kestrel";
+
+    /// <summary>
+    /// The pools' largest buffer unless configured: 4 KiB, Kestrel's block size. Kestrel's pipes then rent 4 KiB
+    /// segments only and take larger buffers from the GC, as with Kestrel's own pool.
+    /// </summary>
+    public const int DefaultMaximumBufferLength = 4096;
+
+    private readonly StripedMemoryPoolOptions _options;
+    private readonly ConcurrentQueue<CreatedPool> _pools = new();
+    private readonly KestrelMemoryPoolInstruments? _instruments;
+    private int _disposed;
+
+    /// <summary>A factory of pools with the defaults (<see cref="DefaultMaximumBufferLength"/>, <see cref="DefaultPoolName"/>) and no instruments.</summary>
+    public StripedKestrelMemoryPoolFactory()
+        : this(options: null, meterFactory: null)
+    {
+    }
+
+    /// <summary>A factory of pools shaped by <paramref name="options"/>, reporting Kestrel's instruments through <paramref name="meterFactory"/>.</summary>
+    /// <param name="options">
+    /// The pools' shape, copied now (null: the defaults, with <see cref="StripedMemoryPoolOptions.MaximumBufferLength"/>
+    /// <see cref="DefaultMaximumBufferLength"/>); a null <see cref="StripedMemoryPoolOptions.Name"/> becomes
+    /// <see cref="DefaultPoolName"/>. Values out of range make <see cref="Create"/> throw
+    /// <see cref="ArgumentOutOfRangeException"/>.
+    /// </param>
+    /// <param name="meterFactory">Creates the <c>Microsoft.AspNetCore.MemoryPool</c> meter; null reports no Kestrel instruments.</param>
+    public StripedKestrelMemoryPoolFactory(StripedMemoryPoolOptions? options, IMeterFactory? meterFactory)
+    {
+        _options = Copy(options ?? new StripedMemoryPoolOptions { MaximumBufferLength = DefaultMaximumBufferLength });
+        _options.Name ??= DefaultPoolName;
+        if (meterFactory is not null)
+        {
+            _instruments = new KestrelMemoryPoolInstruments(meterFactory, this);
+        }
+    }
+
+    /// <summary>The name the pools carry in NativePool's events and metrics.</summary>
+    public string PoolName => _options.Name!;
+
+    /// <summary>The number of pools this factory made (disposed ones included).</summary>
+    public int PoolCount => _pools.Count;
+
+    /// <summary>Called by Kestrel once per transport: a new pool, which the transport disposes when it stops.</summary>
+    /// <param name="options">Kestrel's description of the pool; its <see cref="MemoryPoolOptions.Owner"/> tags the instruments.</param>
+    /// <returns>A new <see cref="StripedMemoryPool{T}"/> of bytes.</returns>
+    /// <exception cref="ObjectDisposedException">The factory has been disposed.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">An option given to the factory is out of range; ParamName names it.</exception>
+    public MemoryPool<byte> Create(MemoryPoolOptions? options = null)
+    {
+        // Volatile: a Dispose on another thread (the container's) stops new pools.
+        if (Volatile.Read(ref _disposed) != 0)
+        {
+            ThrowHelper.ThrowObjectDisposed(nameof(StripedKestrelMemoryPoolFactory));
+        }
+
+        StripedMemoryPool<byte> pool = StripedMemoryPool<byte>.Create(_options);
+        _pools.Enqueue(new CreatedPool(pool, string.IsNullOrEmpty(options?.Owner) ? null : options.Owner));
+        return pool;
+    }
+
+    /// <summary>The counters of every pool this factory made, summed.</summary>
+    /// <returns>A snapshot; exact once no connection is reading or writing (then <see cref="PoolStatistics.Outstanding"/> is the buffers Kestrel holds).</returns>
+    public PoolStatistics GetStatistics()
+    {
+        var total = default(PoolStatistics);
+        foreach (CreatedPool created in _pools)
+        {
+            total = Add(total, created.Pool.GetStatistics());
+        }
+
+        return total;
+    }
+
+    /// <summary>Disposes the pools still in use (Kestrel normally has disposed them); later <see cref="Create"/> calls throw.</summary>
+    public void Dispose()
+    {
+        // Interlocked: the container and a user may dispose at once; the pools are disposed once.
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
+        {
+            return;
+        }
+
+        foreach (CreatedPool created in _pools)
+        {
+            created.Pool.Dispose();
+        }
+    }
+
+    /// <summary>The pools and their owners, for the instruments.</summary>
+    internal IEnumerable<CreatedPool> Pools => _pools;
+
+    internal static PoolStatistics Add(PoolStatistics total, PoolStatistics s) => total with
+    {
+        Allocated = total.Allocated + s.Allocated,
+        Dropped = total.Dropped + s.Dropped,
+        Trimmed = total.Trimmed + s.Trimmed,
+        Pooled = total.Pooled + s.Pooled,
+        PooledBytes = total.PooledBytes + s.PooledBytes,
+    };
+
+    // Every public option; the pools copy them again when they are created.
+    private static StripedMemoryPoolOptions Copy(StripedMemoryPoolOptions options) => new()
+    {
+        MaximumBufferLength = options.MaximumBufferLength,
+        DefaultBufferLength = options.DefaultBufferLength,
+        BuffersPerStripe = options.BuffersPerStripe,
+        MaximumRetainedBytesPerSizeClass = options.MaximumRetainedBytesPerSizeClass,
+        StripeCount = options.StripeCount,
+        TrimmingEnabled = options.TrimmingEnabled,
+        TrimInterval = options.TrimInterval,
+        TrimAge = options.TrimAge,
+        ClearOnReturn = options.ClearOnReturn,
+        ReuseOwners = options.ReuseOwners,
+        Name = options.Name,
+    };
+
+    /// <summary>A pool this factory made, and the owner Kestrel named for it (null when none).</summary>
+    internal readonly record struct CreatedPool(StripedMemoryPool<byte> Pool, string? Owner);
+}
