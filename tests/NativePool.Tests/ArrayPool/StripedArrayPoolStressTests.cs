@@ -107,7 +107,7 @@ public class StripedArrayPoolStressTests
         var pool = StripedArrayPool<T>.Create(new StripedArrayPoolOptions
         {
             StripeCount = StripeCount,
-            ArraysPerStripe = ArraysPerStripe,
+            ItemsPerStripe = ArraysPerStripe,
             MaximumArrayLength = MaximumArrayLength,
 
             // Reference-holding arrays must come back cleared (checked on every rent): the opt-in clearing is on.
