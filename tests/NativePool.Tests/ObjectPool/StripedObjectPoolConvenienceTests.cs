@@ -11,7 +11,7 @@ public sealed class StripedObjectPoolConvenienceTests
     public void AFactoryPoolCreatesWithTheFactoryAndRunsTheCleanupOnEveryReturn()
     {
         int created = 0;
-        var pool = new StripedObjectPool<StringBuilder>(() => { created++; return new StringBuilder(); }, static sb => sb.Clear(), 4);
+        var pool = new StripedObjectPool<StringBuilder>(() => { created++; return new StringBuilder(); }, static sb => sb.Clear(), new StripedObjectPoolOptions { MaximumRetained = 4 });
 
         StringBuilder builder = pool.Get();
         builder.Append("dirty");
@@ -25,7 +25,7 @@ public sealed class StripedObjectPoolConvenienceTests
     [Fact]
     public void AFactoryPoolKeepsTheDefaultBound()
     {
-        var pool = new StripedObjectPool<Thing>(static () => new Thing());
+        var pool = new StripedObjectPool<Thing>(static () => new Thing(), cleanup: null, new StripedObjectPoolOptions());
 
         Assert.Equal(Environment.ProcessorCount * 2, pool.MaximumRetained);
         Assert.False(pool.DisposesItems);
@@ -34,7 +34,7 @@ public sealed class StripedObjectPoolConvenienceTests
     [Fact]
     public void DisposeWhenFullDisposesOnlyWhatTheFullPoolCannotKeep()
     {
-        var pool = new StripedObjectPool<DisposableThing>(static () => new DisposableThing(), null, 2, disposeWhenFull: true);
+        var pool = new StripedObjectPool<DisposableThing>(static () => new DisposableThing(), null, new StripedObjectPoolOptions { MaximumRetained = 2, DisposeItems = true });
         DisposableThing[] items = Enumerable.Range(0, 5).Select(_ => pool.Get()).ToArray();
 
         foreach (DisposableThing item in items)
@@ -50,7 +50,7 @@ public sealed class StripedObjectPoolConvenienceTests
     [Fact]
     public void WithoutDisposeWhenFullOverflowIsOnlyDropped()
     {
-        var pool = new StripedObjectPool<DisposableThing>(static () => new DisposableThing(), null, 2);
+        var pool = new StripedObjectPool<DisposableThing>(static () => new DisposableThing(), null, new StripedObjectPoolOptions { MaximumRetained = 2 });
         DisposableThing[] items = Enumerable.Range(0, 5).Select(_ => pool.Get()).ToArray();
 
         foreach (DisposableThing item in items)
@@ -152,7 +152,7 @@ public sealed class StripedObjectPoolConvenienceTests
     [Fact]
     public void ScopedRunsTheActionWithItsStateAndReturnsTheObject()
     {
-        var pool = new StripedObjectPool<StringBuilder>(static () => new StringBuilder(), static sb => sb.Clear(), 4);
+        var pool = new StripedObjectPool<StringBuilder>(static () => new StringBuilder(), static sb => sb.Clear(), new StripedObjectPoolOptions { MaximumRetained = 4 });
         var seen = new List<string>();
 
         pool.Scoped((seen, "hello"), static (sb, state) => state.seen.Add(sb.Append(state.Item2).ToString()));
@@ -164,7 +164,7 @@ public sealed class StripedObjectPoolConvenienceTests
     [Fact]
     public void ScopedWithAResultReturnsTheResultAndTheObject()
     {
-        var pool = new StripedObjectPool<StringBuilder>(static () => new StringBuilder(), static sb => sb.Clear(), 4);
+        var pool = new StripedObjectPool<StringBuilder>(static () => new StringBuilder(), static sb => sb.Clear(), new StripedObjectPoolOptions { MaximumRetained = 4 });
         StringBuilder builder = pool.Get();
         pool.Return(builder);
 

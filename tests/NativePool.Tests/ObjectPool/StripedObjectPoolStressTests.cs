@@ -39,7 +39,7 @@ public sealed class StripedObjectPoolStressTests
         {
             "striped-8" => (new StripedObjectPool<DisposableThing>(policy, 8), 8),
             "striped-1" => (new StripedObjectPool<DisposableThing>(policy, 1), 1),
-            "striped-disposing-16" => (new StripedObjectPool<DisposableThing>(policy, 16, disposeItems: true), 16),
+            "striped-disposing-16" => (new StripedObjectPool<DisposableThing>(policy, new StripedObjectPoolOptions { MaximumRetained = 16, DisposeItems = true }), 16),
             _ => ((ObjectPool<DisposableThing>)new DefaultObjectPool<DisposableThing>(policy, 8), 8),
         };
         var striped = pool as StripedObjectPool<DisposableThing>;
@@ -181,7 +181,7 @@ public sealed class StripedObjectPoolStressTests
         {
             rounds++;
             var policy = new CountingPolicy<DisposableThing>();
-            var pool = new StripedObjectPool<DisposableThing>(policy, 8, disposeItems: true);
+            var pool = new StripedObjectPool<DisposableThing>(policy, new StripedObjectPoolOptions { MaximumRetained = 8, DisposeItems = true });
             using var started = new CountdownEvent(threadCount);
             Thread[] workers = Enumerable.Range(1, threadCount).Select(id => new Thread(() =>
             {
