@@ -22,8 +22,7 @@ public readonly struct ArrayLease<T> : IDisposable, IEquatable<ArrayLease<T>>
 {
     private readonly StripedArrayPool<T>? _pool;
     private readonly T[] _array;
-    private readonly LeaseToken? _token;
-    private readonly int _generation;
+    private readonly LeaseHandle _handle;
     private readonly int _length;
     private readonly bool _clearOnReturn;
 
@@ -33,19 +32,25 @@ public readonly struct ArrayLease<T> : IDisposable, IEquatable<ArrayLease<T>>
         _array = array;
         _length = length;
         _clearOnReturn = clearOnReturn;
-        _token = LeaseToken.Take();
-        _generation = _token.Generation;
+        _handle = LeaseHandle.Begin();
     }
 
     /// <summary>True until the lease (or any copy of it) is disposed; false for a default lease.</summary>
-    public bool IsActive => _token is not null && _token.Generation == _generation;
+    public bool IsActive => _handle.IsActive;
 
     /// <summary>The requested length (the array may be longer).</summary>
     public int Length => _length;
 
     /// <summary>The rented array; its length is at least <see cref="Length"/>.</summary>
     /// <exception cref="ObjectDisposedException">The lease has been disposed, or is a default lease.</exception>
-    public T[] Array => IsActive ? _array : ThrowEnded<T[]>();
+    public T[] Array
+    {
+        get
+        {
+            _handle.ThrowIfEnded();
+            return _array;
+        }
+    }
 
     /// <summary>The first <see cref="Length"/> elements of the array.</summary>
     /// <exception cref="ObjectDisposedException">The lease has been disposed, or is a default lease.</exception>
@@ -58,26 +63,20 @@ public readonly struct ArrayLease<T> : IDisposable, IEquatable<ArrayLease<T>>
     /// <summary>Returns the array to its pool, once; later calls and calls on copies do nothing.</summary>
     public void Dispose()
     {
-        if (_token is not null && _token.TryEnd(_generation) && _pool is not null)
+        if (_handle.TryEnd() && _pool is not null)
         {
             _pool.Return(_array, _clearOnReturn);
         }
     }
 
-    private static TResult ThrowEnded<TResult>()
-    {
-        LeaseThrowHelper.ThrowLeaseEnded();
-        return default!;
-    }
-
     /// <inheritdoc />
-    public bool Equals(ArrayLease<T> other) => ReferenceEquals(_array, other._array) && _token == other._token && _generation == other._generation;
+    public bool Equals(ArrayLease<T> other) => ReferenceEquals(_array, other._array) && _handle.Equals(other._handle);
 
     /// <inheritdoc />
     public override bool Equals(object? obj) => obj is ArrayLease<T> other && Equals(other);
 
     /// <inheritdoc />
-    public override int GetHashCode() => HashCode.Combine(_array, _generation);
+    public override int GetHashCode() => _handle.GetHashCode();
 
     /// <summary>True when both leases are copies of one lease.</summary>
     public static bool operator ==(ArrayLease<T> left, ArrayLease<T> right) => left.Equals(right);

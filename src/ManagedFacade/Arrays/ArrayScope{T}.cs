@@ -29,8 +29,7 @@ public readonly ref struct ArrayScope<T>
 {
     private readonly StripedArrayPool<T>? _pool;
     private readonly T[]? _array;
-    private readonly LeaseToken? _token;
-    private readonly int _generation;
+    private readonly LeaseHandle _handle;
     private readonly int _length;
     private readonly bool _clearOnReturn;
 
@@ -41,13 +40,11 @@ public readonly ref struct ArrayScope<T>
         _array = array;
         _length = length;
         _clearOnReturn = clearOnReturn;
-        LeaseToken token = LeaseToken.Take();
-        _token = token;
-        _generation = token.Generation;
+        _handle = LeaseHandle.Begin();
     }
 
     /// <summary>True until the scope (or any copy of it) is disposed; false for a default scope.</summary>
-    public bool IsActive => _token is not null && _token.Generation == _generation;
+    public bool IsActive => _handle.IsActive;
 
     /// <summary>The requested length (the array may be longer).</summary>
     public int Length => _length;
@@ -59,11 +56,7 @@ public readonly ref struct ArrayScope<T>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         get
         {
-            if (!IsActive)
-            {
-                LeaseThrowHelper.ThrowLeaseEnded();
-            }
-
+            _handle.ThrowIfEnded();
             return _array!;
         }
     }
@@ -75,10 +68,7 @@ public readonly ref struct ArrayScope<T>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         get
         {
-            if (!IsActive)
-            {
-                LeaseThrowHelper.ThrowLeaseEnded();
-            }
+            _handle.ThrowIfEnded();
 
             // The pool checked the array's exact type when it was returned, so no covariance check is needed here.
             return MemoryMarshal.CreateSpan(ref MemoryMarshal.GetArrayDataReference(_array!), _length);
@@ -89,7 +79,7 @@ public readonly ref struct ArrayScope<T>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void Dispose()
     {
-        if (_token is not null && _token.TryEndOnOwnerThread(_generation) && _pool is not null)
+        if (_handle.TryEndOnOwnerThread() && _pool is not null)
         {
             _pool.Return(_array!, _clearOnReturn);
         }

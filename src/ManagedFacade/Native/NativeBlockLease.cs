@@ -136,7 +136,7 @@ public readonly unsafe struct NativeBlockLease : IDisposable, IEquatable<NativeB
         NativeBlock<byte>? block = _block;
         if (block is null || block.Generation != _generation)
         {
-            ThrowHelper.ThrowObjectDisposed(nameof(NativeBlockLease));
+            LeaseThrowHelper.ThrowLeaseEnded();
         }
 
         return block;

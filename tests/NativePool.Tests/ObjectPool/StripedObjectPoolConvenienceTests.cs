@@ -114,6 +114,7 @@ public sealed class StripedObjectPoolConvenienceTests
         var pool = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), 4);
         ObjectLease<Thing> lease = pool.RentScoped();
         ObjectLease<Thing> copy = lease;
+        Thing leased = lease.Value;
         Assert.True(lease == copy);
 
         lease.Dispose();
@@ -122,7 +123,7 @@ public sealed class StripedObjectPoolConvenienceTests
 
         Thing first = pool.Get();
         Thing second = pool.Get();
-        Assert.Same(lease.Value, first);
+        Assert.Same(leased, first);
         Assert.NotSame(first, second);
     }
 
@@ -132,12 +133,13 @@ public sealed class StripedObjectPoolConvenienceTests
         var pool = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), 4);
         ObjectLease<Thing> stale = pool.RentScoped();
         ObjectLease<Thing> copy = stale;
+        Thing staleValue = stale.Value;
         stale.Dispose();
 
         using ObjectLease<Thing> current = pool.RentScoped();
         copy.Dispose();
 
-        Assert.Same(stale.Value, current.Value);
+        Assert.Same(staleValue, current.Value);
         Assert.NotSame(current.Value, pool.Get());
     }
 
@@ -146,7 +148,24 @@ public sealed class StripedObjectPoolConvenienceTests
     {
         ObjectLease<Thing> lease = default;
         lease.Dispose();
-        Assert.Null(lease.Value);
+        Assert.False(lease.IsActive);
+        Assert.Throws<ObjectDisposedException>(() => lease.Value);
+    }
+
+    [Fact]
+    public void ADisposedLeaseIsInactiveAndItsValueThrowsOnEveryCopy()
+    {
+        var pool = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), 4);
+        ObjectLease<Thing> lease = pool.RentScoped();
+        ObjectLease<Thing> copy = lease;
+        Assert.True(copy.IsActive);
+
+        lease.Dispose();
+
+        Assert.False(lease.IsActive);
+        Assert.False(copy.IsActive);
+        Assert.Throws<ObjectDisposedException>(() => lease.Value);
+        Assert.Throws<ObjectDisposedException>(() => copy.Value);
     }
 
     [Fact]
