@@ -44,7 +44,7 @@ public sealed class StripedObjectPoolStressTests
         };
         var striped = pool as StripedObjectPool<DisposableThing>;
         var failures = new ConcurrentQueue<string>();
-        TimeSpan duration = StressDuration();
+        TimeSpan duration = StressDuration.Value;
         using var stop = new CancellationTokenSource();
         using var finished = new CountdownEvent(threadCount);
         using var release = new ManualResetEventSlim();
@@ -175,7 +175,7 @@ public sealed class StripedObjectPoolStressTests
     {
         var failures = new ConcurrentQueue<string>();
         var stopwatch = Stopwatch.StartNew();
-        TimeSpan duration = StressDuration();
+        TimeSpan duration = StressDuration.Value;
         int rounds = 0;
         while (stopwatch.Elapsed < duration || rounds < 20)
         {
@@ -266,10 +266,4 @@ public sealed class StripedObjectPoolStressTests
         }
     }
 
-    private static TimeSpan StressDuration()
-    {
-        string? text = Environment.GetEnvironmentVariable("NATIVEPOOL_STRESS_SECONDS");
-        double seconds = double.TryParse(text, System.Globalization.CultureInfo.InvariantCulture, out double parsed) && parsed > 0 ? parsed : 3;
-        return TimeSpan.FromSeconds(seconds);
-    }
 }
