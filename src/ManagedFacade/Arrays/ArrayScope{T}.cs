@@ -27,38 +27,24 @@ namespace NativePool;
 [StructLayout(LayoutKind.Auto)]
 public readonly ref struct ArrayScope<T>
 {
-    private readonly StripedArrayPool<T>? _pool;
-    private readonly T[]? _array;
-    private readonly LeaseHandle _handle;
-    private readonly int _length;
-    private readonly bool _clearOnReturn;
+    private readonly LeasedArray<T> _leased;
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal ArrayScope(StripedArrayPool<T>? pool, T[] array, int length, bool clearOnReturn)
-    {
-        _pool = pool;
-        _array = array;
-        _length = length;
-        _clearOnReturn = clearOnReturn;
-        _handle = LeaseHandle.Begin();
-    }
+    internal ArrayScope(StripedArrayPool<T>? pool, T[] array, int length, bool clearOnReturn) =>
+        _leased = new LeasedArray<T>(pool, array, length, clearOnReturn);
 
     /// <summary>True until the scope (or any copy of it) is disposed; false for a default scope.</summary>
-    public bool IsActive => _handle.IsActive;
+    public bool IsActive => _leased.IsActive;
 
     /// <summary>The requested length (the array may be longer).</summary>
-    public int Length => _length;
+    public int Length => _leased.Length;
 
     /// <summary>The rented array; its length is at least <see cref="Length"/>.</summary>
     /// <exception cref="ObjectDisposedException">The scope has been disposed, or is a default scope.</exception>
     public T[] Array
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        get
-        {
-            _handle.ThrowIfEnded();
-            return _array!;
-        }
+        get => _leased.Array;
     }
 
     /// <summary>The first <see cref="Length"/> elements of the array.</summary>
@@ -66,22 +52,10 @@ public readonly ref struct ArrayScope<T>
     public Span<T> Span
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        get
-        {
-            _handle.ThrowIfEnded();
-
-            // The pool checked the array's exact type when it was returned, so no covariance check is needed here.
-            return MemoryMarshal.CreateSpan(ref MemoryMarshal.GetArrayDataReference(_array!), _length);
-        }
+        get => _leased.Span;
     }
 
     /// <summary>Returns the array to its pool, once; later calls and calls on copies do nothing.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public void Dispose()
-    {
-        if (_handle.TryEndOnOwnerThread() && _pool is not null)
-        {
-            _pool.Return(_array!, _clearOnReturn);
-        }
-    }
+    public void Dispose() => _leased.EndOnOwnerThread();
 }
