@@ -53,7 +53,7 @@ public sealed class StripedKestrelMemoryPoolFactory : IMemoryPoolFactory<byte>, 
     /// <summary>A factory of pools shaped by <paramref name="options"/>, reporting Kestrel's instruments through <paramref name="meterFactory"/>.</summary>
     /// <param name="options">
     /// The pools' shape, copied now (null: the defaults, with <see cref="StripedMemoryPoolOptions.MaximumBufferLength"/>
-    /// <see cref="DefaultMaximumBufferLength"/>); a null <see cref="StripedMemoryPoolOptions.Name"/> becomes
+    /// <see cref="DefaultMaximumBufferLength"/>); a null <see cref="StripedPoolOptions.Name"/> becomes
     /// <see cref="DefaultPoolName"/>. Values out of range make <see cref="Create"/> throw
     /// <see cref="ArgumentOutOfRangeException"/>.
     /// </param>
@@ -137,7 +137,7 @@ public sealed class StripedKestrelMemoryPoolFactory : IMemoryPoolFactory<byte>, 
     {
         MaximumBufferLength = options.MaximumBufferLength,
         DefaultBufferLength = options.DefaultBufferLength,
-        BuffersPerStripe = options.BuffersPerStripe,
+        ItemsPerStripe = options.ItemsPerStripe,
         MaximumRetainedBytesPerSizeClass = options.MaximumRetainedBytesPerSizeClass,
         StripeCount = options.StripeCount,
         TrimmingEnabled = options.TrimmingEnabled,

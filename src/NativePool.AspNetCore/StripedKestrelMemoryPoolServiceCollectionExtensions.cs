@@ -23,7 +23,7 @@ public static class StripedKestrelMemoryPoolServiceCollectionExtensions
     /// <param name="configure">
     /// Shapes the pools (run now, on options whose <see cref="StripedMemoryPoolOptions.MaximumBufferLength"/> is
     /// <see cref="StripedKestrelMemoryPoolFactory.DefaultMaximumBufferLength"/> and whose
-    /// <see cref="StripedMemoryPoolOptions.Name"/> is <see cref="StripedKestrelMemoryPoolFactory.DefaultPoolName"/>), or null.
+    /// <see cref="StripedPoolOptions.Name"/> is <see cref="StripedKestrelMemoryPoolFactory.DefaultPoolName"/>), or null.
     /// </param>
     /// <returns><paramref name="services"/>.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="services"/> is null.</exception>

@@ -53,11 +53,12 @@ internal sealed class StripedPoolSettings
     public Func<MemoryPressure> Pressure { get; init; } = GCMemoryPressure.Read;
 
     /// <summary>
-    /// The settings of a pool of arrays (or array-backed buffers) in power-of-two size classes: each class keeps at most
-    /// <c>clamp(budget / (stripes × item bytes), 1, itemsPerStripe)</c> items per stripe.
+    /// The settings of a pool in size classes (arrays, array-backed buffers or native blocks): each class keeps at most
+    /// <c>clamp(budget / (stripes × item bytes), 1, itemsPerStripe)</c> items per stripe. The one budget rule of every
+    /// size-class pool.
     /// </summary>
-    /// <param name="classCount">Size classes, from 16 elements up.</param>
-    /// <param name="elementSize">Bytes per element.</param>
+    /// <param name="classCount">Size classes.</param>
+    /// <param name="itemBytes">The bytes one item of class c holds.</param>
     /// <param name="stripeCount">Stripes; 0 for <see cref="DefaultStripeCount"/>.</param>
     /// <param name="itemsPerStripe">Capacity cap per stripe; 0 for <c>max(32, 1024 / stripes)</c>.</param>
     /// <param name="retainedBytesPerClass">The byte budget of one class across all stripes.</param>
@@ -66,9 +67,14 @@ internal sealed class StripedPoolSettings
     /// <param name="trimAge">How long items stay untouched before trimming takes them.</param>
     /// <param name="clock">The trim clock, or null for the system's.</param>
     /// <param name="pressure">The memory-pressure source, or null for the GC's.</param>
+    /// <param name="sideEffectingDiscard">
+    /// Whether discarding an item has a side effect (native memory is freed): then threads keep no magazines and trimming
+    /// never takes from other live threads' slots.
+    /// </param>
+    /// <param name="threadSlotTokens">How many threads may park items in their slots; -1 for every thread.</param>
     public static StripedPoolSettings ForSizeClasses(
         int classCount,
-        int elementSize,
+        Func<int, long> itemBytes,
         int stripeCount,
         int itemsPerStripe,
         long retainedBytesPerClass,
@@ -76,29 +82,36 @@ internal sealed class StripedPoolSettings
         TimeSpan trimInterval,
         TimeSpan trimAge,
         TimeProvider? clock,
-        Func<MemoryPressure>? pressure)
+        Func<MemoryPressure>? pressure,
+        bool sideEffectingDiscard = false,
+        int threadSlotTokens = -1)
     {
         int stripes = stripeCount == 0 ? DefaultStripeCount : stripeCount;
         int perStripe = itemsPerStripe == 0 ? Math.Max(32, 1024 / stripes) : itemsPerStripe;
         var capacity = new int[classCount];
-        var itemBytes = new long[classCount];
-        var magazine = new int[classCount];
+        var bytes = new long[classCount];
+        int[]? magazine = sideEffectingDiscard ? null : new int[classCount];
         for (int c = 0; c < classCount; c++)
         {
-            itemBytes[c] = (long)SizeClasses.GetLength(c) * elementSize;
-            long byBudget = retainedBytesPerClass / (stripes * Math.Max(1, itemBytes[c]));
+            bytes[c] = itemBytes(c);
+            long byBudget = retainedBytesPerClass / (stripes * Math.Max(1, bytes[c]));
             capacity[c] = (int)Math.Clamp(byBudget, 1, perStripe);
-            magazine[c] = MagazineCapacityFor(itemBytes[c]);
+            if (magazine is not null)
+            {
+                magazine[c] = MagazineCapacityFor(bytes[c]);
+            }
         }
 
         return new StripedPoolSettings
         {
             ClassCount = classCount,
             CapacityPerStripe = capacity,
-            ItemBytes = itemBytes,
+            ItemBytes = bytes,
             MagazineCapacity = magazine,
             StripeCount = stripes,
+            ThreadSlotTokens = threadSlotTokens,
             TrimmingEnabled = trimmingEnabled,
+            TrimThreadCaches = !sideEffectingDiscard,
             TrimInterval = trimInterval,
             TrimAge = trimAge,
             Clock = clock ?? TimeProvider.System,

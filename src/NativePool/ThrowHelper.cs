@@ -28,6 +28,16 @@ internal static class ThrowHelper
 
     [DoesNotReturn]
     [StackTraceHidden]
+    public static void ThrowCountOutOfRange(string paramName, int maximumCount) =>
+        throw new ArgumentOutOfRangeException(paramName, $"The count must be from 0 to {maximumCount} (int.MaxValue bytes).");
+
+    [DoesNotReturn]
+    [StackTraceHidden]
+    public static void ThrowViewLargerThanLease(string paramName, int leaseBytes, Type viewType, int viewBytes) =>
+        throw new ArgumentException($"The lease holds {leaseBytes} bytes; a {viewType.Name} needs {viewBytes}.", paramName);
+
+    [DoesNotReturn]
+    [StackTraceHidden]
     public static void ThrowInvalidOperation(string message) => throw new InvalidOperationException(message);
 
     [DoesNotReturn]

@@ -23,7 +23,7 @@ public sealed class PipelinesTests
     [InlineData(100_000)]
     public async Task ASmallPoolCarriesTheStreamAndEndsBalanced(int segmentSize)
     {
-        using var pool = StripedMemoryPool<byte>.Create(new StripedMemoryPoolOptions { StripeCount = 2, BuffersPerStripe = 4, TrimmingEnabled = false });
+        using var pool = StripedMemoryPool<byte>.Create(new StripedMemoryPoolOptions { StripeCount = 2, ItemsPerStripe = 4, TrimmingEnabled = false });
         ChecksumPipe.Result result = await ChecksumPipe.RunAsync(pool, 16L << 20, segmentSize);
         Assert.Equal(-1, result.FirstMismatch);
         Assert.Equal(result.WriterChecksum, result.ReaderChecksum);

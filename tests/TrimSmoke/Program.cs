@@ -19,7 +19,7 @@ internal static class Program
         StripedArrayPool<byte>.Shared.Return(array);
         checks += Check(StripedArrayPool<byte>.Shared.Rent(4096) == array, "the shared array pool hands back the returned array");
         StripedArrayPool<char> chars = StripedArrayPool<char>.Create(new StripedArrayPoolOptions { MaximumArrayLength = 1024 });
-        using (ArrayLease<char> lease = chars.RentScoped(100))
+        using (ArrayLease<char> lease = chars.RentLease(100))
         {
             checks += Check(lease.Span.Length == 100, "a scoped lease spans the asked length");
         }

@@ -131,7 +131,7 @@ public static class BenchmarksDocument
 
     private static void RenderGoals(StringBuilder md, IReadOnlyDictionary<string, ResultTable> tables, int cores)
     {
-        md.AppendLine("## Goals (issue 5)");
+        md.AppendLine("## Goals");
         md.AppendLine();
         md.AppendLine("| scenario | peer | goal | measured (ours ÷ peer) | worst cell | status |");
         md.AppendLine("|---|---|---|---|---|---|");

@@ -90,7 +90,7 @@ public static class Goals
         },
         new Goal
         {
-            Scenario = "Create() instances (issue 3)",
+            Scenario = "Create() instances",
             Peer = PeerNames.StripedArrayPool,
             Target = "≤ 1.1",
             Limit = 1.1,

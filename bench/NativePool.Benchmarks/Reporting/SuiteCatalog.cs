@@ -4,9 +4,9 @@ namespace NativePool.Benchmarks.Reporting;
 /// <remarks>A class missing here still appears, under "Other", titled by its name: new suites never vanish from the document.</remarks>
 public static class SuiteCatalog
 {
-    public const string BuffersSection = "Buffers — seed 001 (Test_BufferPools)";
-    public const string ObjectsSection = "Objects — seed 000 (aspnetcore's ObjectPool micro-benchmarks)";
-    public const string ContentionSection = "Contention — seed 002 (Tedd.ObjectPool's benchmark)";
+    public const string BuffersSection = "Buffers — Rent and Return (Test_BufferPools)";
+    public const string ObjectsSection = "Objects — aspnetcore's ObjectPool micro-benchmarks";
+    public const string ContentionSection = "Contention — Tedd.ObjectPool's benchmark";
     public const string OursSection = "Our scenarios";
     public const string OtherSection = "Other";
 
@@ -23,7 +23,7 @@ public static class SuiteCatalog
         new("Objects.GetReturnMultiBenchmarks", ObjectsSection, "GetReturnMulti", "One Get → work (33 Random.Next) → Return while ThreadCount − 1 background threads do the same; pool of 8."),
         new("Objects.DrainRefillSingleBenchmarks", ObjectsSection, "DrainRefillSingle", "Get Count objects, then Return them all, on one thread; pool of Count, prefilled."),
         new("Objects.DrainRefillMultiBenchmarks", ObjectsSection, "DrainRefillMulti", "Each of ThreadCount threads drains and refills Count / ThreadCount − 1 objects with work on each; the benchmark thread's round is measured."),
-        new("Contention.ContentionBenchmarks", ContentionSection, "Parallel Get/touch/Return", "One Parallel.For of Threads bodies × 1 000 Get → touch → Return of byte[256]; pool of 64. Held = 4: each body holds 4 arrays at once. Tedd-style is our re-creation of Tedd.ObjectPool's published design; for scale, issue 5 quotes the real Tedd.ObjectPool 2.0 against Microsoft's pool on this machine (short job, Held = 1): 10.5 vs 106 µs at 2 threads, 19 vs 210 at 4, 38 vs 457 at 8, 65 vs 887 at 16, 158 vs 1 820 at 32."),
+        new("Contention.ContentionBenchmarks", ContentionSection, "Parallel Get/touch/Return", "One Parallel.For of Threads bodies × 1 000 Get → touch → Return of byte[256]; pool of 64. Held = 4: each body holds 4 arrays at once. Tedd-style is our re-creation of Tedd.ObjectPool's published design; for scale, the real Tedd.ObjectPool 2.0 measured against Microsoft's pool on this machine (short job, Held = 1): 10.5 vs 106 µs at 2 threads, 19 vs 210 at 4, 38 vs 457 at 8, 65 vs 887 at 16, 158 vs 1 820 at 32."),
         new("Ours.BurstBenchmarks", OursSection, "Burst", "Rent 1 024 × 4 KiB, then return them all, on one thread."),
         new("Ours.ProducerConsumerBenchmarks", OursSection, "Producer/consumer", "Rent 4 KiB on the benchmark thread, return on a consumer through a bounded channel; time per array."),
         new("Ours.FloorBenchmarks", OursSection, "Floor", "Rent(4096) + Return against a bare [ThreadStatic] slot swap, the least a pool can do."),

@@ -78,7 +78,7 @@ public readonly struct MemoryLease<T> : IDisposable, IEquatable<MemoryLease<T>>
         PinnedMemoryOwner<T>? owner = _owner;
         if (owner is null || owner.Generation != _generation)
         {
-            ThrowHelper.ThrowObjectDisposed(nameof(MemoryLease<T>));
+            LeaseThrowHelper.ThrowLeaseEnded();
         }
 
         return owner;

@@ -62,7 +62,7 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
             ThrowHelper.ThrowArgumentNull(nameof(options));
         }
 
-        Validate(options);
+        options.Validate();
 
         _isShared = isShared;
         _classCount = SizeClasses.GetIndex(options.MaximumBufferLength) + 1;
@@ -74,17 +74,7 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
         _clearOnReturn = options.ClearOnReturn;
         _reuseOwners = options.ReuseOwners;
 
-        StripedPoolSettings settings = StripedPoolSettings.ForSizeClasses(
-            _classCount,
-            sizeof(T),
-            options.StripeCount,
-            options.BuffersPerStripe,
-            options.MaximumRetainedBytesPerSizeClass,
-            options.TrimmingEnabled,
-            options.TrimInterval,
-            options.TrimAge,
-            options.TimeProvider,
-            options.PressureSource);
+        StripedPoolSettings settings = options.ToSettings(_classCount, static c => (long)SizeClasses.GetLength(c) * sizeof(T));
         _engine = new StripedPool<PinnedMemoryOwner<T>>(settings, Allocate);
         _engine.Kind = "memory";
         _engine.Name = options.Name ?? $"StripedMemoryPool<{typeof(T).Name}>{(isShared ? ".Shared" : "")}";
@@ -241,27 +231,5 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
     {
         // The pool is disposed: keep nothing; count the return as dropped so the statistics still balance.
         _engine.RecordUnpooledReturn();
-    }
-
-    private static void Validate(StripedMemoryPoolOptions options)
-    {
-        if (options.MaximumBufferLength is < SizeClasses.MinimumLength or > SizeClasses.MaximumLength)
-        {
-            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.MaximumBufferLength), "MaximumBufferLength must be from 16 to 2^30 elements.");
-        }
-
-        int maxBufferSize = SizeClasses.GetLength(SizeClasses.GetIndex(options.MaximumBufferLength));
-        if (options.DefaultBufferLength < 0 || options.DefaultBufferLength > maxBufferSize)
-        {
-            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.DefaultBufferLength), "DefaultBufferLength must be from 1 to MaximumBufferLength, or 0 for 4 KiB worth.");
-        }
-
-        if (options.BuffersPerStripe is < 0 or > 65_536)
-        {
-            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.BuffersPerStripe), "BuffersPerStripe must be from 1 to 65 536, or 0 for the default.");
-        }
-
-        PoolOptionValidation.ValidateStripesAndTrimming(
-            options.MaximumRetainedBytesPerSizeClass, options.StripeCount, options.TrimInterval, options.TrimAge);
     }
 }

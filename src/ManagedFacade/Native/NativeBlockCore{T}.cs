@@ -1,5 +1,3 @@
-using System;
-using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Threading;
 
@@ -49,7 +47,7 @@ internal sealed class NativeBlockCore<T>
             ThrowHelper.ThrowArgumentNull(nameof(options));
         }
 
-        Validate(options);
+        options.Validate();
 
         _isShared = isShared;
         _alignment = (nuint)options.Alignment;
@@ -57,31 +55,11 @@ internal sealed class NativeBlockCore<T>
         _maximumBlockSize = NativeSizeClasses.GetSize(classCount - 1);
         _rentLimit = _maximumBlockSize;
 
-        int stripes = options.StripeCount == 0 ? StripedPoolSettings.DefaultStripeCount : options.StripeCount;
-        int blocksPerStripe = options.BlocksPerStripe == 0 ? Math.Max(32, 1024 / stripes) : options.BlocksPerStripe;
-        var capacity = new int[classCount];
-        var itemBytes = new long[classCount];
-        for (int c = 0; c < classCount; c++)
-        {
-            itemBytes[c] = NativeSizeClasses.GetSize(c);
-            long byBudget = options.MaximumRetainedBytesPerSizeClass / (stripes * itemBytes[c]);
-            capacity[c] = (int)Math.Clamp(byBudget, 1, blocksPerStripe);
-        }
-
-        var settings = new StripedPoolSettings
-        {
-            ClassCount = classCount,
-            CapacityPerStripe = capacity,
-            ItemBytes = itemBytes,
-            StripeCount = stripes,
-            ThreadSlotTokens = options.MaximumCachingThreads,
-            TrimmingEnabled = options.TrimmingEnabled,
-            TrimThreadCaches = false,
-            TrimInterval = options.TrimInterval,
-            TrimAge = options.TrimAge,
-            Clock = options.TimeProvider ?? TimeProvider.System,
-            Pressure = options.PressureSource ?? GCMemoryPressure.Read,
-        };
+        StripedPoolSettings settings = options.ToSettings(
+            classCount,
+            static c => NativeSizeClasses.GetSize(c),
+            sideEffectingDiscard: true,
+            threadSlotTokens: options.MaximumCachingThreads);
         _engine = new StripedPool<NativeBlock<T>>(settings, Allocate, static block => block.Free());
         _engine.Kind = "native";
         _engine.Name = options.Name ?? (isShared ? typeName + ".Shared" : typeName);
@@ -232,49 +210,5 @@ internal sealed class NativeBlockCore<T>
         // Oversize, or the pool is disposed: keep nothing, and balance the statistics as an unpooled return.
         block.Free();
         _engine.RecordUnpooledReturn();
-    }
-
-    private static void Validate(NativeBlockPoolOptions options)
-    {
-        if (options.Alignment is < NativeBlockPoolOptions.MinimumAlignment or > NativeBlockPoolOptions.MaximumAlignment
-            || !BitOperations.IsPow2(options.Alignment))
-        {
-            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.Alignment), "Alignment must be a power of two from 128 bytes to 2 MiB.");
-        }
-
-        if (options.MaximumBlockSize is < NativeSizeClasses.MinimumBlockSize or > NativeSizeClasses.MaximumBlockSize)
-        {
-            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.MaximumBlockSize), "MaximumBlockSize must be from 128 bytes to 2^30 bytes.");
-        }
-
-        if (options.MaximumRetainedBytesPerSizeClass < 1)
-        {
-            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.MaximumRetainedBytesPerSizeClass), "MaximumRetainedBytesPerSizeClass must be at least 1 byte.");
-        }
-
-        if (options.BlocksPerStripe is < 0 or > 65_536)
-        {
-            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.BlocksPerStripe), "BlocksPerStripe must be from 1 to 65 536, or 0 for the default.");
-        }
-
-        if (options.StripeCount is < 0 or > 64 || (options.StripeCount & (options.StripeCount - 1)) != 0)
-        {
-            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.StripeCount), "StripeCount must be a power of two from 1 to 64, or 0 for the default.");
-        }
-
-        if (options.MaximumCachingThreads is < -1 or > 65_536)
-        {
-            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.MaximumCachingThreads), "MaximumCachingThreads must be from 0 to 65 536, or -1 for every thread.");
-        }
-
-        if (options.TrimInterval < TimeSpan.FromMilliseconds(1) || options.TrimInterval > TimeSpan.FromDays(1))
-        {
-            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.TrimInterval), "TrimInterval must be from 1 ms to 1 day.");
-        }
-
-        if (options.TrimAge < TimeSpan.Zero || options.TrimAge > TimeSpan.FromDays(1))
-        {
-            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.TrimAge), "TrimAge must be from 0 to 1 day.");
-        }
     }
 }

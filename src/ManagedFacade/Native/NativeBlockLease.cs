@@ -99,7 +99,7 @@ public readonly unsafe struct NativeBlockLease : IDisposable, IEquatable<NativeB
         NativeBlock<byte> block = Block();
         if (sizeof(TView) > _length)
         {
-            ThrowHelper.ThrowArgument(nameof(TView), $"The lease holds {_length} bytes; a {typeof(TView).Name} needs {sizeof(TView)}.");
+            ThrowHelper.ThrowViewLargerThanLease(nameof(TView), _length, typeof(TView), sizeof(TView));
         }
 
         return (TView*)block.Address;
@@ -136,7 +136,7 @@ public readonly unsafe struct NativeBlockLease : IDisposable, IEquatable<NativeB
         NativeBlock<byte>? block = _block;
         if (block is null || block.Generation != _generation)
         {
-            ThrowHelper.ThrowObjectDisposed(nameof(NativeBlockLease));
+            LeaseThrowHelper.ThrowLeaseEnded();
         }
 
         return block;

@@ -111,7 +111,7 @@ public readonly unsafe struct NativeStructLease<T> : IDisposable, IEquatable<Nat
         NativeBlock<T>? block = _block;
         if (block is null || block.Generation != _generation)
         {
-            ThrowHelper.ThrowObjectDisposed(nameof(NativeStructLease<T>));
+            LeaseThrowHelper.ThrowLeaseEnded();
         }
 
         return block;

@@ -89,7 +89,7 @@ public sealed unsafe class NativeStructPool<T> : IDisposable
     {
         if ((uint)count > (uint)MaximumCount)
         {
-            ThrowHelper.ThrowArgumentOutOfRange(nameof(count), $"The count must be from 0 to {MaximumCount} (int.MaxValue bytes).");
+            ThrowHelper.ThrowCountOutOfRange(nameof(count), MaximumCount);
         }
 
         NativeBlock<T> block = _core.Rent(count * sizeof(T), count, out int generation);

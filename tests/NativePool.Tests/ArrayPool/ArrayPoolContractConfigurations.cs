@@ -31,7 +31,7 @@ public abstract class FourStripePoolContract<T> : CreatedStripedArrayPoolContrac
     protected sealed override StripedArrayPoolOptions CreateOptions() => new()
     {
         StripeCount = 4,
-        ArraysPerStripe = 2,
+        ItemsPerStripe = 2,
         MaximumArrayLength = 4096,
         TrimmingEnabled = false,
     };

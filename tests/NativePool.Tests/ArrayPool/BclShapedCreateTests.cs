@@ -42,7 +42,7 @@ public sealed class BclShapedCreateTests
     {
         StripedArrayPoolOptions options = StripedArrayPool<byte>.OptionsFromBclShape(1024, maxArraysPerBucket, defaultStripes);
         Assert.Equal(stripes, options.StripeCount);
-        Assert.Equal(perStripe, options.ArraysPerStripe);
+        Assert.Equal(perStripe, options.ItemsPerStripe);
         Assert.Equal(long.MaxValue, options.MaximumRetainedBytesPerSizeClass);
     }
 

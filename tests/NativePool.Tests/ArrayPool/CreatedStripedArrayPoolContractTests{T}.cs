@@ -106,7 +106,7 @@ public abstract class CreatedStripedArrayPoolContractTests<T> : StripedArrayPool
         // Documented: max(1, min(arrays per stripe, budget / (stripes × array bytes))) per stripe, plus this thread's slot
         // and its magazine (min(16, 64 KiB / array bytes) arrays, none below two).
         int stripes = StripedPool.StripeCount;
-        int arraysPerStripe = Options.ArraysPerStripe == 0 ? Math.Max(32, 1024 / stripes) : Options.ArraysPerStripe;
+        int arraysPerStripe = Options.ItemsPerStripe == 0 ? Math.Max(32, 1024 / stripes) : Options.ItemsPerStripe;
         long arrayBytes = (long)length * Unsafe.SizeOf<T>();
         long capacity = Math.Max(1, Math.Min(arraysPerStripe, Options.MaximumRetainedBytesPerSizeClass / (stripes * arrayBytes)));
         long magazine = 64 * 1024 / arrayBytes < 2 ? 0 : Math.Min(16, 64 * 1024 / arrayBytes);

@@ -52,10 +52,10 @@ public class StripedArrayPoolBadInputTests
         ["MaximumArrayLength = 15"] = new(o => o.MaximumArrayLength = 15, nameof(StripedArrayPoolOptions.MaximumArrayLength)),
         ["MaximumArrayLength = 2^30 + 1"] = new(o => o.MaximumArrayLength = (1 << 30) + 1, nameof(StripedArrayPoolOptions.MaximumArrayLength)),
         ["MaximumArrayLength = int.MaxValue"] = new(o => o.MaximumArrayLength = int.MaxValue, nameof(StripedArrayPoolOptions.MaximumArrayLength)),
-        ["ArraysPerStripe = int.MinValue"] = new(o => o.ArraysPerStripe = int.MinValue, nameof(StripedArrayPoolOptions.ArraysPerStripe)),
-        ["ArraysPerStripe = -1"] = new(o => o.ArraysPerStripe = -1, nameof(StripedArrayPoolOptions.ArraysPerStripe)),
-        ["ArraysPerStripe = 65 537"] = new(o => o.ArraysPerStripe = 65_537, nameof(StripedArrayPoolOptions.ArraysPerStripe)),
-        ["ArraysPerStripe = int.MaxValue"] = new(o => o.ArraysPerStripe = int.MaxValue, nameof(StripedArrayPoolOptions.ArraysPerStripe)),
+        ["ItemsPerStripe = int.MinValue"] = new(o => o.ItemsPerStripe = int.MinValue, nameof(StripedArrayPoolOptions.ItemsPerStripe)),
+        ["ItemsPerStripe = -1"] = new(o => o.ItemsPerStripe = -1, nameof(StripedArrayPoolOptions.ItemsPerStripe)),
+        ["ItemsPerStripe = 65 537"] = new(o => o.ItemsPerStripe = 65_537, nameof(StripedArrayPoolOptions.ItemsPerStripe)),
+        ["ItemsPerStripe = int.MaxValue"] = new(o => o.ItemsPerStripe = int.MaxValue, nameof(StripedArrayPoolOptions.ItemsPerStripe)),
         ["MaximumRetainedBytesPerSizeClass = long.MinValue"] = new(o => o.MaximumRetainedBytesPerSizeClass = long.MinValue, nameof(StripedArrayPoolOptions.MaximumRetainedBytesPerSizeClass)),
         ["MaximumRetainedBytesPerSizeClass = -1"] = new(o => o.MaximumRetainedBytesPerSizeClass = -1, nameof(StripedArrayPoolOptions.MaximumRetainedBytesPerSizeClass)),
         ["MaximumRetainedBytesPerSizeClass = 0"] = new(o => o.MaximumRetainedBytesPerSizeClass = 0, nameof(StripedArrayPoolOptions.MaximumRetainedBytesPerSizeClass)),
@@ -87,9 +87,9 @@ public class StripedArrayPoolBadInputTests
         ["MaximumArrayLength = 16"] = o => o.MaximumArrayLength = 16,
         ["MaximumArrayLength = 17"] = o => o.MaximumArrayLength = 17,
         ["MaximumArrayLength = 2^30"] = o => o.MaximumArrayLength = 1 << 30,
-        ["ArraysPerStripe = 0"] = o => o.ArraysPerStripe = 0,
-        ["ArraysPerStripe = 1"] = o => o.ArraysPerStripe = 1,
-        ["ArraysPerStripe = 65 536"] = o => o.ArraysPerStripe = 65_536,
+        ["ItemsPerStripe = 0"] = o => o.ItemsPerStripe = 0,
+        ["ItemsPerStripe = 1"] = o => o.ItemsPerStripe = 1,
+        ["ItemsPerStripe = 65 536"] = o => o.ItemsPerStripe = 65_536,
         ["MaximumRetainedBytesPerSizeClass = 1"] = o => o.MaximumRetainedBytesPerSizeClass = 1,
         ["MaximumRetainedBytesPerSizeClass = long.MaxValue"] = o => o.MaximumRetainedBytesPerSizeClass = long.MaxValue,
         ["StripeCount = 0"] = o => o.StripeCount = 0,
@@ -149,7 +149,7 @@ public class StripedArrayPoolBadInputTests
 
         // Nothing was half-built: the same options object, corrected, makes a working pool.
         options.MaximumArrayLength = 1 << 16;
-        options.ArraysPerStripe = 0;
+        options.ItemsPerStripe = 0;
         options.MaximumRetainedBytesPerSizeClass = StripedArrayPoolOptions.DefaultMaximumRetainedBytesPerSizeClass;
         options.StripeCount = 0;
         options.TrimInterval = TimeSpan.FromSeconds(30);
@@ -228,12 +228,15 @@ public class StripedArrayPoolBadInputTests
             "IsActive", "Length", "Array", "Span", "Memory", "Dispose", "Equals", "GetHashCode", "op_Equality", "op_Inequality");
         AssertPublicMembers(
             typeof(StripedArrayPoolOptions),
-            "DefaultMaximumRetainedBytesPerSizeClass", "MaximumArrayLength", "ArraysPerStripe", "MaximumRetainedBytesPerSizeClass",
-            "StripeCount", "TrimmingEnabled", "TrimInterval", "TrimAge", "ClearOnReturn", "ClearReferencesOnReturn",
-            "Name", "Guarded", "TrackLeaks", "MisusePolicy", "DoubleReturnPolicy", "OnMisuse");
+            "DefaultMaximumRetainedBytesPerSizeClass", "MaximumArrayLength", "ClearOnReturn", "ClearReferencesOnReturn",
+            "Guarded", "TrackLeaks", "MisusePolicy", "DoubleReturnPolicy", "OnMisuse");
+        AssertPublicMembers(
+            typeof(StripedPoolOptions),
+            "ItemsPerStripe", "MaximumRetainedBytesPerSizeClass", "StripeCount", "TrimmingEnabled", "TrimInterval", "TrimAge",
+            "TimeProvider", "Name");
 
         // Every option with a range has rows; the three booleans have no bad value.
-        string[] ranged = ["MaximumArrayLength", "ArraysPerStripe", "MaximumRetainedBytesPerSizeClass", "StripeCount", "TrimInterval", "TrimAge"];
+        string[] ranged = ["MaximumArrayLength", "ItemsPerStripe", "MaximumRetainedBytesPerSizeClass", "StripeCount", "TrimInterval", "TrimAge"];
         Assert.All(ranged, name => Assert.Contains(s_badOptions.Values, row => row.OptionName == name));
     }
 

@@ -61,14 +61,7 @@ public class StripedArrayPoolStressTests
         public bool Holds(T[] array, long token);
     }
 
-    public static TimeSpan Duration
-    {
-        get
-        {
-            string? text = Environment.GetEnvironmentVariable("NATIVEPOOL_STRESS_SECONDS");
-            return TimeSpan.FromSeconds(double.TryParse(text, System.Globalization.CultureInfo.InvariantCulture, out double seconds) && seconds > 0 ? seconds : 3);
-        }
-    }
+    public static TimeSpan Duration => StressDuration.Value;
 
     [Theory]
     [InlineData(2)]
@@ -107,7 +100,7 @@ public class StripedArrayPoolStressTests
         var pool = StripedArrayPool<T>.Create(new StripedArrayPoolOptions
         {
             StripeCount = StripeCount,
-            ArraysPerStripe = ArraysPerStripe,
+            ItemsPerStripe = ArraysPerStripe,
             MaximumArrayLength = MaximumArrayLength,
 
             // Reference-holding arrays must come back cleared (checked on every rent): the opt-in clearing is on.
@@ -201,16 +194,6 @@ public class StripedArrayPoolStressTests
         Assert.InRange(afterwards.Pooled, 0, bound);
     }
 
-    /// <summary>A trim clock that moves an hour forward on every reading.</summary>
-    private sealed class HourPerReadingClock : TimeProvider
-    {
-        private long _ticks;
-
-        public override long TimestampFrequency => TimeSpan.TicksPerSecond;
-
-        // Interlocked: the trimmer and the pool's own timer may read the clock at once.
-        public override long GetTimestamp() => Interlocked.Add(ref _ticks, TimeSpan.TicksPerHour);
-    }
 
     /// <summary>The shared state of one stress run.</summary>
     private sealed class StressRun<T>

@@ -49,14 +49,4 @@ public class TrimRaceTests
         Assert.True(statistics.IsConserved, $"{statistics}; Trim released {released}.");
     }
 
-    /// <summary>A trim clock that moves an hour forward on every reading.</summary>
-    private sealed class HourPerReadingClock : TimeProvider
-    {
-        private long _ticks;
-
-        public override long TimestampFrequency => TimeSpan.TicksPerSecond;
-
-        // Interlocked: the trimming thread and any other reader may read the clock at once.
-        public override long GetTimestamp() => Interlocked.Add(ref _ticks, TimeSpan.TicksPerHour);
-    }
 }

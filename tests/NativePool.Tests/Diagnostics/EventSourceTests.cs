@@ -40,7 +40,7 @@ public class EventSourceTests
     public void AnObjectPoolReportsRejectedObjectsAsDropped()
     {
         string name = "rejects-" + Guid.NewGuid().ToString("N");
-        var pool = new StripedObjectPool<List<int>>(new RejectingPolicy()) { Name = name };
+        var pool = new StripedObjectPool<List<int>>(new RejectingPolicy(), new StripedObjectPoolOptions { Name = name });
         using var listener = new PoolEventListener(name);
 
         pool.Return(pool.Get());

@@ -45,7 +45,7 @@ public class MeterTests
     public void AMeterFromAMeterFactoryReportsTheSamePools()
     {
         string name = "factory-" + Guid.NewGuid().ToString("N");
-        var pool = new StripedObjectPool<object>(() => new object()) { Name = name };
+        var pool = new StripedObjectPool<object>(() => new object(), cleanup: null, new StripedObjectPoolOptions { Name = name });
         object item = pool.Get();
         using var factory = new TestMeterFactory();
 

@@ -147,7 +147,7 @@ public class StripeSetTests
         const int Stripes = 4;
         const int Capacity = 3;
         var set = new StripeSet<Item>(Stripes, Capacity);
-        Concurrently.Run(4, t =>
+        TestThreads.Run(4, t =>
             {
                 var random = new Random(t);
                 var held = new Stack<Item>();
@@ -201,7 +201,7 @@ public class StripeSetTests
         }
 
         int violations = 0;
-        Concurrently.Run(4, _ =>
+        TestThreads.Run(4, _ =>
             {
                 for (int i = 0; i < 100_000; i++)
                 {

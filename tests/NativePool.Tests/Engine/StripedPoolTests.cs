@@ -259,7 +259,7 @@ public class StripedPoolTests
     {
         StripedPool<Item> pool = CreatePool(stripes: 2, capacity: 4);
         int running = 3;
-        Concurrently.Run(4, t =>
+        TestThreads.Run(4, t =>
             {
                 if (t == 3)
                 {

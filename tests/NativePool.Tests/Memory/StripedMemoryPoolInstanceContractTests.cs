@@ -6,7 +6,7 @@ public sealed class StripedMemoryPoolInstanceContractTests : MemoryPoolContractT
     protected override MemoryPool<byte> CreatePool() => StripedMemoryPool<byte>.Create(new StripedMemoryPoolOptions
     {
         StripeCount = 1,
-        BuffersPerStripe = 2,
+        ItemsPerStripe = 2,
         TrimmingEnabled = false,
         MaximumBufferLength = 1 << 20,
     });

@@ -21,8 +21,8 @@ public sealed class BadInputTests
         Add<ArgumentOutOfRangeException>("MaximumBufferLength 2^30+1", "MaximumBufferLength", () => StripedMemoryPool<byte>.Create(new StripedMemoryPoolOptions { MaximumBufferLength = (1 << 30) + 1 }));
         Add<ArgumentOutOfRangeException>("DefaultBufferLength -1", "DefaultBufferLength", () => StripedMemoryPool<byte>.Create(new StripedMemoryPoolOptions { DefaultBufferLength = -1 }));
         Add<ArgumentOutOfRangeException>("DefaultBufferLength above max", "DefaultBufferLength", () => StripedMemoryPool<byte>.Create(new StripedMemoryPoolOptions { MaximumBufferLength = 1024, DefaultBufferLength = 1025 }));
-        Add<ArgumentOutOfRangeException>("BuffersPerStripe -1", "BuffersPerStripe", () => StripedMemoryPool<byte>.Create(new StripedMemoryPoolOptions { BuffersPerStripe = -1 }));
-        Add<ArgumentOutOfRangeException>("BuffersPerStripe 65537", "BuffersPerStripe", () => StripedMemoryPool<byte>.Create(new StripedMemoryPoolOptions { BuffersPerStripe = 65_537 }));
+        Add<ArgumentOutOfRangeException>("ItemsPerStripe -1", "ItemsPerStripe", () => StripedMemoryPool<byte>.Create(new StripedMemoryPoolOptions { ItemsPerStripe = -1 }));
+        Add<ArgumentOutOfRangeException>("ItemsPerStripe 65537", "ItemsPerStripe", () => StripedMemoryPool<byte>.Create(new StripedMemoryPoolOptions { ItemsPerStripe = 65_537 }));
         Add<ArgumentOutOfRangeException>("MaximumRetainedBytesPerSizeClass 0", "MaximumRetainedBytesPerSizeClass", () => StripedMemoryPool<byte>.Create(new StripedMemoryPoolOptions { MaximumRetainedBytesPerSizeClass = 0 }));
         Add<ArgumentOutOfRangeException>("StripeCount 3", "StripeCount", () => StripedMemoryPool<byte>.Create(new StripedMemoryPoolOptions { StripeCount = 3 }));
         Add<ArgumentOutOfRangeException>("StripeCount 128", "StripeCount", () => StripedMemoryPool<byte>.Create(new StripedMemoryPoolOptions { StripeCount = 128 }));
@@ -72,8 +72,8 @@ public sealed class BadInputTests
         Add<ArgumentOutOfRangeException>("MaximumBlockSize 127", "MaximumBlockSize", () => NativeBlockPool.Create(new NativeBlockPoolOptions { MaximumBlockSize = 127 }));
         Add<ArgumentOutOfRangeException>("MaximumBlockSize 2^30+1", "MaximumBlockSize", () => NativeBlockPool.Create(new NativeBlockPoolOptions { MaximumBlockSize = (1 << 30) + 1 }));
         Add<ArgumentOutOfRangeException>("native MaximumRetainedBytesPerSizeClass 0", "MaximumRetainedBytesPerSizeClass", () => NativeBlockPool.Create(new NativeBlockPoolOptions { MaximumRetainedBytesPerSizeClass = 0 }));
-        Add<ArgumentOutOfRangeException>("BlocksPerStripe -1", "BlocksPerStripe", () => NativeBlockPool.Create(new NativeBlockPoolOptions { BlocksPerStripe = -1 }));
-        Add<ArgumentOutOfRangeException>("BlocksPerStripe 65537", "BlocksPerStripe", () => NativeBlockPool.Create(new NativeBlockPoolOptions { BlocksPerStripe = 65_537 }));
+        Add<ArgumentOutOfRangeException>("ItemsPerStripe -1", "ItemsPerStripe", () => NativeBlockPool.Create(new NativeBlockPoolOptions { ItemsPerStripe = -1 }));
+        Add<ArgumentOutOfRangeException>("ItemsPerStripe 65537", "ItemsPerStripe", () => NativeBlockPool.Create(new NativeBlockPoolOptions { ItemsPerStripe = 65_537 }));
         Add<ArgumentOutOfRangeException>("native StripeCount 6", "StripeCount", () => NativeBlockPool.Create(new NativeBlockPoolOptions { StripeCount = 6 }));
         Add<ArgumentOutOfRangeException>("MaximumCachingThreads -2", "MaximumCachingThreads", () => NativeBlockPool.Create(new NativeBlockPoolOptions { MaximumCachingThreads = -2 }));
         Add<ArgumentOutOfRangeException>("MaximumCachingThreads 65537", "MaximumCachingThreads", () => NativeBlockPool.Create(new NativeBlockPoolOptions { MaximumCachingThreads = 65_537 }));

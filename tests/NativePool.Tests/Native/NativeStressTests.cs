@@ -9,8 +9,7 @@ namespace NativePool.Tests.Native;
 [Trait("Category", "Stress")]
 public sealed class NativeStressTests
 {
-    private static readonly TimeSpan s_duration = TimeSpan.FromSeconds(
-        int.TryParse(Environment.GetEnvironmentVariable("NATIVEPOOL_STRESS_SECONDS"), out int seconds) && seconds > 0 ? seconds : 3);
+    private static readonly TimeSpan s_duration = StressDuration.Value;
 
     [Theory]
     [InlineData(2)]
@@ -31,23 +30,6 @@ public sealed class NativeStressTests
         var failures = new ConcurrentQueue<string>();
         long deadline = Environment.TickCount64 + (long)(s_duration.TotalMilliseconds / 3);
         long operations = 0;
-
-        var threads = new Thread[threadCount];
-        for (int t = 0; t < threadCount; t++)
-        {
-            int id = t;
-            threads[t] = new Thread(() =>
-            {
-                try
-                {
-                    Work(id);
-                }
-                catch (Exception e)
-                {
-                    failures.Enqueue(e.ToString());
-                }
-            });
-        }
 
         void Work(int id)
         {
@@ -86,8 +68,7 @@ public sealed class NativeStressTests
             Interlocked.Add(ref operations, local);
         }
 
-        Array.ForEach(threads, t => t.Start());
-        Array.ForEach(threads, t => t.Join());
+        TestThreads.Run(threadCount, Work);
         while (handoff.TryDequeue(out (NativeBlockLease Lease, ulong Token) left))
         {
             CheckAndDispose(left, failures);

@@ -11,7 +11,7 @@ public sealed class StripedObjectPoolConvenienceTests
     public void AFactoryPoolCreatesWithTheFactoryAndRunsTheCleanupOnEveryReturn()
     {
         int created = 0;
-        var pool = new StripedObjectPool<StringBuilder>(() => { created++; return new StringBuilder(); }, static sb => sb.Clear(), 4);
+        var pool = new StripedObjectPool<StringBuilder>(() => { created++; return new StringBuilder(); }, static sb => sb.Clear(), new StripedObjectPoolOptions { MaximumRetained = 4 });
 
         StringBuilder builder = pool.Get();
         builder.Append("dirty");
@@ -25,7 +25,7 @@ public sealed class StripedObjectPoolConvenienceTests
     [Fact]
     public void AFactoryPoolKeepsTheDefaultBound()
     {
-        var pool = new StripedObjectPool<Thing>(static () => new Thing());
+        var pool = new StripedObjectPool<Thing>(static () => new Thing(), cleanup: null, new StripedObjectPoolOptions());
 
         Assert.Equal(Environment.ProcessorCount * 2, pool.MaximumRetained);
         Assert.False(pool.DisposesItems);
@@ -34,7 +34,7 @@ public sealed class StripedObjectPoolConvenienceTests
     [Fact]
     public void DisposeWhenFullDisposesOnlyWhatTheFullPoolCannotKeep()
     {
-        var pool = new StripedObjectPool<DisposableThing>(static () => new DisposableThing(), null, 2, disposeWhenFull: true);
+        var pool = new StripedObjectPool<DisposableThing>(static () => new DisposableThing(), null, new StripedObjectPoolOptions { MaximumRetained = 2, DisposeItems = true });
         DisposableThing[] items = Enumerable.Range(0, 5).Select(_ => pool.Get()).ToArray();
 
         foreach (DisposableThing item in items)
@@ -50,7 +50,7 @@ public sealed class StripedObjectPoolConvenienceTests
     [Fact]
     public void WithoutDisposeWhenFullOverflowIsOnlyDropped()
     {
-        var pool = new StripedObjectPool<DisposableThing>(static () => new DisposableThing(), null, 2);
+        var pool = new StripedObjectPool<DisposableThing>(static () => new DisposableThing(), null, new StripedObjectPoolOptions { MaximumRetained = 2 });
         DisposableThing[] items = Enumerable.Range(0, 5).Select(_ => pool.Get()).ToArray();
 
         foreach (DisposableThing item in items)
@@ -114,6 +114,7 @@ public sealed class StripedObjectPoolConvenienceTests
         var pool = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), 4);
         ObjectLease<Thing> lease = pool.RentScoped();
         ObjectLease<Thing> copy = lease;
+        Thing leased = lease.Value;
         Assert.True(lease == copy);
 
         lease.Dispose();
@@ -122,7 +123,7 @@ public sealed class StripedObjectPoolConvenienceTests
 
         Thing first = pool.Get();
         Thing second = pool.Get();
-        Assert.Same(lease.Value, first);
+        Assert.Same(leased, first);
         Assert.NotSame(first, second);
     }
 
@@ -132,12 +133,13 @@ public sealed class StripedObjectPoolConvenienceTests
         var pool = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), 4);
         ObjectLease<Thing> stale = pool.RentScoped();
         ObjectLease<Thing> copy = stale;
+        Thing staleValue = stale.Value;
         stale.Dispose();
 
         using ObjectLease<Thing> current = pool.RentScoped();
         copy.Dispose();
 
-        Assert.Same(stale.Value, current.Value);
+        Assert.Same(staleValue, current.Value);
         Assert.NotSame(current.Value, pool.Get());
     }
 
@@ -146,13 +148,30 @@ public sealed class StripedObjectPoolConvenienceTests
     {
         ObjectLease<Thing> lease = default;
         lease.Dispose();
-        Assert.Null(lease.Value);
+        Assert.False(lease.IsActive);
+        Assert.Throws<ObjectDisposedException>(() => lease.Value);
+    }
+
+    [Fact]
+    public void ADisposedLeaseIsInactiveAndItsValueThrowsOnEveryCopy()
+    {
+        var pool = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), 4);
+        ObjectLease<Thing> lease = pool.RentScoped();
+        ObjectLease<Thing> copy = lease;
+        Assert.True(copy.IsActive);
+
+        lease.Dispose();
+
+        Assert.False(lease.IsActive);
+        Assert.False(copy.IsActive);
+        Assert.Throws<ObjectDisposedException>(() => lease.Value);
+        Assert.Throws<ObjectDisposedException>(() => copy.Value);
     }
 
     [Fact]
     public void ScopedRunsTheActionWithItsStateAndReturnsTheObject()
     {
-        var pool = new StripedObjectPool<StringBuilder>(static () => new StringBuilder(), static sb => sb.Clear(), 4);
+        var pool = new StripedObjectPool<StringBuilder>(static () => new StringBuilder(), static sb => sb.Clear(), new StripedObjectPoolOptions { MaximumRetained = 4 });
         var seen = new List<string>();
 
         pool.Scoped((seen, "hello"), static (sb, state) => state.seen.Add(sb.Append(state.Item2).ToString()));
@@ -164,7 +183,7 @@ public sealed class StripedObjectPoolConvenienceTests
     [Fact]
     public void ScopedWithAResultReturnsTheResultAndTheObject()
     {
-        var pool = new StripedObjectPool<StringBuilder>(static () => new StringBuilder(), static sb => sb.Clear(), 4);
+        var pool = new StripedObjectPool<StringBuilder>(static () => new StringBuilder(), static sb => sb.Clear(), new StripedObjectPoolOptions { MaximumRetained = 4 });
         StringBuilder builder = pool.Get();
         pool.Return(builder);
 

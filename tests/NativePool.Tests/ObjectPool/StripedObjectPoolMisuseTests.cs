@@ -14,10 +14,14 @@ public sealed class StripedObjectPoolMisuseTests
         ["policy constructor, bound -1"] = Case.Of<ArgumentOutOfRangeException>(static _ => _ = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), -1), "maximumRetained"),
         ["policy constructor, bound int.MinValue"] = Case.Of<ArgumentOutOfRangeException>(static _ => _ = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), int.MinValue), "maximumRetained"),
         ["policy constructor, bound above the limit"] = Case.Of<ArgumentOutOfRangeException>(static _ => _ = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), StripedObjectPool<Thing>.MaximumRetainedLimit + 1), "maximumRetained"),
-        ["factory constructor, null factory"] = Case.Of<ArgumentNullException>(static _ => _ = new StripedObjectPool<Thing>((Func<Thing>)null!), "factory"),
-        ["factory constructor, null factory with cleanup"] = Case.Of<ArgumentNullException>(static _ => _ = new StripedObjectPool<Thing>(null!, static _ => { }, 4, disposeWhenFull: true), "factory"),
-        ["factory constructor, bound 0"] = Case.Of<ArgumentOutOfRangeException>(static _ => _ = new StripedObjectPool<Thing>(static () => new Thing(), 0), "maximumRetained"),
-        ["factory constructor, bound -5"] = Case.Of<ArgumentOutOfRangeException>(static _ => _ = new StripedObjectPool<Thing>(static () => new Thing(), null, -5), "maximumRetained"),
+        ["factory constructor, null factory"] = Case.Of<ArgumentNullException>(static _ => _ = new StripedObjectPool<Thing>(null!, null, new StripedObjectPoolOptions()), "factory"),
+        ["factory constructor, null factory with cleanup"] = Case.Of<ArgumentNullException>(static _ => _ = new StripedObjectPool<Thing>(null!, static _ => { }, new StripedObjectPoolOptions { MaximumRetained = 4, DisposeItems = true }), "factory"),
+        ["factory constructor, null options"] = Case.Of<ArgumentNullException>(static _ => _ = new StripedObjectPool<Thing>(static () => new Thing(), null, null!), "options"),
+        ["factory constructor, bound 0"] = Case.Of<ArgumentOutOfRangeException>(static _ => _ = new StripedObjectPool<Thing>(static () => new Thing(), null, new StripedObjectPoolOptions { MaximumRetained = 0 }), "MaximumRetained"),
+        ["factory constructor, bound -5"] = Case.Of<ArgumentOutOfRangeException>(static _ => _ = new StripedObjectPool<Thing>(static () => new Thing(), null, new StripedObjectPoolOptions { MaximumRetained = -5 }), "MaximumRetained"),
+        ["options constructor, null policy"] = Case.Of<ArgumentNullException>(static _ => _ = new StripedObjectPool<Thing>((IPooledObjectPolicy<Thing>)null!, new StripedObjectPoolOptions()), "policy"),
+        ["options constructor, null options"] = Case.Of<ArgumentNullException>(static _ => _ = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), (StripedObjectPoolOptions)null!), "options"),
+        ["options constructor, bound above the limit"] = Case.Of<ArgumentOutOfRangeException>(static _ => _ = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), new StripedObjectPoolOptions { MaximumRetained = StripedObjectPool<Thing>.MaximumRetainedLimit + 1 }), "MaximumRetained"),
         ["provider, bound 0"] = Case.Of<ArgumentOutOfRangeException>(static _ => new StripedObjectPoolProvider().MaximumRetained = 0, "value"),
         ["provider, null policy"] = Case.Of<ArgumentNullException>(static _ => new StripedObjectPoolProvider().Create<Thing>(null!), "policy"),
         ["Return(null)"] = Case.Of<ArgumentNullException>(static pool => pool.Return(null!), "obj"),
@@ -92,7 +96,7 @@ public sealed class StripedObjectPoolMisuseTests
     [Fact]
     public void ADoubleReturnToAFullDisposingPoolDoesNotDisposeThePooledCopy()
     {
-        var pool = new StripedObjectPool<DisposableThing>(new CountingPolicy<DisposableThing>(), 1, disposeItems: true);
+        var pool = new StripedObjectPool<DisposableThing>(new CountingPolicy<DisposableThing>(), new StripedObjectPoolOptions { MaximumRetained = 1, DisposeItems = true });
         DisposableThing item = pool.Get();
         pool.Return(item);
 

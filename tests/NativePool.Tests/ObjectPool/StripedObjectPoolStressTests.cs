@@ -39,12 +39,12 @@ public sealed class StripedObjectPoolStressTests
         {
             "striped-8" => (new StripedObjectPool<DisposableThing>(policy, 8), 8),
             "striped-1" => (new StripedObjectPool<DisposableThing>(policy, 1), 1),
-            "striped-disposing-16" => (new StripedObjectPool<DisposableThing>(policy, 16, disposeItems: true), 16),
+            "striped-disposing-16" => (new StripedObjectPool<DisposableThing>(policy, new StripedObjectPoolOptions { MaximumRetained = 16, DisposeItems = true }), 16),
             _ => ((ObjectPool<DisposableThing>)new DefaultObjectPool<DisposableThing>(policy, 8), 8),
         };
         var striped = pool as StripedObjectPool<DisposableThing>;
         var failures = new ConcurrentQueue<string>();
-        TimeSpan duration = StressDuration();
+        TimeSpan duration = StressDuration.Value;
         using var stop = new CancellationTokenSource();
         using var finished = new CountdownEvent(threadCount);
         using var release = new ManualResetEventSlim();
@@ -175,13 +175,13 @@ public sealed class StripedObjectPoolStressTests
     {
         var failures = new ConcurrentQueue<string>();
         var stopwatch = Stopwatch.StartNew();
-        TimeSpan duration = StressDuration();
+        TimeSpan duration = StressDuration.Value;
         int rounds = 0;
         while (stopwatch.Elapsed < duration || rounds < 20)
         {
             rounds++;
             var policy = new CountingPolicy<DisposableThing>();
-            var pool = new StripedObjectPool<DisposableThing>(policy, 8, disposeItems: true);
+            var pool = new StripedObjectPool<DisposableThing>(policy, new StripedObjectPoolOptions { MaximumRetained = 8, DisposeItems = true });
             using var started = new CountdownEvent(threadCount);
             Thread[] workers = Enumerable.Range(1, threadCount).Select(id => new Thread(() =>
             {
@@ -266,10 +266,4 @@ public sealed class StripedObjectPoolStressTests
         }
     }
 
-    private static TimeSpan StressDuration()
-    {
-        string? text = Environment.GetEnvironmentVariable("NATIVEPOOL_STRESS_SECONDS");
-        double seconds = double.TryParse(text, System.Globalization.CultureInfo.InvariantCulture, out double parsed) && parsed > 0 ? parsed : 3;
-        return TimeSpan.FromSeconds(seconds);
-    }
 }

@@ -149,34 +149,27 @@ public abstract class ObjectPoolParityTests
     {
         // Upstream runs eight threads for a second; a fixed number of rounds keeps the test independent of speed.
         int failures = 0;
-        var threads = new Thread[8];
-        for (int t = 0; t < threads.Length; t++)
+        TestThreads.Run(8, _ =>
         {
-            threads[t] = new Thread(() =>
+            for (int round = 0; round < 20_000; round++)
             {
-                for (int round = 0; round < 20_000; round++)
+                T first = pool.Get();
+                T second = pool.Get();
+
+                // Interlocked: an object handed to two threads at once is seen marked by the other one.
+                if (Interlocked.Exchange(ref first.Mark, 1) != 0 || Interlocked.Exchange(ref second.Mark, 1) != 0)
                 {
-                    T first = pool.Get();
-                    T second = pool.Get();
-
-                    // Interlocked: an object handed to two threads at once is seen marked by the other one.
-                    if (Interlocked.Exchange(ref first.Mark, 1) != 0 || Interlocked.Exchange(ref second.Mark, 1) != 0)
-                    {
-                        // Interlocked: several threads may find a shared object at once.
-                        Interlocked.Increment(ref failures);
-                    }
-
-                    // Volatile: the unmark must be visible to the next thread that gets the object from the pool.
-                    Volatile.Write(ref first.Mark, 0);
-                    Volatile.Write(ref second.Mark, 0);
-                    pool.Return(first);
-                    pool.Return(second);
+                    // Interlocked: several threads may find a shared object at once.
+                    Interlocked.Increment(ref failures);
                 }
-            });
-        }
 
-        Array.ForEach(threads, thread => thread.Start());
-        Array.ForEach(threads, thread => thread.Join());
+                // Volatile: the unmark must be visible to the next thread that gets the object from the pool.
+                Volatile.Write(ref first.Mark, 0);
+                Volatile.Write(ref second.Mark, 0);
+                pool.Return(first);
+                pool.Return(second);
+            }
+        });
         Assert.Equal(0, failures);
     }
 

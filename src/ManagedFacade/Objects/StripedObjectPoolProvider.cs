@@ -15,7 +15,7 @@ namespace NativePool;
 /// </remarks>
 public sealed class StripedObjectPoolProvider : ObjectPoolProvider
 {
-    private int _maximumRetained = Environment.ProcessorCount * 2;
+    private int _maximumRetained = StripedObjectPoolOptions.DefaultMaximumRetained;
 
     /// <summary>The strict bound on retained objects of the pools created from now on. Defaults to <c>Environment.ProcessorCount * 2</c>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is below 1 or above <see cref="StripedObjectPool{T}.MaximumRetainedLimit"/>.</exception>
@@ -24,7 +24,7 @@ public sealed class StripedObjectPoolProvider : ObjectPoolProvider
         get => _maximumRetained;
         set
         {
-            StripedObjectPool<object>.ValidateMaximumRetained(value, nameof(value));
+            StripedObjectPoolOptions.ValidateMaximumRetained(value, nameof(value));
             _maximumRetained = value;
         }
     }
@@ -35,5 +35,9 @@ public sealed class StripedObjectPoolProvider : ObjectPoolProvider
     /// <returns>A new <see cref="StripedObjectPool{T}"/>.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="policy"/> is null.</exception>
     public override ObjectPool<T> Create<T>(IPooledObjectPolicy<T> policy) =>
-        new StripedObjectPool<T>(policy, _maximumRetained, disposeItems: typeof(IDisposable).IsAssignableFrom(typeof(T)));
+        new StripedObjectPool<T>(policy, new StripedObjectPoolOptions
+        {
+            MaximumRetained = _maximumRetained,
+            DisposeItems = typeof(IDisposable).IsAssignableFrom(typeof(T)),
+        });
 }

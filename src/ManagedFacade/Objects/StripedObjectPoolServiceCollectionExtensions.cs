@@ -82,11 +82,14 @@ public static class StripedObjectPoolServiceCollectionExtensions
 
         var options = new PooledServiceOptions();
         configure?.Invoke(options);
-        int maximumRetained = options.MaximumRetained;
-        bool disposeItems = typeof(IDisposable).IsAssignableFrom(typeof(TImplementation));
+        var poolOptions = new StripedObjectPoolOptions
+        {
+            MaximumRetained = options.MaximumRetained,
+            DisposeItems = typeof(IDisposable).IsAssignableFrom(typeof(TImplementation)),
+        };
 
         services.AddSingleton(serviceProvider => new StripedObjectPool<TService>(
-            new ServicePooledObjectPolicy<TService, TImplementation>(serviceProvider), maximumRetained, disposeItems));
+            new ServicePooledObjectPolicy<TService, TImplementation>(serviceProvider), poolOptions));
         services.AddSingleton<ObjectPool<TService>>(static serviceProvider => serviceProvider.GetRequiredService<StripedObjectPool<TService>>());
         return services;
     }

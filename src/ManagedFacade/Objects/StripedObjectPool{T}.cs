@@ -50,16 +50,6 @@ namespace NativePool;
 /// <typeparam name="T">The type of the pooled objects.</typeparam>
 public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable where T : class
 {
-    /// <summary>
-    /// The pool's name in events and metrics (the <c>pool.name</c> tag); by default <c>StripedObjectPool&lt;T&gt;</c> with
-    /// the object type's name. Set it in an object initializer: <c>new StripedObjectPool&lt;T&gt;(policy) { Name = "parsers" }</c>.
-    /// </summary>
-    public string Name
-    {
-        get => _engine.Name;
-        init => _engine.Name = value ?? _engine.Name;
-    }
-
     /// <summary>The largest <see cref="MaximumRetained"/> a pool accepts (its stripes are preallocated).</summary>
     public const int MaximumRetainedLimit = 1 << 24;
 
@@ -78,7 +68,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
     /// <param name="policy">Creates objects and decides whether a returned one is kept.</param>
     /// <exception cref="ArgumentNullException"><paramref name="policy"/> is null.</exception>
     public StripedObjectPool(IPooledObjectPolicy<T> policy)
-        : this(policy, DefaultMaximumRetained, disposeItems: false)
+        : this(policy, StripedObjectPoolOptions.DefaultMaximumRetained, disposeItems: false, trimmingEnabled: true, name: null, nameof(MaximumRetained))
     {
     }
 
@@ -88,27 +78,39 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
     /// <exception cref="ArgumentNullException"><paramref name="policy"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="maximumRetained"/> is out of range.</exception>
     public StripedObjectPool(IPooledObjectPolicy<T> policy, int maximumRetained)
-        : this(policy, maximumRetained, disposeItems: false)
+        : this(policy, maximumRetained, disposeItems: false, trimmingEnabled: true, name: null, nameof(maximumRetained))
     {
     }
 
-    /// <summary>Creates a pool that keeps at most <paramref name="maximumRetained"/> objects and may dispose them.</summary>
+    /// <summary>Creates a pool shaped by <paramref name="options"/>.</summary>
     /// <param name="policy">Creates objects and decides whether a returned one is kept.</param>
-    /// <param name="maximumRetained">The strict bound on retained objects, 1 to <see cref="MaximumRetainedLimit"/>.</param>
-    /// <param name="disposeItems">
-    /// Dispose the <see cref="IDisposable"/> objects the pool drops or still holds when it is disposed (what
-    /// <see cref="StripedObjectPoolProvider"/> picks for <see cref="IDisposable"/> types).
-    /// </param>
-    /// <exception cref="ArgumentNullException"><paramref name="policy"/> is null.</exception>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="maximumRetained"/> is out of range.</exception>
-    public StripedObjectPool(IPooledObjectPolicy<T> policy, int maximumRetained, bool disposeItems)
+    /// <param name="options">The bound, disposal, trimming and name.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="policy"/> or <paramref name="options"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">An option is out of range; ParamName is the option's name.</exception>
+    public StripedObjectPool(IPooledObjectPolicy<T> policy, StripedObjectPoolOptions options)
+        : this(policy, NotNull(options).MaximumRetained, options.DisposeItems, options.TrimmingEnabled, options.Name, nameof(options.MaximumRetained))
+    {
+    }
+
+    /// <summary>Creates a pool from a factory and a cleanup, shaped by <paramref name="options"/>.</summary>
+    /// <param name="factory">Creates an object on a miss; must not return null.</param>
+    /// <param name="cleanup">Resets a returned object before the pool keeps it, or null.</param>
+    /// <param name="options">The bound, disposal, trimming and name.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="factory"/> or <paramref name="options"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">An option is out of range; ParamName is the option's name.</exception>
+    public StripedObjectPool(Func<T> factory, Action<T>? cleanup, StripedObjectPoolOptions options)
+        : this(DelegatePooledObjectPolicy<T>.Create(factory, cleanup), options)
+    {
+    }
+
+    private StripedObjectPool(IPooledObjectPolicy<T> policy, int maximumRetained, bool disposeItems, bool trimmingEnabled, string? name, string maximumRetainedName)
     {
         if (policy is null)
         {
             ThrowHelper.ThrowArgumentNull(nameof(policy));
         }
 
-        ValidateMaximumRetained(maximumRetained, nameof(maximumRetained));
+        StripedObjectPoolOptions.ValidateMaximumRetained(maximumRetained, maximumRetainedName);
 
         _policy = policy;
         _fastPolicy = policy as PooledObjectPolicy<T>;
@@ -126,58 +128,20 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
             MagazineCapacity = [magazineCapacity],
             RetentionLimit = maximumRetained,
             StripeCount = stripes,
-            TrimmingEnabled = !disposeItems,
+            TrimmingEnabled = trimmingEnabled && !disposeItems,
             TrimThreadCaches = !disposeItems,
         };
         _engine = new StripedPool<T>(settings, CreateForEngine, disposeItems ? Discard : null);
         _engine.Kind = "object";
-        _engine.Name = $"StripedObjectPool<{typeof(T).Name}>";
+        _engine.Name = name ?? $"StripedObjectPool<{typeof(T).Name}>";
         PoolRegistry.Register(_engine);
     }
 
-    /// <summary>Creates a pool from a factory (seed-002 style) that keeps at most <c>Environment.ProcessorCount * 2</c> objects.</summary>
-    /// <param name="factory">Creates an object on a miss; must not return null.</param>
-    /// <exception cref="ArgumentNullException"><paramref name="factory"/> is null.</exception>
-    public StripedObjectPool(Func<T> factory)
-        : this(factory, cleanup: null, DefaultMaximumRetained, disposeWhenFull: false)
-    {
-    }
-
-    /// <summary>Creates a pool from a factory that keeps at most <paramref name="maximumRetained"/> objects.</summary>
-    /// <param name="factory">Creates an object on a miss; must not return null.</param>
-    /// <param name="maximumRetained">The strict bound on retained objects, 1 to <see cref="MaximumRetainedLimit"/>.</param>
-    /// <exception cref="ArgumentNullException"><paramref name="factory"/> is null.</exception>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="maximumRetained"/> is out of range.</exception>
-    public StripedObjectPool(Func<T> factory, int maximumRetained)
-        : this(factory, cleanup: null, maximumRetained, disposeWhenFull: false)
-    {
-    }
-
-    /// <summary>Creates a pool from a factory and a cleanup that runs on every returned object.</summary>
-    /// <param name="factory">Creates an object on a miss; must not return null.</param>
-    /// <param name="cleanup">Resets a returned object before the pool keeps it, or null.</param>
-    /// <param name="maximumRetained">The strict bound on retained objects, 1 to <see cref="MaximumRetainedLimit"/>.</param>
-    /// <exception cref="ArgumentNullException"><paramref name="factory"/> is null.</exception>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="maximumRetained"/> is out of range.</exception>
-    public StripedObjectPool(Func<T> factory, Action<T>? cleanup, int maximumRetained)
-        : this(factory, cleanup, maximumRetained, disposeWhenFull: false)
-    {
-    }
-
-    /// <summary>Creates a pool from a factory and a cleanup, optionally disposing what it cannot keep.</summary>
-    /// <param name="factory">Creates an object on a miss; must not return null.</param>
-    /// <param name="cleanup">Resets a returned object before the pool keeps it, or null.</param>
-    /// <param name="maximumRetained">The strict bound on retained objects, 1 to <see cref="MaximumRetainedLimit"/>.</param>
-    /// <param name="disposeWhenFull">
-    /// Dispose <see cref="IDisposable"/> objects returned to a full pool, and everything the pool holds when it is
-    /// disposed (<see cref="DisposesItems"/>).
-    /// </param>
-    /// <exception cref="ArgumentNullException"><paramref name="factory"/> is null.</exception>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="maximumRetained"/> is out of range.</exception>
-    public StripedObjectPool(Func<T> factory, Action<T>? cleanup, int maximumRetained, bool disposeWhenFull)
-        : this(DelegatePooledObjectPolicy<T>.Create(factory, cleanup), maximumRetained, disposeWhenFull)
-    {
-    }
+    /// <summary>
+    /// The pool's name in events and metrics (the <c>pool.name</c> tag): <see cref="StripedObjectPoolOptions.Name"/>, by
+    /// default <c>StripedObjectPool&lt;T&gt;</c> with the object type's name.
+    /// </summary>
+    public string Name => _engine.Name;
 
     /// <summary>The strict bound on retained objects, per-thread slots included.</summary>
     public int MaximumRetained => _maximumRetained;
@@ -196,8 +160,6 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
 
     /// <summary>The engine (tests).</summary>
     internal StripedPool<T> Engine => _engine;
-
-    private static int DefaultMaximumRetained => Environment.ProcessorCount * 2;
 
     /// <summary>Gets an object from the pool, or a new one from the policy when the pool has none.</summary>
     /// <returns>An object, never null.</returns>
@@ -282,12 +244,14 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
         return (stripes, stripeCapacity, magazineCapacity);
     }
 
-    internal static void ValidateMaximumRetained(int maximumRetained, string paramName)
+    private static StripedObjectPoolOptions NotNull(StripedObjectPoolOptions options)
     {
-        if (maximumRetained is < 1 or > MaximumRetainedLimit)
+        if (options is null)
         {
-            ThrowHelper.ThrowArgumentOutOfRange(paramName, $"MaximumRetained must be from 1 to {MaximumRetainedLimit}.");
+            ThrowHelper.ThrowArgumentNull(nameof(options));
         }
+
+        return options;
     }
 
     /// <summary>True for Microsoft's <see cref="DefaultPooledObjectPolicy{T}"/> itself (not a subclass, which may override Return).</summary>

@@ -20,64 +20,40 @@ namespace NativePool;
 [StructLayout(LayoutKind.Auto)]
 public readonly struct ArrayLease<T> : IDisposable, IEquatable<ArrayLease<T>>
 {
-    private readonly StripedArrayPool<T>? _pool;
-    private readonly T[] _array;
-    private readonly LeaseToken? _token;
-    private readonly int _generation;
-    private readonly int _length;
-    private readonly bool _clearOnReturn;
+    private readonly LeasedArray<T> _leased;
 
-    internal ArrayLease(StripedArrayPool<T>? pool, T[] array, int length, bool clearOnReturn)
-    {
-        _pool = pool;
-        _array = array;
-        _length = length;
-        _clearOnReturn = clearOnReturn;
-        _token = LeaseToken.Take();
-        _generation = _token.Generation;
-    }
+    internal ArrayLease(StripedArrayPool<T>? pool, T[] array, int length, bool clearOnReturn) =>
+        _leased = new LeasedArray<T>(pool, array, length, clearOnReturn);
 
     /// <summary>True until the lease (or any copy of it) is disposed; false for a default lease.</summary>
-    public bool IsActive => _token is not null && _token.Generation == _generation;
+    public bool IsActive => _leased.IsActive;
 
     /// <summary>The requested length (the array may be longer).</summary>
-    public int Length => _length;
+    public int Length => _leased.Length;
 
     /// <summary>The rented array; its length is at least <see cref="Length"/>.</summary>
     /// <exception cref="ObjectDisposedException">The lease has been disposed, or is a default lease.</exception>
-    public T[] Array => IsActive ? _array : ThrowEnded<T[]>();
+    public T[] Array => _leased.Array;
 
     /// <summary>The first <see cref="Length"/> elements of the array.</summary>
     /// <exception cref="ObjectDisposedException">The lease has been disposed, or is a default lease.</exception>
-    public Span<T> Span => new(Array, 0, _length);
+    public Span<T> Span => new(Array, 0, Length);
 
     /// <summary>The first <see cref="Length"/> elements of the array, as memory.</summary>
     /// <exception cref="ObjectDisposedException">The lease has been disposed, or is a default lease.</exception>
-    public Memory<T> Memory => new(Array, 0, _length);
+    public Memory<T> Memory => new(Array, 0, Length);
 
     /// <summary>Returns the array to its pool, once; later calls and calls on copies do nothing.</summary>
-    public void Dispose()
-    {
-        if (_token is not null && _token.TryEnd(_generation) && _pool is not null)
-        {
-            _pool.Return(_array, _clearOnReturn);
-        }
-    }
-
-    private static TResult ThrowEnded<TResult>()
-    {
-        LeaseThrowHelper.ThrowLeaseEnded();
-        return default!;
-    }
+    public void Dispose() => _leased.End();
 
     /// <inheritdoc />
-    public bool Equals(ArrayLease<T> other) => ReferenceEquals(_array, other._array) && _token == other._token && _generation == other._generation;
+    public bool Equals(ArrayLease<T> other) => _leased.Equals(other._leased);
 
     /// <inheritdoc />
     public override bool Equals(object? obj) => obj is ArrayLease<T> other && Equals(other);
 
     /// <inheritdoc />
-    public override int GetHashCode() => HashCode.Combine(_array, _generation);
+    public override int GetHashCode() => _leased.GetHashCode();
 
     /// <summary>True when both leases are copies of one lease.</summary>
     public static bool operator ==(ArrayLease<T> left, ArrayLease<T> right) => left.Equals(right);

@@ -3,7 +3,7 @@ using Microsoft.Extensions.ObjectPool;
 
 namespace NativePool;
 
-/// <summary>The policy of a pool built from a factory and an optional cleanup (the seed-002 constructors).</summary>
+/// <summary>The policy of a pool built from a factory and an optional cleanup (the delegate constructor).</summary>
 /// <remarks>Every returned object is kept (after the cleanup has run on it); the pool's bound decides what is dropped.</remarks>
 /// <typeparam name="T">The type of the pooled objects.</typeparam>
 internal sealed class DelegatePooledObjectPolicy<T> : PooledObjectPolicy<T> where T : class

@@ -56,23 +56,13 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
             ThrowHelper.ThrowArgumentNull(nameof(options));
         }
 
-        Validate(options);
+        options.Validate();
 
         _classCount = SizeClasses.GetIndex(options.MaximumArrayLength) + 1;
         _maximumArrayLength = SizeClasses.GetLength(_classCount - 1);
         _clearOnReturn = options.ClearOnReturn || (options.ClearReferencesOnReturn && RuntimeHelpers.IsReferenceOrContainsReferences<T>());
 
-        StripedPoolSettings settings = StripedPoolSettings.ForSizeClasses(
-            _classCount,
-            Unsafe.SizeOf<T>(),
-            options.StripeCount,
-            options.ArraysPerStripe,
-            options.MaximumRetainedBytesPerSizeClass,
-            options.TrimmingEnabled,
-            options.TrimInterval,
-            options.TrimAge,
-            options.TimeProvider,
-            options.PressureSource);
+        StripedPoolSettings settings = options.ToSettings(_classCount, static c => (long)SizeClasses.GetLength(c) * Unsafe.SizeOf<T>());
         _engine = new StripedPool<T[]>(
             settings,
             zeroNewArrays
@@ -125,10 +115,10 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
     /// The arguments map onto <see cref="StripedArrayPoolOptions"/> as follows. <see cref="StripedArrayPoolOptions.MaximumArrayLength"/>
     /// is <paramref name="maxArrayLength"/> clamped to 16 … 2^30 (as the BCL clamps it), then rounded up to a power of
     /// two as always. The stripes are the default stripe count, lowered to the largest power of two not above
-    /// <paramref name="maxArraysPerBucket"/>; <see cref="StripedArrayPoolOptions.ArraysPerStripe"/> is
+    /// <paramref name="maxArraysPerBucket"/>; <see cref="StripedPoolOptions.ItemsPerStripe"/> is
     /// <paramref name="maxArraysPerBucket"/> divided by the stripes, rounded up (at most 65 536), so the stripes of a
     /// size class keep at least <paramref name="maxArraysPerBucket"/> arrays (at most one per stripe more);
-    /// <see cref="StripedArrayPoolOptions.MaximumRetainedBytesPerSizeClass"/> is unbounded, as the BCL has no byte budget.
+    /// <see cref="StripedPoolOptions.MaximumRetainedBytesPerSizeClass"/> is unbounded, as the BCL has no byte budget.
     /// Every other option keeps its default (trimming on). As with every striped pool, each thread that uses the pool
     /// may also park one array per size class in its own slot, on top of the stripes.
     /// </remarks>
@@ -358,7 +348,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
         {
             MaximumArrayLength = Math.Clamp(maxArrayLength, SizeClasses.MinimumLength, SizeClasses.MaximumLength),
             StripeCount = stripes,
-            ArraysPerStripe = (int)Math.Min(65_536, ((long)maxArraysPerBucket + stripes - 1) / stripes),
+            ItemsPerStripe = (int)Math.Min(65_536, ((long)maxArraysPerBucket + stripes - 1) / stripes),
             MaximumRetainedBytesPerSizeClass = long.MaxValue,
         };
     }
@@ -415,21 +405,5 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
         }
 
         MisuseReporter.Report(_doubleReturnPolicy, _onMisuse, PoolMisuseKind.DoubleReturn, _engine.Name, rentStack: null);
-    }
-
-    private static void Validate(StripedArrayPoolOptions options)
-    {
-        if (options.MaximumArrayLength is < SizeClasses.MinimumLength or > SizeClasses.MaximumLength)
-        {
-            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.MaximumArrayLength), "MaximumArrayLength must be from 16 to 2^30 elements.");
-        }
-
-        if (options.ArraysPerStripe is < 0 or > 65_536)
-        {
-            ThrowHelper.ThrowArgumentOutOfRange(nameof(options.ArraysPerStripe), "ArraysPerStripe must be from 1 to 65 536, or 0 for the default.");
-        }
-
-        PoolOptionValidation.ValidateStripesAndTrimming(
-            options.MaximumRetainedBytesPerSizeClass, options.StripeCount, options.TrimInterval, options.TrimAge);
     }
 }

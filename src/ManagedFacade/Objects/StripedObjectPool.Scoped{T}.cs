@@ -3,7 +3,7 @@ using System.Runtime.CompilerServices;
 
 namespace NativePool;
 
-/// <content>The seed-002 conveniences: scoped leases, scoped calls with state, prefilling.</content>
+/// <content>The conveniences: scoped leases, scoped calls with state, prefilling.</content>
 public sealed partial class StripedObjectPool<T>
 {
     /// <summary>Gets an object for a scope: <c>using var lease = pool.RentScoped();</c> returns it once.</summary>

@@ -14,7 +14,7 @@ public sealed class PooledServiceOptions
         get => _maximumRetained;
         set
         {
-            StripedObjectPool<object>.ValidateMaximumRetained(value, nameof(value));
+            StripedObjectPoolOptions.ValidateMaximumRetained(value, nameof(value));
             _maximumRetained = value;
         }
     }

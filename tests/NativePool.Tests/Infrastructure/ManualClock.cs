@@ -1,4 +1,4 @@
-namespace NativePool.Tests.Engine;
+namespace NativePool.Tests;
 
 /// <summary>A trim clock the test moves by hand, in milliseconds.</summary>
 internal sealed class ManualClock : TimeProvider

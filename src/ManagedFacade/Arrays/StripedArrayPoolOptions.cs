@@ -1,0 +1,78 @@
+using System;
+
+namespace NativePool;
+
+/// <summary>How a <see cref="StripedArrayPool{T}"/> made by <see cref="StripedArrayPool{T}.Create(StripedArrayPoolOptions)"/> is shaped.</summary>
+/// <remarks>
+/// The shared options (stripes, <see cref="StripedPoolOptions.ItemsPerStripe"/>, the byte budget, trimming, the clock,
+/// the name) and their rules are <see cref="StripedPoolOptions"/>'s; <see cref="StripedPoolOptions.Name"/> defaults to
+/// <c>StripedArrayPool&lt;T&gt;</c> with the element type's name, e.g. <c>StripedArrayPool&lt;Byte&gt;</c>. The
+/// BCL-shaped <see cref="StripedArrayPool{T}.Create(int, int)"/> does not follow the "0 means the default" rule: like
+/// <see cref="System.Buffers.ArrayPool{T}.Create(int, int)"/> it throws <see cref="ArgumentOutOfRangeException"/> for a
+/// <c>maxArraysPerBucket</c> of 0, so code moved from the BCL never gets the default silently.
+/// </remarks>
+public sealed class StripedArrayPoolOptions : StripedPoolOptions
+{
+    /// <summary>The default of <see cref="StripedPoolOptions.MaximumRetainedBytesPerSizeClass"/>: 64 MiB.</summary>
+    public const long DefaultMaximumRetainedBytesPerSizeClass = 64L * 1024 * 1024;
+
+    /// <summary>Creates the options with every default.</summary>
+    public StripedArrayPoolOptions()
+        : base(DefaultMaximumRetainedBytesPerSizeClass)
+    {
+    }
+
+    /// <summary>
+    /// The largest array length, in elements, the pool keeps. Rounded up to a power of two; 16 to 2^30
+    /// (1 073 741 824, the default). Longer requests are allocated at their exact length and dropped on return.
+    /// </summary>
+    public int MaximumArrayLength { get; set; } = 1 << 30;
+
+    /// <summary>Clear every array when it is returned, whatever <c>clearArray</c> says. Default false.</summary>
+    public bool ClearOnReturn { get; set; }
+
+    /// <summary>
+    /// Clear arrays whose elements hold references (<c>object</c>, classes, structs with references) whenever the pool
+    /// keeps them, so a pooled array never keeps objects alive. Default false, as in <see cref="System.Buffers.ArrayPool{T}"/>:
+    /// only <c>clearArray: true</c> clears. Turning it on costs one pass over the array per return (O(length)) and frees
+    /// the caller from remembering <c>clearArray: true</c>; leaving it off keeps objects referenced by pooled arrays alive
+    /// until the array is rented and overwritten, or trimmed. No effect for unmanaged element types.
+    /// </summary>
+    public bool ClearReferencesOnReturn { get; set; }
+
+    /// <summary>
+    /// Guarded mode: track every rented array and detect double returns, returns of arrays this pool never handed out,
+    /// and (for unmanaged elements, by filling returned arrays with a poison pattern checked on the next rent) writes
+    /// after return; each is handled per <see cref="MisusePolicy"/>. A debugging aid: every rent and return takes a
+    /// lock and touches the whole array. The AppContext switch <c>NativePool.Guarded</c> or the environment variable
+    /// <c>NATIVEPOOL_GUARDED=1</c> turns it on for every pool of the process. Default false.
+    /// </summary>
+    public bool Guarded { get; set; }
+
+    /// <summary>
+    /// Remember the stack that rented each array until it is returned, so <see cref="StripedArrayPool{T}.GetLeaks"/>
+    /// can say where the arrays still out were rented. Works in Release builds; costs a stack trace per rent. Default false.
+    /// </summary>
+    public bool TrackLeaks { get; set; }
+
+    /// <summary>What a guarded pool does when it detects misuse. Default <see cref="PoolMisusePolicy.Throw"/>.</summary>
+    public PoolMisusePolicy MisusePolicy { get; set; }
+
+    /// <summary>
+    /// What an unguarded pool does when it sees a double return (it sees those where the array is still the calling
+    /// thread's or the stripe's most recent). Default <see cref="PoolMisusePolicy.Throw"/>; either way the array is kept once.
+    /// </summary>
+    public PoolMisusePolicy DoubleReturnPolicy { get; set; }
+
+    /// <summary>Receives each misuse when the policy is <see cref="PoolMisusePolicy.Report"/>; null to ignore reports.</summary>
+    public Action<PoolMisuse>? OnMisuse { get; set; }
+
+    /// <inheritdoc/>
+    private protected override void ValidateOwnOptions()
+    {
+        if (MaximumArrayLength is < SizeClasses.MinimumLength or > SizeClasses.MaximumLength)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(MaximumArrayLength), "MaximumArrayLength must be from 16 to 2^30 elements.");
+        }
+    }
+}

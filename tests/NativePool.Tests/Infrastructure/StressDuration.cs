@@ -1,0 +1,20 @@
+using System.Globalization;
+
+namespace NativePool.Tests;
+
+/// <summary>How long each stress case runs: <c>NATIVEPOOL_STRESS_SECONDS</c> seconds, 3 when unset or not a positive number.</summary>
+internal static class StressDuration
+{
+    /// <summary>The environment variable that sets the duration (<c>./build.sh stress</c> sets it).</summary>
+    public const string Variable = "NATIVEPOOL_STRESS_SECONDS";
+
+    /// <summary>The duration of one stress case.</summary>
+    public static TimeSpan Value { get; } = Read();
+
+    private static TimeSpan Read()
+    {
+        string? text = Environment.GetEnvironmentVariable(Variable);
+        double seconds = double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out double parsed) && parsed > 0 ? parsed : 3;
+        return TimeSpan.FromSeconds(seconds);
+    }
+}
