@@ -152,56 +152,30 @@ internal sealed partial class StripeSet<T> where T : class
     /// <param name="home">The stripe to try first.</param>
     /// <param name="destination">Receives the items, the coldest first and the warmest (the stripe's top) last.</param>
     /// <returns>How many items were moved; 0 when the stripes hold none.</returns>
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    public int PopBatch(int home, Span<T?> destination)
-    {
-        for (int round = 0; round < ContendedRounds; round++)
-        {
-            bool contended = false;
-
-            // Volatile: bits flip under other stripes' claims; a stale bit only costs one wasted attempt.
-            long candidates = Volatile.Read(ref _masks.HasItems);
-            for (int attempt = 0; candidates != 0 && attempt <= MaxStealAttempts; attempt++)
-            {
-                int stripe = NearestStripe(candidates, home);
-                StripeResult result = TryPopBatch(stripe, destination, out int moved);
-                if (result == StripeResult.Done)
-                {
-                    return moved;
-                }
-
-                contended |= result == StripeResult.Contended;
-                candidates &= ~(1L << stripe);
-            }
-
-            if (!contended)
-            {
-                return 0;
-            }
-
-            BackOff(round);
-        }
-
-        return 0;
-    }
+    public int PopBatch(int home, Span<T?> destination) => MoveBatch(home, destination, default, pop: true);
 
     /// <summary>Moves as many of <paramref name="items"/> as fit onto one stripe (home first) with one claim.</summary>
     /// <param name="home">The stripe to try first.</param>
     /// <param name="items">The items, the coldest first; they go on in that order, so the last ends on top.</param>
     /// <returns>How many items, from the start of <paramref name="items"/>, were moved; 0 when every stripe is full.</returns>
+    public int PushBatch(int home, ReadOnlySpan<T?> items) => MoveBatch(home, default, items, pop: false);
+
+    /// <summary>The walk of <see cref="PopBatch"/> (<paramref name="pop"/>) and <see cref="PushBatch"/>: one claim moves the batch.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    public int PushBatch(int home, ReadOnlySpan<T?> items)
+    private int MoveBatch(int home, Span<T?> destination, ReadOnlySpan<T?> source, bool pop)
     {
         for (int round = 0; round < ContendedRounds; round++)
         {
             bool contended = false;
 
             // Volatile: bits flip under other stripes' claims; a stale bit only costs one wasted attempt.
-            long candidates = ~Volatile.Read(ref _masks.Full) & _allStripes;
+            long candidates = pop ? Volatile.Read(ref _masks.HasItems) : ~Volatile.Read(ref _masks.Full) & _allStripes;
             for (int attempt = 0; candidates != 0 && attempt <= MaxStealAttempts; attempt++)
             {
                 int stripe = NearestStripe(candidates, home);
-                StripeResult result = TryPushBatch(stripe, items, out int moved);
+                StripeResult result = pop
+                    ? TryPopBatch(stripe, destination, out int moved)
+                    : TryPushBatch(stripe, source, out moved);
                 if (result == StripeResult.Done)
                 {
                     return moved;

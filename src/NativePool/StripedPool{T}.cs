@@ -381,18 +381,7 @@ internal sealed partial class StripedPool<T> where T : class
     {
         int batch = BatchSize(capacity);
         T?[] items = magazine.Items;
-        StripeSet<T> set = _classes[sizeClass] ?? CreateStripes(sizeClass);
-        int moved = PushAll(set, cache, items.AsSpan(0, batch));
-        for (int i = moved; i < batch; i++)
-        {
-            T? dropped = items[i];
-            if (dropped is not null)
-            {
-                cache._dropped++;
-                LogDropped(dropped, sizeClass);
-                Discard(dropped);
-            }
-        }
+        int moved = MoveToStripes(sizeClass, cache, items.AsSpan(0, batch));
 
         int count = magazine.Count;
         Array.Copy(items, batch, items, 0, count - batch);
@@ -407,6 +396,28 @@ internal sealed partial class StripedPool<T> where T : class
         }
 
         return count - batch;
+    }
+
+    /// <summary>
+    /// Moves <paramref name="items"/> (the coldest of a magazine) onto the stripes of class <paramref name="sizeClass"/>,
+    /// one claim per stripe that has room, and drops what no stripe can take.
+    /// </summary>
+    /// <returns>How many items, from the start of <paramref name="items"/>, went to the stripes.</returns>
+    private int MoveToStripes(int sizeClass, ThreadCache<T> cache, ReadOnlySpan<T?> items)
+    {
+        StripeSet<T> set = _classes[sizeClass] ?? CreateStripes(sizeClass);
+        int moved = PushAll(set, cache, items);
+        foreach (T? dropped in items[moved..])
+        {
+            if (dropped is not null)
+            {
+                cache._dropped++;
+                LogDropped(dropped, sizeClass);
+                Discard(dropped);
+            }
+        }
+
+        return moved;
     }
 
     /// <summary>Pushes <paramref name="items"/> onto the stripes, one claim per stripe that has room; returns how many went.</summary>
@@ -540,18 +551,7 @@ internal sealed partial class StripedPool<T> where T : class
 
             T?[] items = magazine.Items;
             int count = Compact(magazine);
-            StripeSet<T> set = _classes[c] ?? CreateStripes(c);
-            int moved = PushAll(set, cache, items.AsSpan(0, count));
-            for (int i = moved; i < count; i++)
-            {
-                T? dropped = items[i];
-                if (dropped is not null)
-                {
-                    cache._dropped++;
-                    LogDropped(dropped, c);
-                    Discard(dropped);
-                }
-            }
+            int moved = MoveToStripes(c, cache, items.AsSpan(0, count));
 
             Array.Clear(items, 0, count);
             magazine.Count = 0;

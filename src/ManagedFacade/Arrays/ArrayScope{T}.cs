@@ -37,14 +37,16 @@ public readonly ref struct ArrayScope<T>
     private readonly bool _clearOnReturn;
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal ArrayScope(StripedArrayPool<T>? pool, T[] array, int length, bool clearOnReturn, object?[] caches)
+    internal ArrayScope(StripedArrayPool<T>? pool, T[] array, int length, bool clearOnReturn, object?[]? caches)
     {
         _pool = pool;
         _array = array;
         _length = length;
         _clearOnReturn = clearOnReturn;
-        _caches = caches;
-        ScopeLedger ledger = ScopeLedger.In(caches);
+
+        // No table yet only when nothing was rented from any pool on this thread (an empty scope): the ledger makes one.
+        ScopeLedger ledger = caches is null ? ScopeLedger.Current : ScopeLedger.In(caches);
+        _caches = caches ?? ThreadCacheTable.Current;
         _ledger = ledger;
         _number = ledger.Begin();
     }

@@ -243,7 +243,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
         // thread-static access. The first rent of a thread creates the table, so read it again then.
         object?[]? caches = ThreadCacheTable.Current;
         T[] array = Rent(minimumLength, caches);
-        return new ArrayScope<T>(array.Length == 0 ? null : this, array, minimumLength, clearOnReturn, caches ?? ThreadCacheTable.Current!);
+        return new ArrayScope<T>(array.Length == 0 ? null : this, array, minimumLength, clearOnReturn, caches ?? ThreadCacheTable.Current);
     }
 
     /// <summary>Rents an array under a lease that may outlive the current method: stored, awaited across, used as memory.</summary>

@@ -116,6 +116,24 @@ public class ArrayScopeTests
     }
 
     [Fact]
+    public void AnEmptyScopeWorksOnAThreadThatNeverRentedAnything()
+    {
+        bool wasActive = false;
+        bool endedAfterDispose = false;
+        TestThreads.RunOnNewThread(() =>
+        {
+            // Rent(0) touches no pool, so this thread has no cache table when the scope is made.
+            ArrayScope<byte> scope = _pool.RentScoped(0);
+            wasActive = scope.IsActive;
+            scope.Dispose();
+            endedAfterDispose = !scope.IsActive;
+        });
+
+        Assert.True(wasActive);
+        Assert.True(endedAfterDispose);
+    }
+
+    [Fact]
     public void RentScopedOfZeroGivesAnEmptyScope()
     {
         ArrayScope<byte> scope = _pool.RentScoped(0);
