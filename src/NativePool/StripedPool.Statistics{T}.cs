@@ -25,9 +25,9 @@ internal sealed partial class StripedPool<T>
                 continue;
             }
 
-            // Volatile: the owner thread writes these with plain stores; we want its latest published values.
-            allocated += Volatile.Read(ref cache._allocated);
-            dropped += Volatile.Read(ref cache._dropped);
+            // The owner thread counts these; OwnerCounter reads its latest published values, never torn.
+            allocated += OwnerCounter.Read(ref cache._allocated);
+            dropped += OwnerCounter.Read(ref cache._dropped);
             for (int c = 0; c < _classCount; c++)
             {
                 int parked = CountParked(cache, c);

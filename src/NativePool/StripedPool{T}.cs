@@ -171,10 +171,10 @@ internal sealed partial class StripedPool<T> where T : class
     }
 
     /// <summary>Counts a rent the pool served outside its classes (an oversize array).</summary>
-    public void RecordUnpooledRent() => GetOrCreateCache()._allocated++;
+    public void RecordUnpooledRent() => OwnerCounter.Increment(ref GetOrCreateCache()._allocated);
 
     /// <summary>Counts a return the pool does not keep by design (an oversize array, a rejected object).</summary>
-    public void RecordUnpooledReturn() => GetOrCreateCache()._dropped++;
+    public void RecordUnpooledReturn() => OwnerCounter.Increment(ref GetOrCreateCache()._dropped);
 
     /// <summary>The stripes of class <paramref name="sizeClass"/>, or null when nothing of that class was ever returned.</summary>
     internal StripeSet<T>? GetStripes(int sizeClass) => Volatile.Read(ref _classes[sizeClass]);
@@ -411,7 +411,7 @@ internal sealed partial class StripedPool<T> where T : class
         {
             if (dropped is not null)
             {
-                cache._dropped++;
+                OwnerCounter.Increment(ref cache._dropped);
                 LogDropped(dropped, sizeClass);
                 Discard(dropped);
             }
@@ -440,7 +440,7 @@ internal sealed partial class StripedPool<T> where T : class
 
     private ReturnResult Drop(T item, int sizeClass, ThreadCache<T> cache)
     {
-        cache._dropped++;
+        OwnerCounter.Increment(ref cache._dropped);
         LogDropped(item, sizeClass);
         Discard(item);
         return ReturnResult.Dropped;
@@ -596,7 +596,7 @@ internal sealed partial class StripedPool<T> where T : class
     {
         // Counted only once the allocation succeeded: a rent that throws hands nothing out.
         T item = _allocate(sizeClass);
-        cache._allocated++;
+        OwnerCounter.Increment(ref cache._allocated);
         LogAllocated(item, sizeClass);
         return item;
     }
