@@ -149,14 +149,19 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
 
     /// <summary>Rents with the calling thread's cache table already read (<see cref="ThreadCacheTable.Current"/>).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal T[] Rent(int minimumLength, object?[]? caches)
+    internal T[] Rent(int minimumLength, object?[]? caches) => Rent<ObservationChecked>(minimumLength, caches);
+
+    /// <summary>The rent; <typeparamref name="TSwitch"/> says whether it checks the observation flag (benchmarks only skip it).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal T[] Rent<TSwitch>(int minimumLength, object?[]? caches)
+        where TSwitch : struct, IObservationSwitch
     {
         T[] array = (uint)(minimumLength - 1) < (uint)_maximumArrayLength
             ? _engine.Rent(SizeClasses.GetIndex(minimumLength), caches)
             : RentUncommon(minimumLength);
 
         // One static flag: nobody listens to the event source and no pool is guarded, so the rent is done.
-        if (!PoolObservation.IsActive)
+        if (!TSwitch.IsChecked || !PoolObservation.IsActive)
         {
             return array;
         }
@@ -181,7 +186,12 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
 
     /// <summary>Returns with the calling thread's cache table already read (<see cref="ThreadCacheTable.Current"/>).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal void Return(T[] array, bool clearArray, object?[]? caches)
+    internal void Return(T[] array, bool clearArray, object?[]? caches) => Return<ObservationChecked>(array, clearArray, caches);
+
+    /// <summary>The return; <typeparamref name="TSwitch"/> says whether it checks the observation flag (benchmarks only skip it).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal void Return<TSwitch>(T[] array, bool clearArray, object?[]? caches)
+        where TSwitch : struct, IObservationSwitch
     {
         if (array is null)
         {
@@ -189,7 +199,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
         }
 
         // One static flag, as in Rent.
-        if (PoolObservation.IsActive)
+        if (TSwitch.IsChecked && PoolObservation.IsActive)
         {
             if (!OnReturnObserved(array, clearArray))
             {
