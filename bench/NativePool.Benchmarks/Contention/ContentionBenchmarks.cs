@@ -45,23 +45,23 @@ public class ContentionBenchmarks
     [GlobalSetup(Target = nameof(Default))]
     public void SetupDefault()
     {
-        var pool = new DefaultObjectPool<byte[]>(new FixedArrayPolicy(BufferSize), PoolSize);
+        var pool = new MicrosoftPoolAdapter<byte[]>(new DefaultObjectPool<byte[]>(new FixedArrayPolicy(BufferSize), PoolSize));
         Begin(nameof(Default), Held == 1 ? _ => OneAtATime(pool) : _ => FourAtATime(pool));
     }
 
     [GlobalSetup(Target = nameof(TeddStyle))]
     public void SetupTeddStyle()
     {
-        var pool = new TeddStyleObjectPool<byte[]>(static () => new byte[BufferSize], null, PoolSize);
-        _teddStyle = pool;
+        _teddStyle = new TeddStyleObjectPool<byte[]>(static () => new byte[BufferSize], null, PoolSize);
+        var pool = new TeddStylePoolAdapter<byte[]>(_teddStyle);
         Begin(nameof(TeddStyle), Held == 1 ? _ => OneAtATime(pool) : _ => FourAtATime(pool));
     }
 
     [GlobalSetup(Target = nameof(Striped))]
     public void SetupStriped()
     {
-        var pool = new StripedObjectPool<byte[]>(new FixedArrayPolicy(BufferSize), PoolSize);
-        _striped = pool;
+        _striped = new StripedObjectPool<byte[]>(new FixedArrayPolicy(BufferSize), PoolSize);
+        var pool = new StripedPoolAdapter<byte[]>(_striped);
         Begin(nameof(Striped), Held == 1 ? _ => OneAtATime(pool) : _ => FourAtATime(pool));
     }
 
@@ -96,90 +96,34 @@ public class ContentionBenchmarks
         _counters.Count();
     }
 
-    private static void OneAtATime(DefaultObjectPool<byte[]> pool)
+    private static void OneAtATime<TPool>(TPool pool)
+        where TPool : struct, IObjectPoolAdapter<byte[]>
     {
         for (int i = 0; i < OperationsPerThread; i++)
         {
-            byte[] buffer = pool.Get();
+            byte[] buffer = pool.Take();
             buffer[0]++;
-            pool.Return(buffer);
+            pool.Give(buffer);
         }
     }
 
-    private static void FourAtATime(DefaultObjectPool<byte[]> pool)
+    private static void FourAtATime<TPool>(TPool pool)
+        where TPool : struct, IObjectPoolAdapter<byte[]>
     {
         for (int i = 0; i < OperationsPerThread; i += 4)
         {
-            byte[] a = pool.Get();
-            byte[] b = pool.Get();
-            byte[] c = pool.Get();
-            byte[] d = pool.Get();
+            byte[] a = pool.Take();
+            byte[] b = pool.Take();
+            byte[] c = pool.Take();
+            byte[] d = pool.Take();
             a[0]++;
             b[0]++;
             c[0]++;
             d[0]++;
-            pool.Return(d);
-            pool.Return(c);
-            pool.Return(b);
-            pool.Return(a);
-        }
-    }
-
-    private static void OneAtATime(TeddStyleObjectPool<byte[]> pool)
-    {
-        for (int i = 0; i < OperationsPerThread; i++)
-        {
-            byte[] buffer = pool.Allocate();
-            buffer[0]++;
-            pool.Free(buffer);
-        }
-    }
-
-    private static void FourAtATime(TeddStyleObjectPool<byte[]> pool)
-    {
-        for (int i = 0; i < OperationsPerThread; i += 4)
-        {
-            byte[] a = pool.Allocate();
-            byte[] b = pool.Allocate();
-            byte[] c = pool.Allocate();
-            byte[] d = pool.Allocate();
-            a[0]++;
-            b[0]++;
-            c[0]++;
-            d[0]++;
-            pool.Free(d);
-            pool.Free(c);
-            pool.Free(b);
-            pool.Free(a);
-        }
-    }
-
-    private static void OneAtATime(StripedObjectPool<byte[]> pool)
-    {
-        for (int i = 0; i < OperationsPerThread; i++)
-        {
-            byte[] buffer = pool.Get();
-            buffer[0]++;
-            pool.Return(buffer);
-        }
-    }
-
-    private static void FourAtATime(StripedObjectPool<byte[]> pool)
-    {
-        for (int i = 0; i < OperationsPerThread; i += 4)
-        {
-            byte[] a = pool.Get();
-            byte[] b = pool.Get();
-            byte[] c = pool.Get();
-            byte[] d = pool.Get();
-            a[0]++;
-            b[0]++;
-            c[0]++;
-            d[0]++;
-            pool.Return(d);
-            pool.Return(c);
-            pool.Return(b);
-            pool.Return(a);
+            pool.Give(d);
+            pool.Give(c);
+            pool.Give(b);
+            pool.Give(a);
         }
     }
 }

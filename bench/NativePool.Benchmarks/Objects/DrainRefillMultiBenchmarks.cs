@@ -105,11 +105,22 @@ public class DrainRefillMultiBenchmarks
     [Benchmark(Description = PeerNames.WorkOnly)]
     public void WorkOnly() => WorkOnly(_stores[ThreadCount - 1], _random);
 
-    private static void DrainRefill(DefaultObjectPool<PooledObject> pool, PooledObject[] store, Random random)
+    private static void DrainRefill(DefaultObjectPool<PooledObject> pool, PooledObject[] store, Random random) =>
+        DrainRefill(new MicrosoftPoolAdapter<PooledObject>(pool), store, random);
+
+    private static void DrainRefill(TeddStyleObjectPool<PooledObject> pool, PooledObject[] store, Random random) =>
+        DrainRefill(new TeddStylePoolAdapter<PooledObject>(pool), store, random);
+
+    private static void DrainRefill(StripedObjectPool<PooledObject> pool, PooledObject[] store, Random random) =>
+        DrainRefill(new StripedPoolAdapter<PooledObject>(pool), store, random);
+
+    /// <summary>The one body every peer runs: take the whole store with work on each, give it all back with work.</summary>
+    private static void DrainRefill<TPool>(TPool pool, PooledObject[] store, Random random)
+        where TPool : struct, IObjectPoolAdapter<PooledObject>
     {
         for (int i = 0; i < store.Length; i++)
         {
-            PooledObject item = pool.Get();
+            PooledObject item = pool.Take();
             item.SimulateWork(random);
             store[i] = item;
         }
@@ -117,39 +128,7 @@ public class DrainRefillMultiBenchmarks
         for (int i = 0; i < store.Length; i++)
         {
             store[i].SimulateWork(random);
-            pool.Return(store[i]);
-        }
-    }
-
-    private static void DrainRefill(TeddStyleObjectPool<PooledObject> pool, PooledObject[] store, Random random)
-    {
-        for (int i = 0; i < store.Length; i++)
-        {
-            PooledObject item = pool.Allocate();
-            item.SimulateWork(random);
-            store[i] = item;
-        }
-
-        for (int i = 0; i < store.Length; i++)
-        {
-            store[i].SimulateWork(random);
-            pool.Free(store[i]);
-        }
-    }
-
-    private static void DrainRefill(StripedObjectPool<PooledObject> pool, PooledObject[] store, Random random)
-    {
-        for (int i = 0; i < store.Length; i++)
-        {
-            PooledObject item = pool.Get();
-            item.SimulateWork(random);
-            store[i] = item;
-        }
-
-        for (int i = 0; i < store.Length; i++)
-        {
-            store[i].SimulateWork(random);
-            pool.Return(store[i]);
+            pool.Give(store[i]);
         }
     }
 

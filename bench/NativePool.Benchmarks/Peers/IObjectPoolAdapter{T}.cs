@@ -1,0 +1,13 @@
+namespace NativePool.Benchmarks.Peers;
+
+/// <summary>
+/// One pool seen through Get and Return, so a benchmark body is written once and run against every peer: a struct
+/// implementing this, passed as a generic argument, is specialised by the JIT (the calls are direct, as if written out).
+/// </summary>
+public interface IObjectPoolAdapter<T>
+    where T : class
+{
+    public T Take();
+
+    public void Give(T item);
+}
