@@ -11,11 +11,9 @@ namespace NativePool;
 /// code. Disposing it returns the block once.
 /// </summary>
 /// <remarks>
-/// The lease is a struct and allocates nothing; its memory is aligned to at least 128 bytes and never moves. Copies share
-/// one generation, so only the first dispose of any copy returns the block. Every accessor checks the generation and
-/// throws <see cref="ObjectDisposedException"/> once the lease has ended; a reference, pointer or span taken earlier is not
-/// checked and must not be used after <see cref="Dispose"/>. A lease that is never disposed leaks its block (it shows in
-/// <see cref="NativeBlockStatistics.LiveBlocks"/>): the pool never frees memory that is leased.
+/// Its memory, copies and disposal behave as a <see cref="NativeBlockLease"/>'s: no allocation, memory aligned to at least
+/// 128 bytes that never moves, one return among all copies, and the lease exception from every accessor once it has
+/// ended (a reference, pointer or span taken earlier is not checked). An undisposed lease leaks its block.
 /// </remarks>
 /// <typeparam name="T">The struct type.</typeparam>
 [StructLayout(LayoutKind.Auto)]
