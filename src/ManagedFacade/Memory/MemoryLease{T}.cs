@@ -20,14 +20,12 @@ namespace NativePool;
 public readonly struct MemoryLease<T> : IDisposable, IEquatable<MemoryLease<T>>
     where T : unmanaged
 {
-    private readonly PinnedMemoryOwner<T>? _owner;
-    private readonly int _generation;
+    private readonly PinnedLease<PinnedMemoryOwner<T>, T> _lease;
     private readonly int _length;
 
     internal MemoryLease(PinnedMemoryOwner<T> owner, int generation, int length)
     {
-        _owner = owner;
-        _generation = generation;
+        _lease = new PinnedLease<PinnedMemoryOwner<T>, T>(owner, generation);
         _length = length;
     }
 
@@ -35,14 +33,14 @@ public readonly struct MemoryLease<T> : IDisposable, IEquatable<MemoryLease<T>>
     public int Length => _length;
 
     /// <summary>True while the lease has not been disposed (and is not the default value).</summary>
-    public bool IsActive => _owner is not null && _owner.Generation == _generation;
+    public bool IsActive => _lease.IsActive;
 
     /// <summary>The leased buffer, exactly <see cref="Length"/> long; pinned, so <c>Pin()</c> is free.</summary>
     /// <exception cref="ObjectDisposedException">The lease has ended (or is the default value).</exception>
     public Memory<T> Memory
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        get => Owner().Memory;
+        get => _lease.Block().GetMemory();
     }
 
     /// <summary>The leased buffer as a span, exactly <see cref="Length"/> long.</summary>
@@ -50,21 +48,21 @@ public readonly struct MemoryLease<T> : IDisposable, IEquatable<MemoryLease<T>>
     public Span<T> Span
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        get => Owner().GetSpan();
+        get => _lease.Block().GetSpan();
     }
 
     /// <summary>Returns the buffer to its pool, once; later calls and calls on copies do nothing.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public void Dispose() => _owner?.EndLease(_generation);
+    public void Dispose() => _lease.UncheckedBlock?.EndLease(_lease.Generation);
 
     /// <inheritdoc />
-    public bool Equals(MemoryLease<T> other) => ReferenceEquals(_owner, other._owner) && _generation == other._generation;
+    public bool Equals(MemoryLease<T> other) => _lease.Equals(other._lease);
 
     /// <inheritdoc />
     public override bool Equals(object? obj) => obj is MemoryLease<T> other && Equals(other);
 
     /// <inheritdoc />
-    public override int GetHashCode() => HashCode.Combine(_owner, _generation);
+    public override int GetHashCode() => _lease.GetHashCode();
 
     /// <summary>True when both leases are copies of one lease.</summary>
     public static bool operator ==(MemoryLease<T> left, MemoryLease<T> right) => left.Equals(right);
@@ -72,15 +70,4 @@ public readonly struct MemoryLease<T> : IDisposable, IEquatable<MemoryLease<T>>
     /// <summary>True when the leases are not copies of one lease.</summary>
     public static bool operator !=(MemoryLease<T> left, MemoryLease<T> right) => !left.Equals(right);
 
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private PinnedMemoryOwner<T> Owner()
-    {
-        PinnedMemoryOwner<T>? owner = _owner;
-        if (owner is null || owner.Generation != _generation)
-        {
-            LeaseThrowHelper.ThrowLeaseEnded();
-        }
-
-        return owner;
-    }
 }

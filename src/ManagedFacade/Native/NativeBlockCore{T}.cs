@@ -107,7 +107,7 @@ internal sealed class NativeBlockCore<T>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void Return(NativeBlock<T> block, int generation)
     {
-        if (!block.EndLease(generation))
+        if (!block.TryEndLease(generation))
         {
             return;
         }

@@ -26,28 +26,20 @@ namespace NativePool;
 [StructLayout(LayoutKind.Auto)]
 public readonly unsafe struct NativeBlockLease : IDisposable, IEquatable<NativeBlockLease>
 {
-    private readonly NativeBlockCore<byte>? _core;
-    private readonly NativeBlock<byte>? _block;
-    private readonly int _generation;
-    private readonly int _length;
+    private readonly NativeLeaseView<byte> _view;
 
-    internal NativeBlockLease(NativeBlockCore<byte> core, NativeBlock<byte> block, int generation, int length)
-    {
-        _core = core;
-        _block = block;
-        _generation = generation;
-        _length = length;
-    }
+    internal NativeBlockLease(NativeBlockCore<byte> core, NativeBlock<byte> block, int generation, int length) =>
+        _view = new NativeLeaseView<byte>(core, block, generation, length);
 
     /// <summary>The requested length, in bytes.</summary>
-    public int Length => _length;
+    public int Length => _view.Length;
 
     /// <summary>The block's size in bytes (at least <see cref="Length"/>).</summary>
     /// <exception cref="ObjectDisposedException">The lease has ended (or is the default value).</exception>
-    public int Capacity => Block().ByteCapacity;
+    public int Capacity => _view.Block().ByteCapacity;
 
     /// <summary>True while the lease has not been disposed (and is not the default value).</summary>
-    public bool IsActive => _block is not null && _block.Generation == _generation;
+    public bool IsActive => _view.IsActive;
 
     /// <summary>The block's address.</summary>
     /// <exception cref="ObjectDisposedException">The lease has ended (or is the default value).</exception>
@@ -55,7 +47,7 @@ public readonly unsafe struct NativeBlockLease : IDisposable, IEquatable<NativeB
     public void* Pointer
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        get => (void*)Block().Address;
+        get => _view.Pointer;
     }
 
     /// <summary>The first <see cref="Length"/> bytes of the block.</summary>
@@ -63,12 +55,12 @@ public readonly unsafe struct NativeBlockLease : IDisposable, IEquatable<NativeB
     public Span<byte> Span
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        get => new((void*)Block().Address, _length);
+        get => _view.Span;
     }
 
     /// <summary>The first <see cref="Length"/> bytes of the block as memory (for <see cref="Memory{T}"/> consumers); pinning it is free.</summary>
     /// <exception cref="ObjectDisposedException">The lease has ended (or is the default value).</exception>
-    public Memory<byte> Memory => Block().GetMemory();
+    public Memory<byte> Memory => _view.Memory;
 
     /// <summary>The first <see cref="Length"/> bytes viewed as <typeparamref name="TView"/> elements (the remainder is cut).</summary>
     /// <typeparam name="TView">An unmanaged type; the block's alignment suits any such type.</typeparam>
@@ -76,7 +68,7 @@ public readonly unsafe struct NativeBlockLease : IDisposable, IEquatable<NativeB
     /// <exception cref="ObjectDisposedException">The lease has ended (or is the default value).</exception>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public Span<TView> AsSpan<TView>()
-        where TView : unmanaged => new((void*)Block().Address, _length / sizeof(TView));
+        where TView : unmanaged => new(_view.Pointer, _view.Length / sizeof(TView));
 
     /// <summary>The start of the block viewed as one <typeparamref name="TView"/>.</summary>
     /// <typeparam name="TView">An unmanaged type no larger than <see cref="Length"/>.</typeparam>
@@ -96,33 +88,27 @@ public readonly unsafe struct NativeBlockLease : IDisposable, IEquatable<NativeB
     public TView* AsPointer<TView>()
         where TView : unmanaged
     {
-        NativeBlock<byte> block = Block();
-        if (sizeof(TView) > _length)
+        byte* pointer = _view.Pointer;
+        if (sizeof(TView) > _view.Length)
         {
-            ThrowHelper.ThrowViewLargerThanLease(nameof(TView), _length, typeof(TView), sizeof(TView));
+            ThrowHelper.ThrowViewLargerThanLease(nameof(TView), _view.Length, typeof(TView), sizeof(TView));
         }
 
-        return (TView*)block.Address;
+        return (TView*)pointer;
     }
 
     /// <summary>Returns the block to its pool, once; later calls and calls on copies do nothing.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public void Dispose()
-    {
-        if (_block is not null)
-        {
-            _core!.Return(_block, _generation);
-        }
-    }
+    public void Dispose() => _view.Dispose();
 
     /// <inheritdoc />
-    public bool Equals(NativeBlockLease other) => ReferenceEquals(_block, other._block) && _generation == other._generation;
+    public bool Equals(NativeBlockLease other) => _view.Equals(other._view);
 
     /// <inheritdoc />
     public override bool Equals(object? obj) => obj is NativeBlockLease other && Equals(other);
 
     /// <inheritdoc />
-    public override int GetHashCode() => HashCode.Combine(_block, _generation);
+    public override int GetHashCode() => _view.GetHashCode();
 
     /// <summary>True when both leases are copies of one lease.</summary>
     public static bool operator ==(NativeBlockLease left, NativeBlockLease right) => left.Equals(right);
@@ -130,15 +116,4 @@ public readonly unsafe struct NativeBlockLease : IDisposable, IEquatable<NativeB
     /// <summary>True when the leases are not copies of one lease.</summary>
     public static bool operator !=(NativeBlockLease left, NativeBlockLease right) => !left.Equals(right);
 
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private NativeBlock<byte> Block()
-    {
-        NativeBlock<byte>? block = _block;
-        if (block is null || block.Generation != _generation)
-        {
-            LeaseThrowHelper.ThrowLeaseEnded();
-        }
-
-        return block;
-    }
 }

@@ -1,6 +1,5 @@
 using System;
 using System.Buffers;
-using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Threading;
 
@@ -19,32 +18,23 @@ namespace NativePool;
 /// died with the block parked in its slot). Nothing frees a block while it is leased.
 /// </para>
 /// <para>
-/// Leases. <see cref="_generation"/> is odd while the block is leased. Renting increments it with a plain store (the
-/// renter holds the block exclusively); ending a lease is one compare-and-swap from the lease's own generation, so two
-/// disposes of one lease (copies, or racing threads) return the block once, and a stale lease never ends a newer one.
-/// </para>
-/// <para>
-/// As a memory manager: <c>GetSpan</c> and <c>Pin</c> throw <see cref="ObjectDisposedException"/> while the block is not
-/// leased; <c>Pin</c> makes no GCHandle (native memory never moves). Disposing the manager itself does nothing: the
-/// lease owns the block. A <see cref="Memory{T}"/> kept after its lease ended is a dangling pointer once the block is
+/// Leases and views: see <see cref="PinnedBlockManager{T}"/>. Disposing the manager itself does nothing: the lease owns
+/// the block. A <see cref="Memory{T}"/> kept after its lease ended is a dangling pointer once the block is
 /// leased again or freed; do not keep one.
 /// </para>
 /// </remarks>
 /// <typeparam name="T">The element type of the current lease's views.</typeparam>
-internal sealed unsafe class NativeBlock<T> : MemoryManager<T>, IDisposable
+internal sealed unsafe class NativeBlock<T> : PinnedBlockManager<T>, IDisposable
     where T : unmanaged
 {
     private readonly NativeBlockCounters _counters;
     private readonly int _byteCapacity;
-    private readonly int _sizeClass;
     private nint _address;
-    private int _length;
-    private int _generation;
 
     private NativeBlock(int byteCapacity, int sizeClass, NativeBlockCounters counters)
+        : base(sizeClass)
     {
         _byteCapacity = byteCapacity;
-        _sizeClass = sizeClass;
         _counters = counters;
     }
 
@@ -58,7 +48,7 @@ internal sealed unsafe class NativeBlock<T> : MemoryManager<T>, IDisposable
     ~NativeBlock()
 #pragma warning restore CA2015
     {
-        if ((_generation & 1) == 0)
+        if (!IsLeased)
         {
             Free();
         }
@@ -67,17 +57,14 @@ internal sealed unsafe class NativeBlock<T> : MemoryManager<T>, IDisposable
     /// <summary>The block's size in bytes.</summary>
     public int ByteCapacity => _byteCapacity;
 
-    /// <summary>The size class, or -1 for a block larger than the pool's largest class (freed on return).</summary>
-    public int SizeClass => _sizeClass;
-
     /// <summary>The block's address (0 once freed).</summary>
     public nint Address => _address;
 
-    /// <summary>The generation: odd while leased.</summary>
-    public int Generation => _generation;
+    /// <inheritdoc />
+    protected override ref T Start => ref *(T*)_address;
 
-    /// <summary>Elements of <typeparamref name="T"/> in the current lease.</summary>
-    public int Length => _length;
+    /// <inheritdoc />
+    protected override string DisposedObjectName => nameof(NativeBlockLease);
 
     /// <summary>Allocates a block of <paramref name="byteCapacity"/> bytes aligned to <paramref name="alignment"/>.</summary>
     /// <exception cref="OutOfMemoryException">The native allocation failed.</exception>
@@ -88,28 +75,6 @@ internal sealed unsafe class NativeBlock<T> : MemoryManager<T>, IDisposable
         block._address = (nint)NativeMemory.AlignedAlloc((nuint)byteCapacity, alignment);
         counters.RecordAllocation(byteCapacity);
         return block;
-    }
-
-    /// <summary>Starts a lease of <paramref name="length"/> elements; the caller holds the block exclusively.</summary>
-    /// <returns>The lease's generation (odd).</returns>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public int Lease(int length)
-    {
-        _length = length;
-
-        // A plain store is enough: the block came out of the pool (even), and a stale disposer only ever swaps the odd
-        // generation its own lease had, which is no longer current.
-        int generation = _generation + 1;
-        _generation = generation;
-        return generation;
-    }
-
-    /// <summary>Ends the lease of <paramref name="generation"/>; true for exactly one caller per lease.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public bool EndLease(int generation)
-    {
-        // Settles two disposes of one lease (copies, or two threads): only the one that moves the generation on wins.
-        return Interlocked.CompareExchange(ref _generation, generation + 1, generation) == generation;
     }
 
     /// <summary>Frees the native memory, once, whoever calls.</summary>
@@ -126,45 +91,6 @@ internal sealed unsafe class NativeBlock<T> : MemoryManager<T>, IDisposable
 #pragma warning restore CA1816
         }
     }
-
-    /// <summary>The current lease's elements.</summary>
-    /// <exception cref="ObjectDisposedException">The block is not leased.</exception>
-    public override Span<T> GetSpan()
-    {
-        if ((_generation & 1) == 0)
-        {
-            ThrowHelper.ThrowObjectDisposed(nameof(NativeBlockLease));
-        }
-
-        return new Span<T>((void*)_address, _length);
-    }
-
-    /// <summary>The address of element <paramref name="elementIndex"/>; no GCHandle (native memory never moves).</summary>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="elementIndex"/> is negative or past the end.</exception>
-    /// <exception cref="ObjectDisposedException">The block is not leased.</exception>
-    public override MemoryHandle Pin(int elementIndex = 0)
-    {
-        if ((_generation & 1) == 0)
-        {
-            ThrowHelper.ThrowObjectDisposed(nameof(NativeBlockLease));
-        }
-
-        if ((uint)elementIndex > (uint)_length)
-        {
-            ThrowHelper.ThrowArgumentOutOfRange(nameof(elementIndex), "The element index must be from 0 to the memory's length.");
-        }
-
-        // This header as pinnable keeps the block from being finalized while the handle is held; Unpin does nothing.
-        return new MemoryHandle((T*)_address + elementIndex, default, this);
-    }
-
-    /// <summary>Does nothing: native memory never moves.</summary>
-    public override void Unpin()
-    {
-    }
-
-    /// <summary>The current lease's memory: exactly <see cref="Length"/> elements.</summary>
-    internal Memory<T> GetMemory() => CreateMemory(_length);
 
     /// <summary>Does nothing: the block belongs to its lease, and the lease returns it.</summary>
 #pragma warning disable CA1816 // Deliberately not SuppressFinalize: disposing the manager must not disarm the pool's backstop.

@@ -11,35 +11,25 @@ namespace NativePool;
 /// code. Disposing it returns the block once.
 /// </summary>
 /// <remarks>
-/// The lease is a struct and allocates nothing; its memory is aligned to at least 128 bytes and never moves. Copies share
-/// one generation, so only the first dispose of any copy returns the block. Every accessor checks the generation and
-/// throws <see cref="ObjectDisposedException"/> once the lease has ended; a reference, pointer or span taken earlier is not
-/// checked and must not be used after <see cref="Dispose"/>. A lease that is never disposed leaks its block (it shows in
-/// <see cref="NativeBlockStatistics.LiveBlocks"/>): the pool never frees memory that is leased.
+/// Its memory, copies and disposal behave as a <see cref="NativeBlockLease"/>'s: no allocation, memory aligned to at least
+/// 128 bytes that never moves, one return among all copies, and the lease exception from every accessor once it has
+/// ended (a reference, pointer or span taken earlier is not checked). An undisposed lease leaks its block.
 /// </remarks>
 /// <typeparam name="T">The struct type.</typeparam>
 [StructLayout(LayoutKind.Auto)]
 public readonly unsafe struct NativeStructLease<T> : IDisposable, IEquatable<NativeStructLease<T>>
     where T : unmanaged
 {
-    private readonly NativeBlockCore<T>? _core;
-    private readonly NativeBlock<T>? _block;
-    private readonly int _generation;
-    private readonly int _length;
+    private readonly NativeLeaseView<T> _view;
 
-    internal NativeStructLease(NativeBlockCore<T> core, NativeBlock<T> block, int generation, int length)
-    {
-        _core = core;
-        _block = block;
-        _generation = generation;
-        _length = length;
-    }
+    internal NativeStructLease(NativeBlockCore<T> core, NativeBlock<T> block, int generation, int length) =>
+        _view = new NativeLeaseView<T>(core, block, generation, length);
 
     /// <summary>The number of structs leased.</summary>
-    public int Length => _length;
+    public int Length => _view.Length;
 
     /// <summary>True while the lease has not been disposed (and is not the default value).</summary>
-    public bool IsActive => _block is not null && _block.Generation == _generation;
+    public bool IsActive => _view.IsActive;
 
     /// <summary>The first struct.</summary>
     /// <exception cref="InvalidOperationException">The lease holds no struct (<see cref="Length"/> is 0).</exception>
@@ -49,13 +39,13 @@ public readonly unsafe struct NativeStructLease<T> : IDisposable, IEquatable<Nat
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         get
         {
-            NativeBlock<T> block = Block();
-            if (_length == 0)
+            T* pointer = _view.Pointer;
+            if (_view.Length == 0)
             {
                 ThrowHelper.ThrowInvalidOperation("The lease holds no struct: it was rented with a count of 0.");
             }
 
-            return ref *(T*)block.Address;
+            return ref *pointer;
         }
     }
 
@@ -65,7 +55,7 @@ public readonly unsafe struct NativeStructLease<T> : IDisposable, IEquatable<Nat
     public T* Pointer
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        get => (T*)Block().Address;
+        get => _view.Pointer;
     }
 
     /// <summary>The <see cref="Length"/> structs.</summary>
@@ -73,31 +63,25 @@ public readonly unsafe struct NativeStructLease<T> : IDisposable, IEquatable<Nat
     public Span<T> Span
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        get => new((void*)Block().Address, _length);
+        get => _view.Span;
     }
 
     /// <summary>The <see cref="Length"/> structs as memory, for <see cref="Memory{T}"/> consumers; pinning it is free.</summary>
     /// <exception cref="ObjectDisposedException">The lease has ended (or is the default value).</exception>
-    public Memory<T> Memory => Block().GetMemory();
+    public Memory<T> Memory => _view.Memory;
 
     /// <summary>Returns the block to its pool, once; later calls and calls on copies do nothing.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public void Dispose()
-    {
-        if (_block is not null)
-        {
-            _core!.Return(_block, _generation);
-        }
-    }
+    public void Dispose() => _view.Dispose();
 
     /// <inheritdoc />
-    public bool Equals(NativeStructLease<T> other) => ReferenceEquals(_block, other._block) && _generation == other._generation;
+    public bool Equals(NativeStructLease<T> other) => _view.Equals(other._view);
 
     /// <inheritdoc />
     public override bool Equals(object? obj) => obj is NativeStructLease<T> other && Equals(other);
 
     /// <inheritdoc />
-    public override int GetHashCode() => HashCode.Combine(_block, _generation);
+    public override int GetHashCode() => _view.GetHashCode();
 
     /// <summary>True when both leases are copies of one lease.</summary>
     public static bool operator ==(NativeStructLease<T> left, NativeStructLease<T> right) => left.Equals(right);
@@ -105,15 +89,4 @@ public readonly unsafe struct NativeStructLease<T> : IDisposable, IEquatable<Nat
     /// <summary>True when the leases are not copies of one lease.</summary>
     public static bool operator !=(NativeStructLease<T> left, NativeStructLease<T> right) => !left.Equals(right);
 
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private NativeBlock<T> Block()
-    {
-        NativeBlock<T>? block = _block;
-        if (block is null || block.Generation != _generation)
-        {
-            LeaseThrowHelper.ThrowLeaseEnded();
-        }
-
-        return block;
-    }
 }
