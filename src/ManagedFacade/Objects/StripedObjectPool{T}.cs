@@ -26,7 +26,9 @@ namespace NativePool;
 /// returning an object that is still in the pool throws <see cref="InvalidOperationException"/> when the pool can see it
 /// cheaply: the object is in the calling thread's slot or on top of the stripe the return goes to (the common case of a
 /// double return: the same object returned twice in a row). The policy has already run on the object when that is
-/// detected; the pool itself is unchanged. A double return the pool cannot see cheaply is not detected.
+/// detected; the pool itself is unchanged. A double return the pool cannot see cheaply is not detected, unless the
+/// pool is guarded (<see cref="StripedObjectPoolOptions.Guarded"/>): a guarded pool tracks every object it hands out and
+/// refuses any double or foreign return before the policy runs.
 /// </para>
 /// <para>
 /// The strict bound. <see cref="MaximumRetained"/> is one budget for the whole pool: an object in a stripe holds one
