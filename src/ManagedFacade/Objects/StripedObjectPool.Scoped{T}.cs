@@ -107,6 +107,15 @@ public sealed partial class StripedObjectPool<T>
 
     private void ReturnWithoutPolicy(T item)
     {
+        // Straight from Get, so a guard never refuses it; it still has to hear that the object came back.
+        if (PoolObservation.IsActive)
+        {
+            if (!OnReturnObserved(item))
+            {
+                return;
+            }
+        }
+
         // As in Return, the mark is read before and re-checked after the store.
         if (_engine.IsShutDown)
         {

@@ -36,6 +36,28 @@ public sealed class StripedObjectPoolOptions
     /// </summary>
     public string? Name { get; set; }
 
+    /// <summary>
+    /// Guarded mode: track every object the pool hands out and detect double returns (an object returned while it is
+    /// already in the pool, or returned twice after the pool dropped it) and returns of objects this pool never handed
+    /// out; each is handled per <see cref="MisusePolicy"/>, and the refused object is never kept, so it is never handed
+    /// to two callers. The policy does not run on a refused object. A debugging aid: every <c>Get</c> and <c>Return</c>
+    /// takes a lock and every <c>Get</c> records a stack trace. The AppContext switch <c>NativePool.Guarded</c> or the
+    /// environment variable <c>NATIVEPOOL_GUARDED=1</c> turns it on for every pool of the process. Default false.
+    /// </summary>
+    public bool Guarded { get; set; }
+
+    /// <summary>
+    /// Remember the stack that got each object until it is returned, so <see cref="StripedObjectPool{T}.GetLeaks"/> can
+    /// say where the objects still out were taken. Works in Release builds; costs a stack trace per <c>Get</c>. Default false.
+    /// </summary>
+    public bool TrackLeaks { get; set; }
+
+    /// <summary>What a guarded pool does when it detects misuse. Default <see cref="PoolMisusePolicy.Throw"/>.</summary>
+    public PoolMisusePolicy MisusePolicy { get; set; }
+
+    /// <summary>Receives each misuse when the policy is <see cref="PoolMisusePolicy.Report"/>; null to ignore reports.</summary>
+    public Action<PoolMisuse>? OnMisuse { get; set; }
+
     /// <summary>The default of <see cref="MaximumRetained"/>.</summary>
     internal static int DefaultMaximumRetained => Environment.ProcessorCount * 2;
 

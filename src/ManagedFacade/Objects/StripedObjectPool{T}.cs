@@ -1,4 +1,6 @@
 using System;
+using System.Collections.Generic;
+using System.Diagnostics;
 using System.Numerics;
 using System.Runtime.CompilerServices;
 using Microsoft.Extensions.ObjectPool;
@@ -24,7 +26,9 @@ namespace NativePool;
 /// returning an object that is still in the pool throws <see cref="InvalidOperationException"/> when the pool can see it
 /// cheaply: the object is in the calling thread's slot or on top of the stripe the return goes to (the common case of a
 /// double return: the same object returned twice in a row). The policy has already run on the object when that is
-/// detected; the pool itself is unchanged. A double return the pool cannot see cheaply is not detected.
+/// detected; the pool itself is unchanged. A double return the pool cannot see cheaply is not detected, unless the
+/// pool is guarded (<see cref="StripedObjectPoolOptions.Guarded"/>): a guarded pool tracks every object it hands out and
+/// refuses any double or foreign return before the policy runs.
 /// </para>
 /// <para>
 /// The strict bound. <see cref="MaximumRetained"/> is one budget for the whole pool: an object in a stripe holds one
@@ -55,6 +59,9 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
 
     private const string ObjectName = "StripedObjectPool";
 
+    /// <summary>The frames a rent stack leaves out: the guard's and <see cref="OnGetObserved"/>.</summary>
+    private const int GuardFrames = 2;
+
     private readonly StripedPool<T> _engine;
     private readonly IPooledObjectPolicy<T> _policy;
     private readonly PooledObjectPolicy<T>? _fastPolicy;
@@ -63,12 +70,13 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
     private readonly int _maximumRetained;
     private readonly int _stripeCapacity;
     private readonly int _magazineCapacity;
+    private readonly ItemGuard<T>? _guard;
 
     /// <summary>Creates a pool that keeps at most <c>Environment.ProcessorCount * 2</c> objects.</summary>
     /// <param name="policy">Creates objects and decides whether a returned one is kept.</param>
     /// <exception cref="ArgumentNullException"><paramref name="policy"/> is null.</exception>
     public StripedObjectPool(IPooledObjectPolicy<T> policy)
-        : this(policy, StripedObjectPoolOptions.DefaultMaximumRetained, disposeItems: false, trimmingEnabled: true, name: null, nameof(MaximumRetained))
+        : this(policy, StripedObjectPoolOptions.DefaultMaximumRetained, disposeItems: false, trimmingEnabled: true, name: null, nameof(MaximumRetained), diagnostics: null)
     {
     }
 
@@ -78,24 +86,24 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
     /// <exception cref="ArgumentNullException"><paramref name="policy"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="maximumRetained"/> is out of range.</exception>
     public StripedObjectPool(IPooledObjectPolicy<T> policy, int maximumRetained)
-        : this(policy, maximumRetained, disposeItems: false, trimmingEnabled: true, name: null, nameof(maximumRetained))
+        : this(policy, maximumRetained, disposeItems: false, trimmingEnabled: true, name: null, nameof(maximumRetained), diagnostics: null)
     {
     }
 
     /// <summary>Creates a pool shaped by <paramref name="options"/>.</summary>
     /// <param name="policy">Creates objects and decides whether a returned one is kept.</param>
-    /// <param name="options">The bound, disposal, trimming and name.</param>
+    /// <param name="options">The bound, disposal, trimming, name and guarding.</param>
     /// <exception cref="ArgumentNullException"><paramref name="policy"/> or <paramref name="options"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException">An option is out of range; ParamName is the option's name.</exception>
     public StripedObjectPool(IPooledObjectPolicy<T> policy, StripedObjectPoolOptions options)
-        : this(policy, NotNull(options).MaximumRetained, options.DisposeItems, options.TrimmingEnabled, options.Name, nameof(options.MaximumRetained))
+        : this(policy, NotNull(options).MaximumRetained, options.DisposeItems, options.TrimmingEnabled, options.Name, nameof(options.MaximumRetained), options)
     {
     }
 
     /// <summary>Creates a pool from a factory and a cleanup, shaped by <paramref name="options"/>.</summary>
     /// <param name="factory">Creates an object on a miss; must not return null.</param>
     /// <param name="cleanup">Resets a returned object before the pool keeps it, or null.</param>
-    /// <param name="options">The bound, disposal, trimming and name.</param>
+    /// <param name="options">The bound, disposal, trimming, name and guarding.</param>
     /// <exception cref="ArgumentNullException"><paramref name="factory"/> or <paramref name="options"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException">An option is out of range; ParamName is the option's name.</exception>
     public StripedObjectPool(Func<T> factory, Action<T>? cleanup, StripedObjectPoolOptions options)
@@ -103,7 +111,14 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
     {
     }
 
-    private StripedObjectPool(IPooledObjectPolicy<T> policy, int maximumRetained, bool disposeItems, bool trimmingEnabled, string? name, string maximumRetainedName)
+    private StripedObjectPool(
+        IPooledObjectPolicy<T> policy,
+        int maximumRetained,
+        bool disposeItems,
+        bool trimmingEnabled,
+        string? name,
+        string maximumRetainedName,
+        StripedObjectPoolOptions? diagnostics)
     {
         if (policy is null)
         {
@@ -134,6 +149,19 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
         _engine = new StripedPool<T>(settings, CreateForEngine, disposeItems ? Discard : null);
         _engine.Kind = "object";
         _engine.Name = name ?? $"StripedObjectPool<{typeof(T).Name}>";
+        bool guarded = (diagnostics is not null && diagnostics.Guarded) || GuardedMode.IsOnProcessWide;
+        if (guarded || (diagnostics is not null && diagnostics.TrackLeaks))
+        {
+            _guard = new ItemGuard<T>(
+                _engine,
+                itemBytes: null,
+                keepStacks: true,
+                GuardFrames,
+                diagnostics?.MisusePolicy ?? PoolMisusePolicy.Throw,
+                diagnostics?.OnMisuse);
+            PoolObservation.AddGuardedPool();
+        }
+
         PoolRegistry.Register(_engine);
     }
 
@@ -157,6 +185,9 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
 
     /// <summary>How many objects each thread may park in its magazine, beyond its slot.</summary>
     public int MagazineCapacity => _magazineCapacity;
+
+    /// <summary>Whether this pool tracks its objects (guarded mode, or leak tracking).</summary>
+    public bool IsTracking => _guard is not null;
 
     /// <summary>The engine (tests).</summary>
     internal StripedPool<T> Engine => _engine;
@@ -184,13 +215,27 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
             GetRacedDispose(item);
         }
 
+        // One static flag: nobody listens to the event source and no pool is guarded, so the get is done.
+        if (PoolObservation.IsActive)
+        {
+            OnGetObserved(item);
+        }
+
         return item;
     }
 
     /// <summary>Returns an object to the pool: the policy runs on it, then the pool keeps it or drops it.</summary>
     /// <param name="obj">An object from <see cref="Get"/>.</param>
     /// <exception cref="ArgumentNullException"><paramref name="obj"/> is null.</exception>
-    /// <exception cref="InvalidOperationException"><paramref name="obj"/> is already in the pool (returned twice).</exception>
+    /// <exception cref="InvalidOperationException">
+    /// <paramref name="obj"/> is already in the pool (returned twice), or, in a guarded pool whose
+    /// <see cref="StripedObjectPoolOptions.MisusePolicy"/> is <see cref="PoolMisusePolicy.Throw"/>, was returned twice or
+    /// never came from this pool.
+    /// </exception>
+    /// <remarks>
+    /// A guarded pool checks the return before anything else: an object it refuses (double or foreign return) is
+    /// reported per its policy and neither goes through the policy nor is kept.
+    /// </remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public override void Return(T obj)
     {
@@ -199,6 +244,15 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
         if (obj is null)
         {
             ThrowHelper.ThrowArgumentNull(nameof(obj));
+        }
+
+        // One static flag, as in Get.
+        if (PoolObservation.IsActive)
+        {
+            if (!OnReturnObserved(obj))
+            {
+                return;
+            }
         }
 
         // Dispose publishes the mark from another thread; a stale read here is settled by the re-check below.
@@ -229,6 +283,10 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
     /// <summary>Reads the pool's counters (summed over threads and stripes; exact when the pool is quiet).</summary>
     /// <returns>A snapshot.</returns>
     public PoolStatistics GetStatistics() => _engine.GetStatistics();
+
+    /// <summary>Where the objects got and not yet returned were got (leak tracking or guarded mode; otherwise empty).</summary>
+    /// <returns>One stack per outstanding object; each is also raised as a <c>Leak</c> event of the <c>NativePool</c> event source.</returns>
+    public IReadOnlyList<StackTrace> GetLeaks() => _guard is null ? [] : _guard.GetLeaks();
 
     /// <summary>
     /// Shapes a pool of <paramref name="maximumRetained"/>: the most stripes (a power of two, at most
@@ -297,6 +355,30 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
         {
             DisposeItem(obj);
         }
+    }
+
+    /// <summary>A get someone watches or guards: the event, then the guard's bookkeeping.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void OnGetObserved(T item)
+    {
+        if (NativePoolEventSource.Log.IsEnabled())
+        {
+            NativePoolEventSource.Log.BufferRented(NativePoolEventSource.ItemId(item), 0, _engine.Id, 0, _engine.Name);
+        }
+
+        _guard?.OnRent(item, out _);
+    }
+
+    /// <summary>A return someone watches or guards; false when the guard refused the object (double or foreign return).</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool OnReturnObserved(T obj)
+    {
+        if (NativePoolEventSource.Log.IsEnabled())
+        {
+            NativePoolEventSource.Log.BufferReturned(NativePoolEventSource.ItemId(obj), 0, _engine.Id, _engine.Name);
+        }
+
+        return _guard is null || _guard.OnReturn(obj, cleared: false);
     }
 
     private static void DisposeItem(T item)

@@ -1,8 +1,14 @@
+using Xunit.Abstractions;
+
 namespace NativePool.Tests.Diagnostics;
 
 /// <summary>Guarded mode and leak tracking of <see cref="StripedArrayPool{T}"/>.</summary>
 public class GuardedModeTests
 {
+    private readonly ITestOutputHelper _output;
+
+    public GuardedModeTests(ITestOutputHelper output) => _output = output;
+
     private static StripedArrayPool<byte> CreateGuarded(PoolMisusePolicy policy = PoolMisusePolicy.Throw, Action<PoolMisuse>? onMisuse = null) =>
         StripedArrayPool<byte>.Create(new StripedArrayPoolOptions
         {
@@ -125,27 +131,32 @@ public class GuardedModeTests
         pool.Return(kept);
     }
 
+    /// <summary>A million steps (rents, returns and injected misuse) on 8 threads, about 1 % of them each kind of misuse.</summary>
     [Fact]
-    public void ASeededRandomRunCatchesEveryInjectedMisuseWithNoFalsePositive()
+    public void ASeededRandomRunOnEightThreadsCatchesEveryInjectedMisuseWithNoFalsePositive()
     {
-        const int Threads = 4;
-        const int OperationsPerThread = 25_000;
+        const int Threads = 8;
+        const int Operations = 1_000_000;
+        const int PerThread = Operations / Threads;
         var detected = new int[3];
-        StripedArrayPool<byte> pool = CreateGuarded(PoolMisusePolicy.Report, misuse => Interlocked.Increment(ref detected[(int)misuse.Kind]));
+        StripedArrayPool<byte> pool = CreateGuarded(
+            PoolMisusePolicy.Report,
+            misuse => Interlocked.Increment(ref detected[(int)misuse.Kind])); // Interlocked: reports come from every thread.
         var injected = new int[Threads, 3];
 
-        Parallel.For(0, Threads, new ParallelOptions { MaxDegreeOfParallelism = Threads }, thread =>
+        var watch = System.Diagnostics.Stopwatch.StartNew();
+        TestThreads.Run(Threads, thread =>
         {
             var random = new Random(1234 + thread);
             var held = new List<byte[]>();
-            for (int i = 0; i < OperationsPerThread; i++)
+            for (int i = 0; i < PerThread; i++)
             {
                 int roll = random.Next(100);
                 if (roll < 3)
                 {
                     Inject(pool, random, held, roll, ref injected[thread, roll]);
                 }
-                else if (held.Count == 0 || roll < 50)
+                else if (held.Count == 0 || (roll < 51 && held.Count < 64))
                 {
                     byte[] array = pool.Rent(random.Next(1, 2048));
                     array[0] = (byte)thread;
@@ -166,12 +177,16 @@ public class GuardedModeTests
                 pool.Return(array);
             }
         });
+        watch.Stop();
 
+        int[] expected = [.. Enumerable.Range(0, 3).Select(kind => Enumerable.Range(0, Threads).Sum(t => injected[t, kind]))];
+        _output.WriteLine(
+            $"{Operations} steps on {Threads} threads in {watch.Elapsed.TotalSeconds:F1} s: " +
+            string.Join("; ", Enumerable.Range(0, 3).Select(kind => $"{(PoolMisuseKind)kind} injected {expected[kind]}, reported {detected[kind]}")) + ".");
         for (int kind = 0; kind < 3; kind++)
         {
-            int expected = Enumerable.Range(0, Threads).Sum(t => injected[t, kind]);
-            Assert.True(expected > 0, $"no misuse of kind {(PoolMisuseKind)kind} was injected");
-            Assert.Equal(expected, detected[kind]);
+            Assert.True(expected[kind] > 0, $"no misuse of kind {(PoolMisuseKind)kind} was injected");
+            Assert.Equal(expected[kind], detected[kind]);
         }
 
         Assert.Empty(pool.GetLeaks());

@@ -1,0 +1,166 @@
+using System;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.Runtime.CompilerServices;
+
+namespace NativePool;
+
+/// <summary>
+/// The item-agnostic bookkeeping of a guarded or leak-tracking pool: which items are out, which the pool ever handed
+/// out, and where each outstanding item was rented. Catches double returns (an item returned while it is already in
+/// the pool) and foreign returns (an item the pool never handed out), and lists the rent stacks of the items still out.
+/// </summary>
+/// <remarks>
+/// A debug mode: one lock around a reference-keyed dictionary per rent and return, and a stack trace per rent when
+/// stacks are kept. Items are told apart by reference, never by their own <see cref="object.Equals(object)"/>. The
+/// items ever handed out are remembered weakly (a <see cref="ConditionalWeakTable{TKey, TValue}"/>), so a dropped or
+/// trimmed item can still be collected; the outstanding ones are held strongly until they come back, so
+/// <see cref="GetLeaks"/> can name them. <see cref="ArrayGuard{T}"/> adds the poison pattern of unmanaged arrays.
+/// </remarks>
+/// <typeparam name="TItem">The pooled item: an array, an object.</typeparam>
+internal sealed class ItemGuard<TItem>
+    where TItem : class
+{
+    private readonly Dictionary<TItem, RentRecord> _outstanding = new(ReferenceEqualityComparer.Instance);
+    private readonly ConditionalWeakTable<TItem, RentRecord> _known = new();
+    private readonly StripedPool<TItem> _engine;
+    private readonly Func<TItem, int>? _itemBytes;
+    private readonly bool _keepStacks;
+    private readonly int _guardFrames;
+    private readonly PoolMisusePolicy _policy;
+    private readonly Action<PoolMisuse>? _onMisuse;
+
+    /// <summary>Creates the bookkeeping of one pool.</summary>
+    /// <param name="engine">The pool's engine (its id and name go into events and reports).</param>
+    /// <param name="itemBytes">The bytes an item holds, for events; null for items without a size (0).</param>
+    /// <param name="keepStacks">Record a stack trace per rent (for <see cref="GetLeaks"/>).</param>
+    /// <param name="guardFrames">The frames of the guard and the pool's observed-rent path a rent stack leaves out (from <see cref="OnRent"/> up).</param>
+    /// <param name="policy">What a detected misuse does.</param>
+    /// <param name="onMisuse">The callback of <see cref="PoolMisusePolicy.Report"/>, or null.</param>
+    public ItemGuard(StripedPool<TItem> engine, Func<TItem, int>? itemBytes, bool keepStacks, int guardFrames, PoolMisusePolicy policy, Action<PoolMisuse>? onMisuse)
+    {
+        _engine = engine;
+        _itemBytes = itemBytes;
+        _keepStacks = keepStacks;
+        _guardFrames = guardFrames;
+        _policy = policy;
+        _onMisuse = onMisuse;
+    }
+
+    /// <summary>Records that <paramref name="item"/> was handed out.</summary>
+    /// <param name="item">The rented item.</param>
+    /// <param name="cleared">Whether the item's last return asked for it to be cleared (meaningful when this returns true).</param>
+    /// <returns>True when the item had been handed out and returned before (a re-rent), false for a new item.</returns>
+    public bool OnRent(TItem item, out bool cleared)
+    {
+        StackTrace? stack = _keepStacks ? new StackTrace(_guardFrames, false) : null;
+        bool wasReturned;
+        lock (_outstanding)
+        {
+            if (!_known.TryGetValue(item, out RentRecord? record))
+            {
+                record = new RentRecord();
+                _known.Add(item, record);
+            }
+
+            wasReturned = record.Returned;
+            cleared = record.Cleared;
+            record.Returned = false;
+            record.RentStack = stack;
+            _outstanding[item] = record;
+        }
+
+        return wasReturned;
+    }
+
+    /// <summary>Checks a return; true when the item may go back to the pool. A refused return is reported per the policy.</summary>
+    /// <param name="item">The returned item.</param>
+    /// <param name="cleared">Whether the return asked for the item to be cleared (handed to the next <see cref="OnRent"/>).</param>
+    /// <returns>False for a double or foreign return, which the pool must not keep.</returns>
+    /// <exception cref="InvalidOperationException">The return is refused and the policy is <see cref="PoolMisusePolicy.Throw"/>.</exception>
+    public bool OnReturn(TItem item, bool cleared)
+    {
+        PoolMisuseKind kind;
+        lock (_outstanding)
+        {
+            if (_outstanding.Remove(item, out RentRecord? record))
+            {
+                record.Returned = true;
+                record.Cleared = cleared;
+                record.RentStack = null;
+                return true;
+            }
+
+            kind = _known.TryGetValue(item, out _) ? PoolMisuseKind.DoubleReturn : PoolMisuseKind.ForeignReturn;
+        }
+
+        Report(kind, item, rentStack: null);
+        return false;
+    }
+
+    /// <summary>The rent stacks of the items handed out and not returned (empty when stacks are not kept).</summary>
+    /// <returns>A new list; each leak is also raised as a <c>Leak</c> event.</returns>
+    public List<StackTrace> GetLeaks()
+    {
+        var leaks = new List<(TItem Item, StackTrace Stack)>();
+        lock (_outstanding)
+        {
+            foreach (KeyValuePair<TItem, RentRecord> pair in _outstanding)
+            {
+                if (pair.Value.RentStack is { } stack)
+                {
+                    leaks.Add((pair.Key, stack));
+                }
+            }
+        }
+
+        var stacks = new List<StackTrace>(leaks.Count);
+        foreach ((TItem item, StackTrace stack) in leaks)
+        {
+            stacks.Add(stack);
+            if (NativePoolEventSource.Log.IsEnabled())
+            {
+                NativePoolEventSource.Log.Leak(NativePoolEventSource.ItemId(item), SizeOf(item), _engine.Id, stack.ToString(), _engine.Name);
+            }
+        }
+
+        return stacks;
+    }
+
+    /// <summary>Raises the misuse's event, then applies the policy.</summary>
+    /// <param name="kind">What went wrong.</param>
+    /// <param name="item">The misused item.</param>
+    /// <param name="rentStack">Where the item was rented, if known.</param>
+    /// <exception cref="InvalidOperationException">The policy is <see cref="PoolMisusePolicy.Throw"/>.</exception>
+    public void Report(PoolMisuseKind kind, TItem item, StackTrace? rentStack)
+    {
+        if (NativePoolEventSource.Log.IsEnabled())
+        {
+            if (kind == PoolMisuseKind.DoubleReturn)
+            {
+                NativePoolEventSource.Log.DoubleReturn(NativePoolEventSource.ItemId(item), SizeOf(item), _engine.Id, _engine.Name);
+            }
+            else
+            {
+                NativePoolEventSource.Log.Misuse(NativePoolEventSource.ItemId(item), _engine.Id, (int)kind, _engine.Name);
+            }
+        }
+
+        MisuseReporter.Report(_policy, _onMisuse, kind, _engine.Name, rentStack);
+    }
+
+    private int SizeOf(TItem item) => _itemBytes is null ? 0 : _itemBytes(item);
+
+    /// <summary>What the guard knows about one item the pool handed out.</summary>
+    private sealed class RentRecord
+    {
+        /// <summary>In the pool (returned and not rented since).</summary>
+        public bool Returned;
+
+        /// <summary>The last return asked for a cleared item.</summary>
+        public bool Cleared;
+
+        /// <summary>Where it was last rented, while it is out and stacks are kept.</summary>
+        public StackTrace? RentStack;
+    }
+}
