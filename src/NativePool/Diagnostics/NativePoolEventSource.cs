@@ -45,154 +45,66 @@ internal sealed class NativePoolEventSource : EventSource
     }
 
     /// <summary>An item was handed to a caller (from the pool or freshly allocated).</summary>
-    [UnconditionalSuppressMessage("ReflectionAnalysis", "IL2026", Justification = "The payload is integers and strings only: nothing to serialize by reflection.")]
     [Event(BufferRentedId, Level = EventLevel.Verbose)]
-    public unsafe void BufferRented(int bufferId, int bufferSize, int poolId, int sizeClass, string poolName)
+    public void BufferRented(int bufferId, int bufferSize, int poolId, int sizeClass, string poolName)
     {
-        EventData* data = stackalloc EventData[5];
-        SetInt32(ref data[0], &bufferId);
-        SetInt32(ref data[1], &bufferSize);
-        SetInt32(ref data[2], &poolId);
-        SetInt32(ref data[3], &sizeClass);
-        fixed (char* name = poolName)
-        {
-            SetString(ref data[4], name, poolName);
-            WriteEventCore(BufferRentedId, 5, data);
-        }
+        WriteInts(BufferRentedId, [bufferId, bufferSize, poolId, sizeClass], poolName);
     }
 
     /// <summary>The pool created an item because it had none (or the request was oversize).</summary>
-    [UnconditionalSuppressMessage("ReflectionAnalysis", "IL2026", Justification = "The payload is integers and strings only: nothing to serialize by reflection.")]
     [Event(BufferAllocatedId, Level = EventLevel.Informational)]
-    public unsafe void BufferAllocated(int bufferId, int bufferSize, int poolId, int sizeClass, BufferAllocatedReason reason, string poolName)
+    public void BufferAllocated(int bufferId, int bufferSize, int poolId, int sizeClass, BufferAllocatedReason reason, string poolName)
     {
-        int reasonValue = (int)reason;
-        EventData* data = stackalloc EventData[6];
-        SetInt32(ref data[0], &bufferId);
-        SetInt32(ref data[1], &bufferSize);
-        SetInt32(ref data[2], &poolId);
-        SetInt32(ref data[3], &sizeClass);
-        SetInt32(ref data[4], &reasonValue);
-        fixed (char* name = poolName)
-        {
-            SetString(ref data[5], name, poolName);
-            WriteEventCore(BufferAllocatedId, 6, data);
-        }
+        WriteInts(BufferAllocatedId, [bufferId, bufferSize, poolId, sizeClass, (int)reason], poolName);
     }
 
     /// <summary>A caller gave an item back (whether the pool keeps it or not).</summary>
-    [UnconditionalSuppressMessage("ReflectionAnalysis", "IL2026", Justification = "The payload is integers and strings only: nothing to serialize by reflection.")]
     [Event(BufferReturnedId, Level = EventLevel.Verbose)]
-    public unsafe void BufferReturned(int bufferId, int bufferSize, int poolId, string poolName)
+    public void BufferReturned(int bufferId, int bufferSize, int poolId, string poolName)
     {
-        EventData* data = stackalloc EventData[4];
-        SetInt32(ref data[0], &bufferId);
-        SetInt32(ref data[1], &bufferSize);
-        SetInt32(ref data[2], &poolId);
-        fixed (char* name = poolName)
-        {
-            SetString(ref data[3], name, poolName);
-            WriteEventCore(BufferReturnedId, 4, data);
-        }
+        WriteInts(BufferReturnedId, [bufferId, bufferSize, poolId], poolName);
     }
 
     /// <summary>A trim pass (or a drain) released <paramref name="count"/> pooled items.</summary>
-    [UnconditionalSuppressMessage("ReflectionAnalysis", "IL2026", Justification = "The payload is integers and strings only: nothing to serialize by reflection.")]
     [Event(BufferTrimmedId, Level = EventLevel.Informational)]
-    public unsafe void BufferTrimmed(int poolId, int count, string poolName)
+    public void BufferTrimmed(int poolId, int count, string poolName)
     {
-        EventData* data = stackalloc EventData[3];
-        SetInt32(ref data[0], &poolId);
-        SetInt32(ref data[1], &count);
-        fixed (char* name = poolName)
-        {
-            SetString(ref data[2], name, poolName);
-            WriteEventCore(BufferTrimmedId, 3, data);
-        }
+        WriteInts(BufferTrimmedId, [poolId, count], poolName);
     }
 
     /// <summary>A trim pass started; <paramref name="pressure"/> is the memory pressure it saw (0 low, 1 medium, 2 high).</summary>
-    [UnconditionalSuppressMessage("ReflectionAnalysis", "IL2026", Justification = "The payload is integers and strings only: nothing to serialize by reflection.")]
     [Event(BufferTrimPollId, Level = EventLevel.Informational)]
-    public unsafe void BufferTrimPoll(int poolId, int pressure, string poolName)
+    public void BufferTrimPoll(int poolId, int pressure, string poolName)
     {
-        EventData* data = stackalloc EventData[3];
-        SetInt32(ref data[0], &poolId);
-        SetInt32(ref data[1], &pressure);
-        fixed (char* name = poolName)
-        {
-            SetString(ref data[2], name, poolName);
-            WriteEventCore(BufferTrimPollId, 3, data);
-        }
+        WriteInts(BufferTrimPollId, [poolId, pressure], poolName);
     }
 
     /// <summary>A returned item was not kept.</summary>
-    [UnconditionalSuppressMessage("ReflectionAnalysis", "IL2026", Justification = "The payload is integers and strings only: nothing to serialize by reflection.")]
     [Event(BufferDroppedId, Level = EventLevel.Informational)]
-    public unsafe void BufferDropped(int bufferId, int bufferSize, int poolId, int sizeClass, BufferDroppedReason reason, string poolName)
+    public void BufferDropped(int bufferId, int bufferSize, int poolId, int sizeClass, BufferDroppedReason reason, string poolName)
     {
-        int reasonValue = (int)reason;
-        EventData* data = stackalloc EventData[6];
-        SetInt32(ref data[0], &bufferId);
-        SetInt32(ref data[1], &bufferSize);
-        SetInt32(ref data[2], &poolId);
-        SetInt32(ref data[3], &sizeClass);
-        SetInt32(ref data[4], &reasonValue);
-        fixed (char* name = poolName)
-        {
-            SetString(ref data[5], name, poolName);
-            WriteEventCore(BufferDroppedId, 6, data);
-        }
+        WriteInts(BufferDroppedId, [bufferId, bufferSize, poolId, sizeClass, (int)reason], poolName);
     }
 
     /// <summary>An item that was already in the pool was returned again.</summary>
-    [UnconditionalSuppressMessage("ReflectionAnalysis", "IL2026", Justification = "The payload is integers and strings only: nothing to serialize by reflection.")]
     [Event(DoubleReturnId, Level = EventLevel.Warning)]
-    public unsafe void DoubleReturn(int bufferId, int bufferSize, int poolId, string poolName)
+    public void DoubleReturn(int bufferId, int bufferSize, int poolId, string poolName)
     {
-        EventData* data = stackalloc EventData[4];
-        SetInt32(ref data[0], &bufferId);
-        SetInt32(ref data[1], &bufferSize);
-        SetInt32(ref data[2], &poolId);
-        fixed (char* name = poolName)
-        {
-            SetString(ref data[3], name, poolName);
-            WriteEventCore(DoubleReturnId, 4, data);
-        }
+        WriteInts(DoubleReturnId, [bufferId, bufferSize, poolId], poolName);
     }
 
     /// <summary>A leak-tracking pool reported an item rented and never returned, with the stack that rented it.</summary>
-    [UnconditionalSuppressMessage("ReflectionAnalysis", "IL2026", Justification = "The payload is integers and strings only: nothing to serialize by reflection.")]
     [Event(LeakId, Level = EventLevel.Warning)]
-    public unsafe void Leak(int bufferId, int bufferSize, int poolId, string rentStack, string poolName)
+    public void Leak(int bufferId, int bufferSize, int poolId, string rentStack, string poolName)
     {
-        EventData* data = stackalloc EventData[5];
-        SetInt32(ref data[0], &bufferId);
-        SetInt32(ref data[1], &bufferSize);
-        SetInt32(ref data[2], &poolId);
-        fixed (char* stack = rentStack)
-        fixed (char* name = poolName)
-        {
-            SetString(ref data[3], stack, rentStack);
-            SetString(ref data[4], name, poolName);
-            WriteEventCore(LeakId, 5, data);
-        }
+        WriteInts(LeakId, [bufferId, bufferSize, poolId], rentStack, poolName);
     }
 
     /// <summary>A guarded pool saw misuse other than a double return: <paramref name="kind"/> 1 is a foreign return, 2 a write after return.</summary>
-    [UnconditionalSuppressMessage("ReflectionAnalysis", "IL2026", Justification = "The payload is integers and strings only: nothing to serialize by reflection.")]
     [Event(MisuseId, Level = EventLevel.Warning)]
-    public unsafe void Misuse(int bufferId, int poolId, int kind, string poolName)
+    public void Misuse(int bufferId, int poolId, int kind, string poolName)
     {
-        EventData* data = stackalloc EventData[4];
-        SetInt32(ref data[0], &bufferId);
-        SetInt32(ref data[1], &poolId);
-        SetInt32(ref data[2], &kind);
-        fixed (char* name = poolName)
-        {
-            SetString(ref data[3], name, poolName);
-            WriteEventCore(MisuseId, 4, data);
-        }
+        WriteInts(MisuseId, [bufferId, poolId, kind], poolName);
     }
 
     /// <summary>An item's id in events: its identity hash code.</summary>
@@ -204,11 +116,34 @@ internal sealed class NativePoolEventSource : EventSource
     [NonEvent]
     public static int Size(long bytes) => (int)Math.Min(bytes, int.MaxValue);
 
+    /// <summary>
+    /// Writes an event whose payload is <paramref name="values"/> followed by <paramref name="text"/> (and
+    /// <paramref name="lastText"/>, if any), in the order of the event method's parameters, without allocating.
+    /// </summary>
     [NonEvent]
-    private static unsafe void SetInt32(ref EventData data, int* value)
+    [UnconditionalSuppressMessage("ReflectionAnalysis", "IL2026", Justification = "The payload is integers and strings only: nothing to serialize by reflection.")]
+    private unsafe void WriteInts(int eventId, ReadOnlySpan<int> values, string text, string? lastText = null)
     {
-        data.DataPointer = (IntPtr)value;
-        data.Size = sizeof(int);
+        int count = values.Length + (lastText is null ? 1 : 2);
+        EventData* data = stackalloc EventData[count];
+        fixed (int* ints = values)
+        fixed (char* chars = text)
+        fixed (char* lastChars = lastText)
+        {
+            for (int i = 0; i < values.Length; i++)
+            {
+                data[i].DataPointer = (IntPtr)(ints + i);
+                data[i].Size = sizeof(int);
+            }
+
+            SetString(ref data[values.Length], chars, text);
+            if (lastText is not null)
+            {
+                SetString(ref data[values.Length + 1], lastChars, lastText);
+            }
+
+            WriteEventCore(eventId, count, data);
+        }
     }
 
     [NonEvent]
