@@ -48,31 +48,6 @@ internal sealed class LeaseToken
             return false;
         }
 
-        Recycle();
-        return true;
-    }
-
-    /// <summary>
-    /// Ends generation <paramref name="generation"/> for a lease whose copies all live on the calling thread (a
-    /// <see langword="ref"/> struct): a plain compare and store, true for exactly one caller per generation.
-    /// </summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public bool TryEndOnOwnerThread(int generation)
-    {
-        if (_generation != generation)
-        {
-            return false;
-        }
-
-        _generation = generation + 1;
-        Recycle();
-        return true;
-    }
-
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private void Recycle()
-    {
-
         // The free list is this thread's alone; its length rides on the head token so one thread-static is touched.
         LeaseToken? head = ThreadCacheTable.SpareLeaseToken;
         int depth = head is null ? 0 : head._depth;
@@ -82,5 +57,7 @@ internal sealed class LeaseToken
             _depth = depth + 1;
             ThreadCacheTable.SpareLeaseToken = this;
         }
+
+        return true;
     }
 }

@@ -110,9 +110,6 @@ internal sealed partial class StripedPool<T> where T : class
     /// <summary>The number of stripes per class.</summary>
     public int StripeCount => _stripeMask + 1;
 
-    /// <summary>The pool's shared state (tests).</summary>
-    internal PoolTotals Totals => _totals;
-
     /// <summary>Items one stripe of class <paramref name="sizeClass"/> holds.</summary>
     public int CapacityPerStripe(int sizeClass) => _capacityPerStripe[sizeClass];
 

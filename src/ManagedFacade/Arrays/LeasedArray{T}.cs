@@ -75,16 +75,6 @@ internal readonly struct LeasedArray<T> : IEquatable<LeasedArray<T>>
         }
     }
 
-    /// <summary>Ends a lease whose copies all live on the calling thread, and returns the array once.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public void EndOnOwnerThread()
-    {
-        if (_handle.TryEndOnOwnerThread() && _pool is not null)
-        {
-            _pool.Return(_array!, _clearOnReturn);
-        }
-    }
-
     /// <summary>True when both are copies of one lease.</summary>
     public bool Equals(LeasedArray<T> other) => ReferenceEquals(_array, other._array) && _handle.Equals(other._handle);
 

@@ -40,10 +40,6 @@ internal readonly struct LeaseHandle : IEquatable<LeaseHandle>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool TryEnd() => _token is not null && _token.TryEnd(_generation);
 
-    /// <summary>Ends a lease whose copies all live on the calling thread (a ref struct): no atomic instruction.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public bool TryEndOnOwnerThread() => _token is not null && _token.TryEndOnOwnerThread(_generation);
-
     /// <summary>Throws <see cref="ObjectDisposedException"/> when the lease has ended or is a default lease.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void ThrowIfEnded()

@@ -33,6 +33,14 @@ public class LayoutTests
         Assert.Equal(2 * CacheLine.Size, OffsetOf(ref masks, ref masks.Full));
     }
 
+    [Fact]
+    public void TheStrictBudgetWordSitsAloneOnItsLine()
+    {
+        Assert.Equal(2 * CacheLine.Size, Unsafe.SizeOf<PoolTotals.PaddedBudget>());
+        var budget = new PoolTotals.PaddedBudget();
+        Assert.Equal(CacheLine.Size, OffsetOf(ref budget, ref budget.Free));
+    }
+
     [Theory]
     [InlineData(1, 1)]
     [InlineData(2, 7)]
