@@ -107,7 +107,7 @@ public abstract class StripedPoolOptions
     /// <summary>The engine's settings for <paramref name="classCount"/> size classes shaped by these (validated) options.</summary>
     /// <param name="classCount">The number of size classes.</param>
     /// <param name="itemBytes">The bytes one item of a class holds.</param>
-    /// <param name="sideEffectingDiscard">Whether discarding an item frees native memory (no magazines, no trimming of other threads' slots).</param>
+    /// <param name="sideEffectingDiscard">Whether discarding an item frees native memory (no magazines).</param>
     /// <param name="threadSlotTokens">How many threads may park items in their slots; -1 for every thread.</param>
     internal StripedPoolSettings ToSettings(int classCount, Func<int, long> itemBytes, bool sideEffectingDiscard = false, int threadSlotTokens = -1) =>
         StripedPoolSettings.ForSizeClasses(

@@ -9,7 +9,9 @@ namespace NativePool;
 /// returns are not counted. The counters are kept where the slow paths already pay (allocations, drops, trims, per
 /// thread, summed only when read) and <see cref="Outstanding"/> is derived from them and the items the pool holds:
 /// <c>Outstanding = Allocated − Pooled − Dropped − Trimmed</c>. A snapshot taken while other threads rent and return is
-/// approximate; once they stop it is exact, so <see cref="Outstanding"/> is then the number of items callers hold.
+/// approximate; once they stop it is exact, so <see cref="Outstanding"/> is then the number of items callers hold. Trim
+/// passes, disposal and the clean-up of dead threads may run during the read: an item they move is counted in exactly
+/// one place, because the read is retried when one of them moved items while it read.
 /// </remarks>
 [StructLayout(LayoutKind.Auto)]
 public readonly record struct PoolStatistics
@@ -33,8 +35,8 @@ public readonly record struct PoolStatistics
     public long Outstanding => Allocated - Pooled - Dropped - Trimmed;
 
     /// <summary>
-    /// True when the counts are consistent: nothing is outstanding below zero (an item returned twice, or counted as
-    /// both trimmed and handed out, would make it negative). Holds whenever the pool is quiet.
+    /// True when the counts are consistent: nothing is outstanding below zero (an item returned twice, accepted by a pool
+    /// that cannot see the repeat, would make it negative). Holds whenever the pool is quiet and used correctly.
     /// </summary>
     public bool IsConserved => Outstanding >= 0;
 

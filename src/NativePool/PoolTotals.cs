@@ -15,6 +15,8 @@ namespace NativePool;
 internal sealed class PoolTotals
 {
     private long _trimmed;
+    private long _movesBegun;
+    private long _movesEnded;
     private long _retiredAllocated;
     private long _retiredDropped;
     private int _threadSlotTokens;
@@ -48,9 +50,53 @@ internal sealed class PoolTotals
     // Volatile: a snapshot of a word every strict pool's threads reserve from and release to.
     public int FreeBudget => Volatile.Read(ref _budget.Free);
 
-    /// <summary>Counts <paramref name="count"/> trimmed items.</summary>
-    // Interlocked: the trimmer (finalizer thread, timer thread, any caller of Trim) may run on several threads at once.
-    public void AddTrimmed(long count) => Interlocked.Add(ref _trimmed, count);
+    /// <summary>
+    /// Opens a move: pooled items are about to leave the pool's places (trimmed, or folded into a dead thread's drops).
+    /// Statistics readers wait for every open move to close and retry when one opened while they read (see
+    /// <see cref="BeginSnapshot"/>), so an item in flight is never counted as held by a caller.
+    /// </summary>
+    // Interlocked: movers run on the timer, the finalizer and callers' threads at once; each open is counted once.
+    public void BeginMove() => Interlocked.Increment(ref _movesBegun);
+
+    /// <summary>Closes a move, counting <paramref name="trimmed"/> items as trimmed first.</summary>
+    /// <param name="trimmed">Items the move took out of the pool for good (0 for a fold of a dead thread's cache).</param>
+    public void EndMove(long trimmed)
+    {
+        if (trimmed != 0)
+        {
+            // Interlocked: several trimmers (timer, Gen2 callback, Clear, a drain) may count at once.
+            Interlocked.Add(ref _trimmed, trimmed);
+        }
+
+        // Interlocked: a full fence, so a reader that sees the close also sees the counts and the emptied places.
+        Interlocked.Increment(ref _movesEnded);
+    }
+
+    /// <summary>Waits until no move is open and returns a stamp for <see cref="IsSnapshotValid"/>.</summary>
+    /// <remarks>
+    /// A reader calls this, reads every counter and place, then checks <see cref="IsSnapshotValid"/>: if no move
+    /// opened in between, every item it saw was in one place only, and the read is exact once callers are quiet.
+    /// </remarks>
+    public long BeginSnapshot()
+    {
+        var spinner = default(SpinWait);
+        while (true)
+        {
+            // Volatile, ended first: if begun then equals it, no move was open when ended was read, nor opened since.
+            long ended = Volatile.Read(ref _movesEnded);
+            long begun = Volatile.Read(ref _movesBegun);
+            if (begun == ended)
+            {
+                return begun;
+            }
+
+            spinner.SpinOnce();
+        }
+    }
+
+    /// <summary>Whether no move opened since <paramref name="stamp"/> was taken.</summary>
+    // Volatile: ordered after the reader's (volatile) reads of the counters and places.
+    public bool IsSnapshotValid(long stamp) => Volatile.Read(ref _movesBegun) == stamp;
 
     /// <summary>
     /// Takes <paramref name="preferred"/> units of the strict bound while the bound has room for twice that, else

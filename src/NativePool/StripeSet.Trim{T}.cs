@@ -14,20 +14,24 @@ internal sealed partial class StripeSet<T>
     /// <param name="releaseAll">Take every item now (high memory pressure, or disposal).</param>
     /// <param name="waitForClaims">Retry a claimed stripe until it is free (disposal only; claims last nanoseconds).</param>
     /// <param name="onRemoved">Called for each removed item after the stripe is released, or null.</param>
+    /// <param name="totals">
+    /// The pool's totals: each stripe's removal is one move there, counted as trimmed before the move closes, so a
+    /// statistics reader never sees an item that has left the stripe and is not yet trimmed.
+    /// </param>
     /// <returns>How many items were removed.</returns>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    public int Trim(long nowMs, long trimAgeMs, bool releaseAll, bool waitForClaims, Action<T>? onRemoved)
+    public int Trim(long nowMs, long trimAgeMs, bool releaseAll, bool waitForClaims, Action<T>? onRemoved, PoolTotals totals)
     {
         int removed = 0;
         for (int stripe = 0; stripe <= _stripeMask; stripe++)
         {
-            removed += TrimStripe(stripe, nowMs, trimAgeMs, releaseAll, waitForClaims, onRemoved);
+            removed += TrimStripe(stripe, nowMs, trimAgeMs, releaseAll, waitForClaims, onRemoved, totals);
         }
 
         return removed;
     }
 
-    private int TrimStripe(int stripe, long nowMs, long trimAgeMs, bool releaseAll, bool waitForClaims, Action<T>? onRemoved)
+    private int TrimStripe(int stripe, long nowMs, long trimAgeMs, bool releaseAll, bool waitForClaims, Action<T>? onRemoved, PoolTotals totals)
     {
         ref StripeHeader header = ref Header(stripe);
 
@@ -74,6 +78,7 @@ internal sealed partial class StripeSet<T>
         if (take != 0)
         {
             // The cold end is the bottom of the stack: the items returned longest ago.
+            totals.BeginMove();
             Span<T?> items = MemoryMarshal.CreateSpan(ref Region(stripe), count);
             if (onRemoved is not null)
             {
@@ -99,12 +104,18 @@ internal sealed partial class StripeSet<T>
         // Release: publishes the slide and the new count to the next claimer.
         Volatile.Write(ref header.Claim, 0);
 
-        if (taken is not null)
+        if (take != 0)
         {
-            foreach (T? item in taken)
+            if (taken is not null)
             {
-                onRemoved!(item!);
+                foreach (T? item in taken)
+                {
+                    onRemoved!(item!);
+                }
             }
+
+            // Closed only now: a reader of the pool's own counters (native bytes freed by the discard) sees them settled.
+            totals.EndMove(take);
         }
 
         return take;

@@ -37,9 +37,9 @@ namespace NativePool;
 /// only in a shut-down pool; the fast path pays only the facade's re-check, a plain load of a field written once.
 /// </para>
 /// <para>
-/// Trimming never takes from another live thread's slot in a pool whose discard has a side effect (it is not safe
-/// without this protocol), and a thread that dies gives its parked items to its cache's finalizer, which no owner can
-/// race. So with or without shutdown, a side-effecting discard never runs on an item an owner may be handing out.
+/// Trimming never takes from another live thread's slot (it is not safe without this protocol), and a thread that dies
+/// gives its parked items to its cache's finalizer, which no owner can race. So with or without shutdown, a discard
+/// never runs on an item an owner may be handing out.
 /// </para>
 /// </remarks>
 internal sealed partial class StripedPool<T>
@@ -120,7 +120,7 @@ internal sealed partial class StripedPool<T>
         int removed = 0;
         for (int c = 0; c < _classCount; c++)
         {
-            removed += GetStripes(c)?.Trim(0, 0, releaseAll: true, waitForClaims: true, _discardItem) ?? 0;
+            removed += GetStripes(c)?.Trim(0, 0, releaseAll: true, waitForClaims: true, _discardItem, _totals) ?? 0;
         }
 
         foreach (KeyValuePair<ThreadCache<T>, object?> pair in _threadCaches)
@@ -132,7 +132,6 @@ internal sealed partial class StripedPool<T>
             }
         }
 
-        _totals.AddTrimmed(removed);
         LogTrimmed(removed);
         state.ThrowCollectedErrors();
     }

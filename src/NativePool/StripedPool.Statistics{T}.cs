@@ -1,3 +1,4 @@
+using System;
 using System.Collections.Generic;
 using System.Threading;
 
@@ -6,8 +7,34 @@ namespace NativePool;
 /// <content>Statistics: the counters summed on read, for the whole pool and per size class.</content>
 internal sealed partial class StripedPool<T>
 {
-    /// <summary>Sums the counters of every thread and stripe. Exact once no other thread is renting or returning.</summary>
-    public PoolStatistics GetStatistics()
+    /// <summary>
+    /// Sums the counters of every thread and stripe. Exact once no other thread is renting or returning, whatever trim
+    /// passes, drains and dead threads' finalizers run meanwhile: the read is retried when one of them moved items while
+    /// it read (see <see cref="PoolTotals.BeginSnapshot"/>).
+    /// </summary>
+    public PoolStatistics GetStatistics() => GetStatistics(static () => 0).Statistics;
+
+    /// <summary>
+    /// <see cref="GetStatistics()"/>, with counters a facade keeps beside the engine (native bytes allocated and freed)
+    /// read in the same consistent snapshot: an item a trim pass discards is, in both, either still pooled or gone.
+    /// </summary>
+    /// <param name="readExtra">Reads the facade's own counters.</param>
+    /// <returns>The pool's statistics and what <paramref name="readExtra"/> read.</returns>
+    public (PoolStatistics Statistics, TExtra Extra) GetStatistics<TExtra>(Func<TExtra> readExtra)
+    {
+        while (true)
+        {
+            long stamp = _totals.BeginSnapshot();
+            PoolStatistics statistics = ReadStatistics();
+            TExtra extra = readExtra();
+            if (_totals.IsSnapshotValid(stamp))
+            {
+                return (statistics, extra);
+            }
+        }
+    }
+
+    private PoolStatistics ReadStatistics()
     {
         long allocated = _totals.RetiredAllocated;
         long dropped = _totals.RetiredDropped;
@@ -80,8 +107,21 @@ internal sealed partial class StripedPool<T>
 
     /// <summary>Items of <paramref name="sizeClass"/> the pool holds now: its stripes and every live thread's slot and magazine.</summary>
     /// <param name="sizeClass">The class.</param>
-    /// <returns>A snapshot (exact once no other thread is renting or returning).</returns>
+    /// <returns>A snapshot (exact once no other thread is renting or returning, as <see cref="GetStatistics"/>).</returns>
     public long CountPooled(int sizeClass)
+    {
+        while (true)
+        {
+            long stamp = _totals.BeginSnapshot();
+            long pooled = ReadPooled(sizeClass);
+            if (_totals.IsSnapshotValid(stamp))
+            {
+                return pooled;
+            }
+        }
+    }
+
+    private long ReadPooled(int sizeClass)
     {
         long pooled = GetStripes(sizeClass)?.CountItems() ?? 0;
         foreach (KeyValuePair<ThreadCache<T>, object?> pair in _threadCaches)

@@ -8,25 +8,26 @@ namespace NativePool;
 /// <content>Trimming: the Gen2 callback, the idle timer, memory pressure and the trim pass itself.</content>
 internal sealed partial class StripedPool<T>
 {
-    /// <summary>How long another thread must be seen idle before trimming empties its slots, in milliseconds.</summary>
-    internal const long MinimumSlotIdleMs = 1_000;
-
     private readonly TimeProvider _clock;
     private readonly Func<MemoryPressure> _pressure;
     private readonly long _trimAgeMs;
-    private readonly bool _trimThreadCaches;
     private int _trimming;
 
     /// <summary>
     /// One trim pass: items untouched for the trim age (a quarter of it under medium memory pressure) go from the cold
     /// end of each stripe, half at a time. Under high pressure or when <paramref name="releaseAll"/> is set, every
     /// stripe is emptied and so are the calling thread's slots and magazines. Other threads are asked to empty their
-    /// magazines into the stripes on their next slow-path operation. Only under real high memory pressure (not for
-    /// <paramref name="releaseAll"/>), and only in pools whose discard has no side effect, does the pass also take what
-    /// another thread has left parked since the previous pass (the same slot items seen by two passes at least
-    /// <see cref="MinimumSlotIdleMs"/> apart). Never runs on a rent or return. A timer or gen-2 pass skips when another
-    /// pass is running; <paramref name="releaseAll"/> waits for it, so it always empties what it promises.
+    /// magazines into the stripes on their next slow-path operation; their slots are never taken from (see the remarks).
+    /// Never runs on a rent or return. A timer or gen-2 pass skips when another pass is running;
+    /// <paramref name="releaseAll"/> waits for it, so it always empties what it promises.
     /// </summary>
+    /// <remarks>
+    /// An owner rents from its slot with a plain load and a plain store. A trimmer that exchanged the slot between the
+    /// two would hold the item the owner is handing out: no renter would share it (the trimmer hands out nothing), but
+    /// the item would count as trimmed and as outstanding, and the statistics would never add up again. So a pass takes
+    /// only from the stripes, from the calling thread's own tier, and (through their finalizers) from dead threads.
+    /// Each removal is a move in <see cref="PoolTotals"/>, counted as trimmed before it closes.
+    /// </remarks>
     /// <returns>How many items were released.</returns>
     [MethodImpl(MethodImplOptions.NoInlining)]
     public int Trim(bool releaseAll = false)
@@ -60,7 +61,7 @@ internal sealed partial class StripedPool<T>
             int removed = 0;
             for (int c = 0; c < _classCount; c++)
             {
-                removed += GetStripes(c)?.Trim(nowMs, ageMs, all, waitForClaims: releaseAll, _discardItem) ?? 0;
+                removed += GetStripes(c)?.Trim(nowMs, ageMs, all, waitForClaims: releaseAll, _discardItem, _totals) ?? 0;
             }
 
             if (_strict)
@@ -83,14 +84,8 @@ internal sealed partial class StripedPool<T>
 
                 // Volatile: asks the owner to move its magazines to the stripes, where later passes can age them.
                 Volatile.Write(ref cache._flushRequested, 1);
-                if (_trimThreadCaches && all && !releaseAll)
-                {
-                    // Only under real high memory pressure, never for Clear: see TrimIdleSlots for the race this accepts.
-                    removed += TrimIdleSlots(cache, nowMs, MinimumSlotIdleMs);
-                }
             }
 
-            _totals.AddTrimmed(removed);
             LogTrimmed(removed);
             return removed;
         }
@@ -99,51 +94,6 @@ internal sealed partial class StripedPool<T>
             // Release: the next trimmer sees this pass's trimmer-owned state.
             Volatile.Write(ref _trimming, 0);
         }
-    }
-
-    /// <summary>Under high memory pressure: takes what another thread has left parked since the previous pass.</summary>
-    /// <remarks>
-    /// Nothing is written on a hit, so idleness is judged as the runtime's shared pool judges it: the trimmer notes
-    /// which item each slot holds, and a later pass that finds the very same items there after <paramref name="requiredMs"/>
-    /// empties the slots and magazines. Each take is an exchange; the owner may at that instant be renting the same item
-    /// with plain loads and stores, in which case both hold it: the trimmer never hands it to anyone (so no two renters
-    /// ever share it), but the item is then counted as trimmed as well as outstanding. That trade is made only under
-    /// high memory pressure, and never in pools whose discard has a side effect (freeing native memory, disposing).
-    /// </remarks>
-    private int TrimIdleSlots(ThreadCache<T> cache, long nowMs, long requiredMs)
-    {
-        T?[] seen = cache._trimSeen ??= new T?[_classCount];
-        bool changed = false;
-        bool any = false;
-        for (int c = 0; c < _classCount; c++)
-        {
-            // Volatile: the owner writes its slots with plain stores; we want a fresh snapshot.
-            T? now = Volatile.Read(ref cache.Slot(c));
-            changed |= !ReferenceEquals(now, seen[c]);
-            any |= now is not null;
-        }
-
-        if (changed || cache._trimSeenSince == 0)
-        {
-            for (int c = 0; c < _classCount; c++)
-            {
-                // Volatile: as above.
-                seen[c] = Volatile.Read(ref cache.Slot(c));
-            }
-
-            cache._trimSeenSince = nowMs;
-            return 0;
-        }
-
-        if (!any || nowMs - cache._trimSeenSince < requiredMs)
-        {
-            return 0;
-        }
-
-        // Seen idle: the slots still hold what they held a while ago. Take them, and the magazines too.
-        Array.Clear(seen);
-        cache._trimSeenSince = 0;
-        return EmptyThreadCache(cache);
     }
 
     private int EmptyThreadCache(ThreadCache<T> cache)
@@ -174,14 +124,25 @@ internal sealed partial class StripedPool<T>
 
     private int TakeAndDiscard(ref T? slot)
     {
-        // Exchange: the owner may wake and empty or fill this slot right now; whatever we take, only we discard it.
+        _totals.BeginMove();
+
+        // Exchange: after a shutdown's mark an owner may still empty or fill this slot; whatever we take, only we discard it.
         T? item = Interlocked.Exchange(ref slot, null);
         if (item is null)
         {
+            _totals.EndMove(0);
             return 0;
         }
 
-        Discard(item);
+        try
+        {
+            Discard(item);
+        }
+        finally
+        {
+            _totals.EndMove(1);
+        }
+
         return 1;
     }
 

@@ -37,9 +37,6 @@ internal sealed class StripedPoolSettings
     /// <summary>Whether the Gen2 callback and the idle timer trim the pool.</summary>
     public bool TrimmingEnabled { get; init; } = true;
 
-    /// <summary>Whether trimming may take items out of other threads' slots (not for pools that dispose discarded items).</summary>
-    public bool TrimThreadCaches { get; init; } = true;
-
     /// <summary>The idle timer's period.</summary>
     public TimeSpan TrimInterval { get; init; } = TimeSpan.FromSeconds(30);
 
@@ -68,8 +65,7 @@ internal sealed class StripedPoolSettings
     /// <param name="clock">The trim clock, or null for the system's.</param>
     /// <param name="pressure">The memory-pressure source, or null for the GC's.</param>
     /// <param name="sideEffectingDiscard">
-    /// Whether discarding an item has a side effect (native memory is freed): then threads keep no magazines and trimming
-    /// never takes from other live threads' slots.
+    /// Whether discarding an item has a side effect (native memory is freed): then threads keep no magazines.
     /// </param>
     /// <param name="threadSlotTokens">How many threads may park items in their slots; -1 for every thread.</param>
     public static StripedPoolSettings ForSizeClasses(
@@ -111,7 +107,6 @@ internal sealed class StripedPoolSettings
             StripeCount = stripes,
             ThreadSlotTokens = threadSlotTokens,
             TrimmingEnabled = trimmingEnabled,
-            TrimThreadCaches = !sideEffectingDiscard,
             TrimInterval = trimInterval,
             TrimAge = trimAge,
             Clock = clock ?? TimeProvider.System,

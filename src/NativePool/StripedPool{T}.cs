@@ -87,10 +87,6 @@ internal sealed partial class StripedPool<T> where T : class
         _clock = settings.Clock;
         _pressure = settings.Pressure;
         _trimAgeMs = (long)settings.TrimAge.TotalMilliseconds;
-        // Enforced here, whatever the settings say: taking an item out of another live thread's slot can race its owner
-        // handing the same item out, which is harmless for a reference the GC reclaims and fatal for a discard that
-        // frees or disposes (see StripedPool.Shutdown).
-        _trimThreadCaches = settings.TrimThreadCaches && onDiscard is null;
         _id = ThreadCacheTable.AllocatePoolId();
         if (settings.TrimmingEnabled)
         {

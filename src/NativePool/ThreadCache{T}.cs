@@ -55,12 +55,6 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     /// <summary>Returned items the pool did not keep (owner-written).</summary>
     internal long _dropped;
 
-    /// <summary>The items the trimmer saw in the slots at its last pass (trimmer-owned).</summary>
-    internal T?[]? _trimSeen;
-
-    /// <summary>The trim clock's reading when the trimmer first saw the items of <see cref="_trimSeen"/> (trimmer-owned).</summary>
-    internal long _trimSeenSince;
-
     /// <summary>1 once the finalizer has folded this cache's counts into the pool's totals: readers must skip it.</summary>
     internal int _retired;
 
@@ -90,6 +84,8 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     ~ThreadCache()
     {
         // No owner runs any more (the thread's table that referenced this cache is unreachable), so plain reads are exact.
+        // One move: a statistics reader must not see the parked items gone from here and not yet among the drops.
+        Owner.BeginMove();
         int parked = 0;
         for (int c = 0; c < SlotBuffer<T>.Length; c++)
         {
@@ -115,6 +111,7 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
         // Release: a statistics reader that sees the flag also sees the totals above. The pool's weak table still lists
         // a finalized cache until the next collection, and counting it there as well would count it twice.
         Volatile.Write(ref _retired, 1);
+        Owner.EndMove(0);
     }
 
     /// <summary>The slot of class <paramref name="sizeClass"/>; the caller has checked the class is in range.</summary>

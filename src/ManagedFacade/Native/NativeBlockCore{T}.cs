@@ -135,14 +135,20 @@ internal sealed class NativeBlockCore<T>
     /// <summary>Frees every block on the stripes and in the calling thread's slots now.</summary>
     public int Clear() => _engine.Trim(releaseAll: true);
 
-    /// <summary>Reads the counters.</summary>
-    public NativeBlockStatistics GetStatistics() => new()
+    /// <summary>Reads the counters: the engine's and the allocator's in one snapshot, so a block a trim pass frees is in both either pooled or gone.</summary>
+    public NativeBlockStatistics GetStatistics()
     {
-        Blocks = _engine.GetStatistics(),
-        BlocksAllocated = _counters.AllocatedBlocks,
-        BlocksFreed = _counters.FreedBlocks,
-        LiveBytes = _counters.AllocatedBytes - _counters.FreedBytes,
-    };
+        NativeBlockCounters counters = _counters;
+        (PoolStatistics blocks, (long Allocated, long Freed, long LiveBytes) native) = _engine.GetStatistics(
+            () => (counters.AllocatedBlocks, counters.FreedBlocks, counters.AllocatedBytes - counters.FreedBytes));
+        return new NativeBlockStatistics
+        {
+            Blocks = blocks,
+            BlocksAllocated = native.Allocated,
+            BlocksFreed = native.Freed,
+            LiveBytes = native.LiveBytes,
+        };
+    }
 
     /// <summary>Frees the pooled blocks and makes later rents throw; does nothing for a shared pool or a second time.</summary>
     public void Dispose()

@@ -144,7 +144,6 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
             RetentionLimit = maximumRetained,
             StripeCount = stripes,
             TrimmingEnabled = trimmingEnabled && !disposeItems,
-            TrimThreadCaches = !disposeItems,
         };
         _engine = new StripedPool<T>(settings, CreateForEngine, disposeItems ? Discard : null);
         _engine.Kind = "object";

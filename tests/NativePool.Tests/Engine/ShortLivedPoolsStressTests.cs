@@ -1,3 +1,4 @@
+using System.Numerics;
 using System.Runtime.CompilerServices;
 using Xunit.Abstractions;
 
@@ -12,6 +13,9 @@ public sealed class ShortLivedPoolsStressTests
 {
     private const int Threads = 4;
 
+    /// <summary>Pools a thread creates between two of its own collect-and-finalize rounds.</summary>
+    private const int PoolsPerCollection = 1024;
+
     private readonly ITestOutputHelper _output;
 
     public ShortLivedPoolsStressTests(ITestOutputHelper output) => _output = output;
@@ -24,45 +28,40 @@ public sealed class ShortLivedPoolsStressTests
 
     private void Run(int pools)
     {
-        CollectThoroughly();
+        Finalization.CollectAndFinalize();
+        int liveBefore = ThreadCacheTable.LiveIds;
         long heapBefore = GC.GetTotalMemory(forceFullCollection: true);
         int perThread = pools / Threads;
         var tableLengths = new int[Threads];
-        Exception? failure = null;
-        Thread[] threads = [.. Enumerable.Range(0, Threads).Select(t => new Thread(() =>
+        TestThreads.Run(Threads, t =>
         {
-            try
+            for (int i = 0; i < perThread; i++)
             {
-                for (int i = 0; i < perThread; i++)
+                UseOnePool(i);
+                if (i % PoolsPerCollection == PoolsPerCollection - 1)
                 {
-                    UseOnePool(i);
-                    if (i % 4096 == 4095)
-                    {
-                        // Let finalizers give ids back as the run goes, as an application's collections would.
-                        GC.Collect();
-                    }
+                    // Every pool this thread dropped before this point has given its id back when this returns.
+                    Finalization.CollectAndFinalize();
                 }
-
-                tableLengths[t] = ThreadCacheTable.CurrentThreadTableLength;
             }
-            catch (Exception e)
-            {
-                failure = e;
-            }
-        }))];
-        Array.ForEach(threads, thread => thread.Start());
-        Array.ForEach(threads, thread => thread.Join());
-        Assert.Null(failure);
 
-        CollectThoroughly();
+            tableLengths[t] = ThreadCacheTable.CurrentThreadTableLength;
+        });
+
+        Finalization.WaitUntil(
+            () => ThreadCacheTable.LiveIds == liveBefore,
+            () => $"{ThreadCacheTable.LiveIds} live ids, {liveBefore} before the run");
         long heapAfter = GC.GetTotalMemory(forceFullCollection: true);
-        int liveIds = ThreadCacheTable.LiveIds;
-        _output.WriteLine($"{pools} pools on {Threads} threads: heap {heapBefore / 1024} KiB → {heapAfter / 1024} KiB, {liveIds} live ids, tables {string.Join(", ", tableLengths)}.");
+        _output.WriteLine($"{pools} pools on {Threads} threads: heap {heapBefore / 1024} KiB → {heapAfter / 1024} KiB, {liveBefore} live ids before and after, tables {string.Join(", ", tableLengths)}.");
 
-        // Other tests run beside this one and hold pools of their own: bounds far below what no reuse would need.
-        Assert.InRange(liveIds, 0, 4_095);
-        Assert.All(tableLengths, length => Assert.InRange(length, 1, 16_384));
-        Assert.InRange(heapAfter - heapBefore, long.MinValue, 64L << 20);
+        // At any instant each thread holds at most the pools it made since its last round plus the one in hand, and ids
+        // go lowest-free-first, so no id exceeds the live count + 1: that bounds every table (16 entries at least).
+        int peakLive = liveBefore + (Threads * (PoolsPerCollection + 1));
+        int tableBound = (int)Math.Max(16u, BitOperations.RoundUpToPowerOf2((uint)peakLive + 2));
+        Assert.All(tableLengths, length => Assert.InRange(length, 1, tableBound));
+
+        // What may remain: the id free list (a few bytes per id ever live), nothing per pool made.
+        Assert.InRange(heapAfter - heapBefore, long.MinValue, 1L << 20);
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
@@ -70,14 +69,5 @@ public sealed class ShortLivedPoolsStressTests
     {
         var pool = StripedArrayPool<byte>.Create(new StripedArrayPoolOptions { TrimmingEnabled = false });
         pool.Return(pool.Rent(100 + (i % 1000)));
-    }
-
-    private static void CollectThoroughly()
-    {
-        for (int i = 0; i < 3; i++)
-        {
-            GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
-            GC.WaitForPendingFinalizers();
-        }
     }
 }
