@@ -1,5 +1,5 @@
 #!/usr/bin/env pwsh
-# NativePool build entry point. Verbs: test (default), stress, bench, plots, pack. build.sh is its line-for-line twin.
+# NativePool build entry point. Verbs: test (default), stress, huge, repeat, bench, plots, pack. build.sh is its line-for-line twin.
 $ErrorActionPreference = 'Stop'
 Set-Location $PSScriptRoot
 $verb = if ($args.Count -gt 0) { $args[0] } else { 'test' }
@@ -28,21 +28,25 @@ function Summarize {
     return ($failed -eq 0 -and $passed -gt 0)
 }
 
-function Run-Tests([string]$filter) {
+function Invoke-Tests([string]$filter) {
     Remove-Item -Recurse -Force $results -ErrorAction SilentlyContinue
     dotnet restore NativePool.sln; $ok = $LASTEXITCODE -eq 0
     if ($ok) { dotnet build NativePool.sln -c Release --no-restore; $ok = $LASTEXITCODE -eq 0 }
     if (-not $ok) {
         Write-Output "0 passed, 1 failed, 0 skipped"
-        exit 1
+        $script:testStatus = 1; return
     }
-    $status = 0
+    $script:testStatus = 0
     foreach ($project in 'tests/NativePool.Tests/NativePool.Tests.csproj', 'tests/NativePool.IntegrationTests/NativePool.IntegrationTests.csproj') {
         dotnet test "$project" -c Release --no-build --filter "$filter" `
-            --logger "trx" --logger "console;verbosity=minimal" --results-directory $results; if ($LASTEXITCODE -ne 0) { $status = 1 }
+            --logger "trx" --logger "console;verbosity=minimal" --results-directory $results; if ($LASTEXITCODE -ne 0) { $script:testStatus = 1 }
     }
-    if (-not (Summarize)) { $status = 1 }
-    exit $status
+    if (-not (Summarize)) { $script:testStatus = 1 }
+}
+
+function Run-Tests([string]$filter) {
+    Invoke-Tests $filter
+    exit $script:testStatus
 }
 
 switch ($verb) {
@@ -51,6 +55,32 @@ switch ($verb) {
     }
     'stress' {
         if (-not $env:NATIVEPOOL_STRESS_SECONDS) { $env:NATIVEPOOL_STRESS_SECONDS = '120' }; Run-Tests "Category=Stress"
+    }
+    'huge' {
+        # The tests that allocate about a gibibyte each (skipped by test), alone.
+        $env:NATIVEPOOL_HUGE_TESTS = '1'; Run-Tests "Category=Huge"
+    }
+    'repeat' {
+        # The whole suite N times (default 10) while busy loops keep every core loaded (--no-load: without them).
+        $runs = if ($rest.Count -gt 0) { [int]$rest[0] } else { 10 }
+        $load = @()
+        if (-not ($rest.Count -gt 1 -and $rest[1] -eq '--no-load')) {
+            $load = @(1..[Environment]::ProcessorCount | ForEach-Object { Start-Job { while ($true) { } } })
+        }
+        New-Item -ItemType Directory -Force artifacts | Out-Null
+        $failedRuns = 0
+        try {
+            foreach ($run in 1..$runs) {
+                # Each run's full output goes to artifacts/repeat-N.log; its summary line is printed here.
+                Invoke-Tests "FullyQualifiedName!=None" *> "artifacts/repeat-$run.log"; if ($script:testStatus -ne 0) { $failedRuns++ }
+                Write-Output "run $run of $runs ($([Environment]::ProcessorCount) cores, load $($load.Count)): $(Get-Content "artifacts/repeat-$run.log" -Tail 1)"
+            }
+        }
+        finally {
+            $load | Stop-Job -PassThru | Remove-Job
+        }
+        Write-Output "$($runs - $failedRuns) passed, $failedRuns failed"
+        exit ([int]($failedRuns -ne 0))
     }
     'bench' {
         # Short job of everything (or --filter PATTERN, --full for the default job), then docs/benchmarks.md from the CSV export.
@@ -69,7 +99,7 @@ switch ($verb) {
         dotnet pack src/NativePool.AspNetCore/NativePool.AspNetCore.csproj -c Release -o artifacts/packages -p:ContinuousIntegrationBuild=true @rest; exit $LASTEXITCODE
     }
     default {
-        Write-Error "usage: ./build.ps1 [test|stress|bench [--full] [--filter PATTERN] [--report-only] [--ab [--rounds N] [--quick]]|plots|pack [--version X.Y.Z]]"
+        Write-Error "usage: ./build.ps1 [test|stress|huge|repeat [N] [--no-load]|bench [--full] [--filter PATTERN] [--report-only] [--ab [--rounds N] [--quick]]|plots|pack [--version X.Y.Z]]"
         exit 2
     }
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# NativePool build entry point. Verbs: test (default), stress, bench, plots, pack. build.ps1 is its line-for-line twin.
+# NativePool build entry point. Verbs: test (default), stress, huge, repeat, bench, plots, pack. build.ps1 is its line-for-line twin.
 set -euo pipefail
 cd "$(dirname "$0")"
 verb="${1:-test}"
@@ -51,6 +51,28 @@ case "$verb" in
     stress)
         NATIVEPOOL_STRESS_SECONDS="${NATIVEPOOL_STRESS_SECONDS:-120}" run_tests "Category=Stress"
         ;;
+    huge)
+        # The tests that allocate about a gibibyte each (skipped by test), alone.
+        NATIVEPOOL_HUGE_TESTS=1 run_tests "Category=Huge"
+        ;;
+    repeat)
+        # The whole suite N times (default 10) while busy loops keep every core loaded (--no-load: without them).
+        runs="${1:-10}"
+        load=()
+        if [ "${2:-}" != "--no-load" ]; then
+            for _ in $(seq "$(nproc)"); do (while :; do :; done) & load+=("$!"); done
+        fi
+        trap '[ ${#load[@]} -eq 0 ] || kill "${load[@]}" 2>/dev/null' EXIT
+        mkdir -p artifacts
+        failed_runs=0
+        for run in $(seq "$runs"); do
+            # Each run's full output goes to artifacts/repeat-N.log; its summary line is printed here.
+            run_tests "FullyQualifiedName!=None" > "artifacts/repeat-$run.log" 2>&1 || failed_runs=$((failed_runs + 1))
+            echo "run $run of $runs ($(nproc) cores, load ${#load[@]}): $(tail -n 1 "artifacts/repeat-$run.log")"
+        done
+        echo "$((runs - failed_runs)) passed, $failed_runs failed"
+        [ "$failed_runs" -eq 0 ]
+        ;;
     bench)
         # Short job of everything (or --filter PATTERN, --full for the default job), then docs/benchmarks.md from the CSV export.
         # --ab [--rounds N] [--filter SUBSTRING] [--quick|--dry]: the interleaved A/B goal measurement instead (docs/benchmarking.md).
@@ -68,7 +90,7 @@ case "$verb" in
         dotnet pack src/NativePool.AspNetCore/NativePool.AspNetCore.csproj -c Release -o artifacts/packages -p:ContinuousIntegrationBuild=true "$@"
         ;;
     *)
-        echo "usage: ./build.sh [test|stress|bench [--full] [--filter PATTERN] [--report-only] [--ab [--rounds N] [--quick]]|plots|pack [--version X.Y.Z]]" >&2
+        echo "usage: ./build.sh [test|stress|huge|repeat [N] [--no-load]|bench [--full] [--filter PATTERN] [--report-only] [--ab [--rounds N] [--quick]]|plots|pack [--version X.Y.Z]]" >&2
         exit 2
         ;;
 esac

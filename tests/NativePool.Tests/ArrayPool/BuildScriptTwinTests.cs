@@ -9,7 +9,7 @@ namespace NativePool.Tests.ArrayPool;
 /// </summary>
 public partial class BuildScriptTwinTests
 {
-    private static readonly string[] s_verbs = ["test", "stress", "bench", "plots", "pack"];
+    private static readonly string[] s_verbs = ["test", "stress", "huge", "repeat", "bench", "plots", "pack"];
 
     private readonly string _shell;
     private readonly string _powerShell;
@@ -46,6 +46,8 @@ public partial class BuildScriptTwinTests
     [Theory]
     [InlineData("test")]
     [InlineData("stress")]
+    [InlineData("huge")]
+    [InlineData("repeat")]
     [InlineData("bench")]
     [InlineData("plots")]
     [InlineData("pack")]
@@ -164,7 +166,7 @@ public partial class BuildScriptTwinTests
     [GeneratedRegex(@"run_tests ""(?<filter>[^""]+)""")]
     private static partial Regex ShellRunTests();
 
-    [GeneratedRegex(@"Run-Tests ""(?<filter>[^""]+)""")]
+    [GeneratedRegex(@"(?:Run|Invoke)-Tests ""(?<filter>[^""]+)""")]
     private static partial Regex PowerShellRunTests();
 
     [GeneratedRegex(@"(?<![\w-])(?:dotnet|python3) [^;|\n]+")]
