@@ -100,6 +100,9 @@ internal sealed partial class StripedPool<T> where T : class
     /// <summary>The pool's id: its index in every thread's cache table, unique among live pools.</summary>
     public int Id => _id;
 
+    /// <summary>The shared state this pool's thread caches name as their owner.</summary>
+    public PoolTotals Totals => _totals;
+
     /// <summary>The number of size classes.</summary>
     public int ClassCount => _classCount;
 

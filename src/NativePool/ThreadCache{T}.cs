@@ -49,6 +49,9 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     /// <summary>1 when the trimmer asks the owner to empty its magazines into the stripes (trimmer sets, owner clears).</summary>
     internal int _flushRequested;
 
+    /// <summary>The ledger of this thread's live scopes of this pool (owner-only; null before the first scope).</summary>
+    internal ScopeLedger? _scopeLedger;
+
     /// <summary>Items created because the pool had none (owner-written).</summary>
     internal long _allocated;
 

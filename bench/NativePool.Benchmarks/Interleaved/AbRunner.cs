@@ -1,3 +1,4 @@
+using System.Runtime;
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
 
@@ -84,6 +85,26 @@ public static class AbRunner
             }
         }
         while (Stopwatch.GetElapsedTime(start) < settings.Warmup || calls < settings.MinimumWarmupCalls);
+
+        // Tier 1 is compiled in the background after the call count is reached (and the tiering delay has passed):
+        // keep running until the process has jitted nothing new for a settle period, so rounds time final code only.
+        if (settings.JudgesGoals)
+        {
+            long settle = Stopwatch.Frequency / 4;
+            long compiled = JitInfo.GetCompiledMethodCount();
+            long quietSince = Stopwatch.GetTimestamp();
+            long deadline = quietSince + (10 * Stopwatch.Frequency);
+            while (Stopwatch.GetTimestamp() - quietSince < settle && Stopwatch.GetTimestamp() < deadline)
+            {
+                Time(ref op, count);
+                long now = JitInfo.GetCompiledMethodCount();
+                if (now != compiled)
+                {
+                    compiled = now;
+                    quietSince = Stopwatch.GetTimestamp();
+                }
+            }
+        }
 
         var nsPerOp = new double[3];
         for (int i = 0; i < nsPerOp.Length; i++)

@@ -15,6 +15,6 @@ public static class InterleavedCatalog
         ProducerConsumerScenario.Create(),
         FreshThreadsScenario.Create(),
         MemoryPoolScenario.Create(),
-        ObservationOffScenario.Create(),
+        ListenerAttachedScenario.Create(),
     ];
 }

@@ -30,23 +30,24 @@ public readonly ref struct ArrayScope<T>
 {
     private readonly StripedArrayPool<T>? _pool;
     private readonly T[]? _array;
-    private readonly object?[]? _caches;
+    private readonly ThreadCache<T[]>? _cache;
     private readonly ScopeLedger? _ledger;
     private readonly long _number;
     private readonly int _length;
     private readonly bool _clearOnReturn;
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal ArrayScope(StripedArrayPool<T>? pool, T[] array, int length, bool clearOnReturn, object?[]? caches)
+    internal ArrayScope(StripedArrayPool<T>? pool, T[] array, int length, bool clearOnReturn, ThreadCache<T[]>? cache)
     {
         _pool = pool;
         _array = array;
         _length = length;
         _clearOnReturn = clearOnReturn;
+        _cache = cache;
 
-        // No table yet only when nothing was rented from any pool on this thread (an empty scope): the ledger makes one.
-        ScopeLedger ledger = caches is null ? ScopeLedger.Current : ScopeLedger.In(caches);
-        _caches = caches ?? ThreadCacheTable.Current;
+        // The ledger rides on the pool's cache of this thread, so a scope touches no thread static of its own; without
+        // a cache (the pool is observed, or the thread may not park items) the thread's own ledger serves.
+        ScopeLedger ledger = cache is not null ? cache._scopeLedger ??= new ScopeLedger() : ScopeLedger.Current;
         _ledger = ledger;
         _number = ledger.Begin();
     }
@@ -96,7 +97,7 @@ public readonly ref struct ArrayScope<T>
     {
         if (_ledger is not null && _ledger.TryEnd(_number) && _pool is not null)
         {
-            _pool.Return(_array!, _clearOnReturn, _caches);
+            _pool.Return(_array, _clearOnReturn, _cache);
         }
     }
 }

@@ -5,6 +5,7 @@ using System.Diagnostics;
 using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
+using System.Threading;
 
 namespace NativePool;
 
@@ -37,17 +38,41 @@ namespace NativePool;
 /// </para>
 /// </remarks>
 /// <typeparam name="T">The element type.</typeparam>
-public sealed class StripedArrayPool<T> : ArrayPool<T>
+public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
 {
     private static readonly StripedArrayPool<T> s_shared = new(new StripedArrayPoolOptions(), zeroNewArrays: false, isShared: true);
 
+#pragma warning disable IDE1006 // dotnet/runtime names thread statics t_; .editorconfig naming rules cannot select by attribute.
+    /// <summary>
+    /// <see cref="Shared"/>'s cache on this thread (null until the thread's first miss): one thread-static access reaches
+    /// its slots, with no pool-id table and no owner check. Sound because <see cref="Shared"/> is never collected, so
+    /// this cache's owner never changes.
+    /// </summary>
+    [ThreadStatic]
+    private static ThreadCache<T[]>? t_sharedCache;
+
+    /// <summary>
+    /// The cache of the independent pool this thread used last (a one-entry memo in front of the pool-id table): used
+    /// only after its owner is checked against the renting pool, so a stale entry is never read as a live one.
+    /// </summary>
+    [ThreadStatic]
+    private static ThreadCache<T[]>? t_instanceCache;
+#pragma warning restore IDE1006
+
     private readonly StripedPool<T[]> _engine;
+    private readonly PoolTotals _owner;
     private readonly int _maximumArrayLength;
     private readonly int _classCount;
     private readonly bool _clearOnReturn;
     private readonly ArrayGuard<T>? _guard;
     private readonly PoolMisusePolicy _doubleReturnPolicy;
     private readonly Action<PoolMisuse>? _onMisuse;
+
+    /// <summary>The inlined rent's limit: <see cref="MaximumArrayLength"/>, or 0 while anybody observes pools.</summary>
+    private int _rentLimit;
+
+    /// <summary>The inlined return's limit: the class count, or 0 while anybody observes pools or the pool clears on return.</summary>
+    private int _returnClasses;
 
     private StripedArrayPool(StripedArrayPoolOptions options, bool zeroNewArrays, bool isShared)
     {
@@ -79,7 +104,9 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
             PoolObservation.AddGuardedPool();
         }
 
+        _owner = _engine.Totals;
         PoolRegistry.Register(_engine);
+        PoolObservation.Subscribe(this);
     }
 
     /// <summary>The process-wide pool: the same engine and fast path as <see cref="Create()"/> instances.</summary>
@@ -143,32 +170,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
     /// <returns>An array of at least <paramref name="minimumLength"/> elements (the empty array for 0).</returns>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="minimumLength"/> is negative.</exception>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public override T[] Rent(int minimumLength) =>
-        // Read on every path, before any branch, so an inlined Rent and Return share one thread-static access.
-        Rent(minimumLength, ThreadCacheTable.Current);
-
-    /// <summary>Rents with the calling thread's cache table already read (<see cref="ThreadCacheTable.Current"/>).</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal T[] Rent(int minimumLength, object?[]? caches) => Rent<ObservationChecked>(minimumLength, caches);
-
-    /// <summary>The rent; <typeparamref name="TSwitch"/> says whether it checks the observation flag (benchmarks only skip it).</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal T[] Rent<TSwitch>(int minimumLength, object?[]? caches)
-        where TSwitch : struct, IObservationSwitch
-    {
-        T[] array = (uint)(minimumLength - 1) < (uint)_maximumArrayLength
-            ? _engine.Rent(SizeClasses.GetIndex(minimumLength), caches)
-            : RentUncommon(minimumLength);
-
-        // One static flag: nobody listens to the event source and no pool is guarded, so the rent is done.
-        if (!TSwitch.IsChecked || !PoolObservation.IsActive)
-        {
-            return array;
-        }
-
-        OnRentObserved(array);
-        return array;
-    }
+    public override T[] Rent(int minimumLength) => Rent(minimumLength, CurrentCache());
 
     /// <summary>Returns an array rented from this pool.</summary>
     /// <param name="array">The array; its length must be one this pool hands out.</param>
@@ -180,31 +182,107 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
     /// </exception>
     /// <exception cref="InvalidOperationException"><paramref name="array"/> is already in the pool (returned twice).</exception>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public override void Return(T[] array, bool clearArray = false) =>
-        // Read on every path, before any branch, so an inlined Rent and Return share one thread-static access.
-        Return(array, clearArray, ThreadCacheTable.Current);
+    public override void Return(T[] array, bool clearArray = false) => Return(array, clearArray, CurrentCache());
 
-    /// <summary>Returns with the calling thread's cache table already read (<see cref="ThreadCacheTable.Current"/>).</summary>
+    /// <summary>This pool's cache on the calling thread if the inlined paths may use it, else null (they then miss).</summary>
+    /// <remarks>
+    /// <see cref="Shared"/> reads its own thread static; the compare is with a constant, and folds away where the JIT
+    /// knows the receiver. An independent pool reads the one-entry memo of the thread and checks that it owns it.
+    /// </remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal void Return(T[] array, bool clearArray, object?[]? caches) => Return<ObservationChecked>(array, clearArray, caches);
+    internal ThreadCache<T[]>? CurrentCache()
+    {
+        if (ReferenceEquals(this, s_shared))
+        {
+            return t_sharedCache;
+        }
 
-    /// <summary>The return; <typeparamref name="TSwitch"/> says whether it checks the observation flag (benchmarks only skip it).</summary>
+        ThreadCache<T[]>? cache = t_instanceCache;
+        return cache is not null && ReferenceEquals(cache.Owner, _owner) ? cache : null;
+    }
+
+    /// <summary>The rent, with this pool's cache on the calling thread already read (<see cref="CurrentCache"/>).</summary>
+    /// <remarks>
+    /// The inlined path is one compare that also folds the observation state (<see cref="_rentLimit"/> is 0 while anybody
+    /// observes), the slot's load and its clearing store. Everything else — an empty slot, an uncommon length, events,
+    /// guards — goes out of line to <see cref="RentMiss"/>.
+    /// </remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal void Return<TSwitch>(T[] array, bool clearArray, object?[]? caches)
-        where TSwitch : struct, IObservationSwitch
+    internal T[] Rent(int minimumLength, ThreadCache<T[]>? cache)
+    {
+        if (cache is not null && (uint)(minimumLength - 1) < (uint)_rentLimit)
+        {
+            ref T[]? slot = ref cache.Slot(SizeClasses.GetIndex(minimumLength));
+            T[]? array = slot;
+            if (array is not null)
+            {
+                slot = null;
+                return array;
+            }
+        }
+
+        return RentMiss(minimumLength);
+    }
+
+    /// <summary>The return, with this pool's cache on the calling thread already read (<see cref="CurrentCache"/>).</summary>
+    /// <remarks>
+    /// The inlined path parks the array in its class's empty slot; the class compare also folds the observation state
+    /// and clearing (<see cref="_returnClasses"/> is 0 then). A taken slot, an uncommon array, a null, clearing, events
+    /// and guards go out of line to <see cref="ReturnMiss"/>.
+    /// </remarks>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal void Return(T[]? array, bool clearArray, ThreadCache<T[]>? cache)
+    {
+        if (cache is not null && array is not null && !clearArray)
+        {
+            int length = array.Length;
+            int sizeClass = SizeClasses.GetIndex(length);
+
+            // The exact-type check folds away for value types: an array of unmanaged or struct elements is exactly T[].
+            if ((uint)sizeClass < (uint)_returnClasses && SizeClasses.GetLength(sizeClass) == length &&
+                (typeof(T).IsValueType || array.GetType() == typeof(T[])))
+            {
+                ref T[]? slot = ref cache.Slot(sizeClass);
+                if (slot is null)
+                {
+                    slot = array;
+                    return;
+                }
+            }
+        }
+
+        ReturnMiss(array, clearArray);
+    }
+
+    /// <summary>Every rent the inlined path does not serve; afterwards the thread's cache is published to it.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private T[] RentMiss(int minimumLength)
+    {
+        T[] array = (uint)(minimumLength - 1) < (uint)_maximumArrayLength
+            ? _engine.Rent(SizeClasses.GetIndex(minimumLength))
+            : RentUncommon(minimumLength);
+
+        if (PoolObservation.IsActive)
+        {
+            OnRentObserved(array);
+        }
+
+        PublishCache();
+        return array;
+    }
+
+    /// <summary>Every return the inlined path does not take; afterwards the thread's cache is published to it.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ReturnMiss(T[]? array, bool clearArray)
     {
         if (array is null)
         {
             ThrowHelper.ThrowArgumentNull(nameof(array));
         }
 
-        // One static flag, as in Rent.
-        if (TSwitch.IsChecked && PoolObservation.IsActive)
+        if (PoolObservation.IsActive && !OnReturnObserved(array, clearArray))
         {
-            if (!OnReturnObserved(array, clearArray))
-            {
-                return;
-            }
+            return;
         }
 
         int length = array.Length;
@@ -225,15 +303,43 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
                 MemoryMarshal.CreateSpan(ref MemoryMarshal.GetArrayDataReference(array), length).Clear();
             }
 
-            if (_engine.Return(sizeClass, array, caches) == ReturnResult.Duplicate)
+            if (_engine.Return(sizeClass, array) == ReturnResult.Duplicate)
             {
                 OnDuplicateReturn(array);
             }
 
+            PublishCache();
             return;
         }
 
         ReturnUncommon(array);
+    }
+
+    /// <summary>Makes this thread's cache of the pool reachable from the inlined paths, once it exists and may park items.</summary>
+    private void PublishCache()
+    {
+        if (ThreadCacheTable.Get(_engine.Id) is ThreadCache<T[]> cache && ReferenceEquals(cache.Owner, _owner) && cache._slotsEnabled)
+        {
+            if (ReferenceEquals(this, s_shared))
+            {
+                t_sharedCache = cache;
+            }
+            else
+            {
+                t_instanceCache = cache;
+            }
+        }
+    }
+
+    /// <summary>Closes the inlined paths while anybody observes pools (they then miss, and the miss raises the events).</summary>
+    /// <param name="observed">Whether a listener is attached or a guarded pool exists.</param>
+    void IObservationSubscriber.OnObservationChanged(bool observed)
+    {
+        // Volatile: publishes the limits to inlined paths on other threads; a stale value costs one operation's events.
+        Volatile.Write(ref _rentLimit, observed ? 0 : _maximumArrayLength);
+
+        // Volatile: as above.
+        Volatile.Write(ref _returnClasses, observed || _clearOnReturn ? 0 : _classCount);
     }
 
     /// <summary>Rents an array for a synchronous scope: <c>using var scope = pool.RentScoped(n);</c>.</summary>
@@ -249,11 +355,11 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public ArrayScope<T> RentScoped(int minimumLength, bool clearOnReturn = false)
     {
-        // The scope keeps the thread's table: it is disposed on this thread, and returns through it without a second
-        // thread-static access. The first rent of a thread creates the table, so read it again then.
-        object?[]? caches = ThreadCacheTable.Current;
-        T[] array = Rent(minimumLength, caches);
-        return new ArrayScope<T>(array.Length == 0 ? null : this, array, minimumLength, clearOnReturn, caches ?? ThreadCacheTable.Current);
+        // The scope keeps this pool's cache of the thread: it is disposed on this thread and returns through it without
+        // a second thread-static access. A miss publishes the cache, so read it again then.
+        ThreadCache<T[]>? cache = CurrentCache();
+        T[] array = Rent(minimumLength, cache);
+        return new ArrayScope<T>(array.Length == 0 ? null : this, array, minimumLength, clearOnReturn, cache ?? CurrentCache());
     }
 
     /// <summary>Rents an array under a lease that may outlive the current method: stored, awaited across, used as memory.</summary>

@@ -1,3 +1,5 @@
+using System;
+using System.Collections.Generic;
 using System.Runtime.CompilerServices;
 using System.Threading;
 
@@ -8,13 +10,18 @@ namespace NativePool;
 /// <c>NativePool</c> event source, or a guarded or leak-tracking pool alive in the process.
 /// </summary>
 /// <remarks>
-/// A pool nobody observes pays one load of a static field and one predicted branch per rent and per return; everything
-/// else (the event source's own flags, the pool's guard) is read only behind it. The flag is set from the event
+/// The inlined paths of the array pools do not read it at all: each pool subscribes and folds the state into its own
+/// limits (see <see cref="Subscribe"/>), so a pool nobody observes pays nothing for diagnostics there. Other paths pay
+/// one load of a static field and one predicted branch; everything else (the event source's own flags, the pool's
+/// guard) is read only behind it. The flag is set from the event
 /// source's command callback and when a guarded pool is created; it never turns off while a guarded pool has existed
 /// (such pools are for tests and investigations).
 /// </remarks>
 internal static class PoolObservation
 {
+    private static readonly object s_updateLock = new();
+    private static readonly List<WeakReference<IObservationSubscriber>> s_subscribers = [];
+    private static int s_pruneAt = 16;
     private static bool s_active;
     private static bool s_listening;
     private static int s_guardedPools;
@@ -42,7 +49,41 @@ internal static class PoolObservation
         Update();
     }
 
-    private static void Update() =>
-        // Volatile: publishes the new state to hot paths on other threads (and orders it after the inputs above).
-        Volatile.Write(ref s_active, s_listening || Volatile.Read(ref s_guardedPools) > 0);
+    /// <summary>
+    /// Tells <paramref name="subscriber"/> the observation state now and on every change, under one lock, so the calls
+    /// never overlap and the last one always carries the latest state. Pools whose inlined paths skip the flag (they
+    /// fold it into their own limits) use it to close those paths while anybody observes. Held weakly: a pool that
+    /// nobody references is still collected.
+    /// </summary>
+    /// <param name="subscriber">The pool.</param>
+    public static void Subscribe(IObservationSubscriber subscriber)
+    {
+        lock (s_updateLock)
+        {
+            if (s_subscribers.Count >= s_pruneAt)
+            {
+                s_subscribers.RemoveAll(static reference => !reference.TryGetTarget(out _));
+                s_pruneAt = Math.Max(16, s_subscribers.Count * 2);
+            }
+
+            s_subscribers.Add(new WeakReference<IObservationSubscriber>(subscriber));
+            subscriber.OnObservationChanged(s_active);
+        }
+    }
+
+    private static void Update()
+    {
+        lock (s_updateLock)
+        {
+            // Volatile: publishes the new state to hot paths on other threads (and orders it after the inputs above).
+            Volatile.Write(ref s_active, s_listening || Volatile.Read(ref s_guardedPools) > 0);
+            foreach (WeakReference<IObservationSubscriber> reference in s_subscribers)
+            {
+                if (reference.TryGetTarget(out IObservationSubscriber? subscriber))
+                {
+                    subscriber.OnObservationChanged(s_active);
+                }
+            }
+        }
+    }
 }

@@ -26,7 +26,7 @@ public class InterleavedDryRunTests
         "producer/consumer byte[4096] vs ArrayPool.Shared",
         "2 fresh threads x 1 object vs DefaultObjectPool",
         "MemoryPool Rent(4096)+Dispose vs MemoryPool.Shared",
-        "byte[4096] diagnostics off vs no diagnostics check",
+        "byte[4096] with a Verbose listener vs ArrayPool.Shared with one",
     ];
 
     private readonly ITestOutputHelper _output;
