@@ -56,7 +56,8 @@ public class InterleavedDryRunTests
                 Assert.True(band.Length == 2, $"The p25–p75 band of '{scenario}' is '{cells[4]}'.");
                 double p25 = Number(band[0], scenario);
                 double p75 = Number(band[1], scenario);
-                Assert.True(p25 > 0 && p25 <= median && median <= p75, $"'{scenario}': p25 {p25}, median {median}, p75 {p75} are not ordered positive ratios.");
+                // Ordered and not negative; a dry round's ratio may print as 0.000 (a peer round stalled by the scheduler).
+                Assert.True(p25 >= 0 && p25 <= median && median <= p75, $"'{scenario}': p25 {p25}, median {median}, p75 {p75} are not ordered ratios.");
                 Number(cells[1], scenario);
                 Number(cells[2], scenario);
                 Number(cells[6], scenario);
