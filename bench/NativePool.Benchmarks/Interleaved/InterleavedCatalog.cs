@@ -16,5 +16,7 @@ public static class InterleavedCatalog
         FreshThreadsScenario.Create(),
         MemoryPoolScenario.Create(),
         ListenerAttachedScenario.Create(),
+        PipeCopyScenario.Create(),
+        JsonWriterScenario.Create(),
     ];
 }

@@ -27,6 +27,8 @@ public class InterleavedDryRunTests
         "2 fresh threads x 1 object vs DefaultObjectPool",
         "MemoryPool Rent(4096)+Dispose vs MemoryPool.Shared",
         "byte[4096] with a Verbose listener vs ArrayPool.Shared with one",
+        "app: Pipe 64 KiB copy, StripedMemoryPool vs default pool",
+        "app: JSON through a pooled IBufferWriter, StripedArrayPool vs ArrayPool",
     ];
 
     private readonly ITestOutputHelper _output;
