@@ -126,6 +126,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
         }
 
         StripedObjectPoolOptions.ValidateMaximumRetained(maximumRetained, maximumRetainedName);
+        diagnostics?.ValidateOtherOptions();
 
         _policy = policy;
         _fastPolicy = policy as PooledObjectPolicy<T>;
