@@ -181,8 +181,8 @@ internal sealed partial class StripedPool<T>
             return 0;
         }
 
-        Discard(item);
-        return 1;
+        // After shutdown, an item a raced rent claimed first is that rent's to count (see StripedPool.Shutdown).
+        return Discard(item) ? 1 : 0;
     }
 
     private void StartTrimming(TimeSpan interval)

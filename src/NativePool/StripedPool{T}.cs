@@ -83,7 +83,7 @@ internal sealed partial class StripedPool<T> where T : class
         _itemBytes = settings.ItemBytes ?? new long[_classCount];
         _allocate = allocate;
         _onDiscard = onDiscard;
-        _discardItem = onDiscard is null ? null : Discard;
+        _discardItem = onDiscard is null ? null : DiscardStripeItem;
         _strict = settings.RetentionLimit >= 0;
         _totals = new PoolTotals(settings.RetentionLimit, settings.ThreadSlotTokens);
         _clock = settings.Clock;
