@@ -12,17 +12,26 @@ namespace NativePool;
 /// is a thread static of <see cref="ThreadCacheTable"/>, beside the cache table, so that a scope's rent, return and
 /// token share one thread-static base. A token is only
 /// put back after its generation has moved on, so a stale copy of an old lease can never match the token's new lease.
+/// The generation is 64-bit and moves by one per lease: it comes round only after 2^64 leases of one token (over 500
+/// years at 10^9 leases a second), so no stale copy, however old, matches a later lease (see <see cref="LeaseGeneration"/>).
 /// </remarks>
 internal sealed class LeaseToken
 {
     private const int MaxSparePerThread = 16;
 
-    private int _generation;
+    private long _generation;
     private int _depth;
     private LeaseToken? _next;
 
     /// <summary>The current generation; a lease remembers it when it is made.</summary>
-    public int Generation => _generation;
+    public long Generation
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => LeaseGeneration.Read(ref _generation);
+    }
+
+    /// <summary>Moves the generation to <paramref name="generation"/>, as that many leases would (tests).</summary>
+    internal void SetGenerationForTest(long generation) => LeaseGeneration.Write(ref _generation, generation);
 
     /// <summary>A token from this thread's free list, or a new one.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -40,7 +49,7 @@ internal sealed class LeaseToken
 
     /// <summary>Ends generation <paramref name="generation"/>; true for exactly one caller per generation.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public bool TryEnd(int generation)
+    public bool TryEnd(long generation)
     {
         // Settles two copies of one lease disposed at once (on two threads): only one moves the generation on.
         if (Interlocked.CompareExchange(ref _generation, generation + 1, generation) != generation)

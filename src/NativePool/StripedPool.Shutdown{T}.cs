@@ -31,8 +31,10 @@ namespace NativePool;
 /// </para>
 /// <para>
 /// Exactly once. In that ambiguous window one item can reach two discarders (a drain and an owner's slow path, or two
-/// drains). After the mark every discard goes through a reference set under a lock, so each item is discarded once.
-/// Exceptions thrown by the discard (an object's <c>Dispose</c>) are collected so one failing item does not leave the
+/// drains). After the mark every discard goes through a reference set under a lock, so each item is discarded once,
+/// and counted (as trimmed) once, by whichever discarder claims it first: a raced rent whose item no drain saw counts
+/// it itself, and one whose item a drain also took leaves the count to the drain. This holds for pools without a
+/// discard callback too, so their statistics come out exact. Exceptions thrown by the discard (an object's <c>Dispose</c>) are collected so one failing item does not leave the
 /// others undiscarded, and rethrown as an <see cref="AggregateException"/> by the call that drained them. The set exists
 /// only in a shut-down pool; the fast path pays only the facade's re-check, a plain load of a field written once.
 /// </para>
@@ -76,13 +78,31 @@ internal sealed partial class StripedPool<T>
         return true;
     }
 
-    /// <summary>A rent saw the mark after it took <paramref name="item"/>: the item goes to nobody, discarded once.</summary>
+    /// <summary>A rent saw the mark after it took <paramref name="item"/>: the item goes to nobody, discarded and counted once.</summary>
     /// <remarks>The facade throws <see cref="ObjectDisposedException"/> after this returns.</remarks>
     [MethodImpl(MethodImplOptions.NoInlining)]
     public void RentRacedShutdown(T item)
     {
         ShutdownState state = _shutdown!;
-        DiscardOnce(state, item);
+
+        // No drain took it (or none will count it) when this claims it first: it leaves the pool here, as the drain's
+        // items do, counted as trimmed in one move.
+        _totals.BeginMove();
+        bool claimed = false;
+        try
+        {
+            claimed = DiscardOnce(state, item);
+        }
+        finally
+        {
+            _totals.EndMove(claimed ? 1 : 0);
+        }
+
+        if (claimed)
+        {
+            LogTrimmed(1);
+        }
+
         state.ThrowCollectedErrors();
     }
 
@@ -99,19 +119,23 @@ internal sealed partial class StripedPool<T>
     }
 
     /// <summary>Every discard of the engine: the callback, or after shutdown the exactly-once path.</summary>
-    private void Discard(T item)
+    /// <returns>False only after shutdown, for an item another discarder claimed first: the caller must not count it.</returns>
+    private bool Discard(T item)
     {
         // Volatile: a drainer or a raced owner after the mark must use the exactly-once path (see the remarks).
         ShutdownState? state = Volatile.Read(ref _shutdown);
         if (state is null)
         {
             _onDiscard?.Invoke(item);
+            return true;
         }
-        else
-        {
-            DiscardOnce(state, item);
-        }
+
+        return DiscardOnce(state, item);
     }
+
+    /// <summary><see cref="Discard"/> as the stripes' discard callback, which counts every item it removes.</summary>
+    /// <remarks>A stripe item is only ever taken under its stripe's claim, so no other discarder can hold it too.</remarks>
+    private void DiscardStripeItem(T item) => Discard(item);
 
     private void DrainAfterMark(ShutdownState state)
     {
@@ -136,11 +160,18 @@ internal sealed partial class StripedPool<T>
         state.ThrowCollectedErrors();
     }
 
-    private void DiscardOnce(ShutdownState state, T item)
+    /// <summary>Claims <paramref name="item"/> in the shut-down pool's set and, for the first claimer only, discards it.</summary>
+    /// <returns>True for the one caller per item that claimed it, which counts it.</returns>
+    private bool DiscardOnce(ShutdownState state, T item)
     {
-        if (_onDiscard is null || !state.TryClaim(item))
+        if (!state.TryClaim(item))
         {
-            return;
+            return false;
+        }
+
+        if (_onDiscard is null)
+        {
+            return true;
         }
 
         try
@@ -153,6 +184,8 @@ internal sealed partial class StripedPool<T>
         {
             state.AddError(exception);
         }
+
+        return true;
     }
 
     /// <summary>What a shut-down pool remembers: the items it has discarded, and what their discard threw.</summary>

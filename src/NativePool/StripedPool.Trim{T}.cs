@@ -134,16 +134,19 @@ internal sealed partial class StripedPool<T>
             return 0;
         }
 
+        // After shutdown, an item a raced rent claimed first is that rent's to count (see StripedPool.Shutdown); a
+        // discard that throws still took the item out of the pool, so it stays counted.
+        bool counted = true;
         try
         {
-            Discard(item);
+            counted = Discard(item);
         }
         finally
         {
-            _totals.EndMove(1);
+            _totals.EndMove(counted ? 1 : 0);
         }
 
-        return 1;
+        return counted ? 1 : 0;
     }
 
     private void StartTrimming(TimeSpan interval)

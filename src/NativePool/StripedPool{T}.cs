@@ -57,7 +57,9 @@ internal sealed partial class StripedPool<T> where T : class
     private readonly PoolTotals _totals;
     private readonly bool _strict;
     private readonly ConditionalWeakTable<ThreadCache<T>, object?> _threadCaches = new();
-    private int _idReleased;
+
+    // 1 from the moment the id is this pool's until it is given back; 0 in a pool whose constructor threw before.
+    private int _ownsId;
 
     /// <summary>Creates a pool.</summary>
     /// <param name="settings">Shape and trimming.</param>
@@ -81,20 +83,31 @@ internal sealed partial class StripedPool<T> where T : class
         _itemBytes = settings.ItemBytes ?? new long[_classCount];
         _allocate = allocate;
         _onDiscard = onDiscard;
-        _discardItem = onDiscard is null ? null : Discard;
+        _discardItem = onDiscard is null ? null : DiscardStripeItem;
         _strict = settings.RetentionLimit >= 0;
         _totals = new PoolTotals(settings.RetentionLimit, settings.ThreadSlotTokens);
         _clock = settings.Clock;
         _pressure = settings.Pressure;
         _trimAgeMs = (long)settings.TrimAge.TotalMilliseconds;
-        _id = ThreadCacheTable.AllocatePoolId();
+        try
+        {
+            _id = ThreadCacheTable.AllocatePoolId();
+        }
+        catch
+        {
+            // No id: the finalizer has nothing to give back (and must not give back id 0, which is not ours).
+            GC.SuppressFinalize(this);
+            throw;
+        }
+
+        _ownsId = 1;
         if (settings.TrimmingEnabled)
         {
             StartTrimming(settings.TrimInterval);
         }
     }
 
-    /// <summary>Gives the pool's id back when nobody references the pool any more.</summary>
+    /// <summary>Gives the pool's id back when nobody references the pool any more (nothing, if it never got one).</summary>
     ~StripedPool() => ReleaseId();
 
     /// <summary>The pool's id: its index in every thread's cache table, unique among live pools.</summary>
@@ -175,11 +188,15 @@ internal sealed partial class StripedPool<T> where T : class
     /// <summary>The stripes of class <paramref name="sizeClass"/>, or null when nothing of that class was ever returned.</summary>
     internal StripeSet<T>? GetStripes(int sizeClass) => Volatile.Read(ref _classes[sizeClass]);
 
-    /// <summary>Gives the pool's id back for reuse (disposal, or the finalizer); the pool must not rent or return afterwards.</summary>
+    /// <summary>
+    /// Gives the pool's id back for reuse (disposal, or the finalizer); the pool must not rent or return afterwards.
+    /// Only a pool that owns its id gives it back, once: a pool whose constructor threw before it got an id (a bad
+    /// setting, or more than <see cref="ThreadCacheTable.MaximumPools"/> pools alive) gives nothing back.
+    /// </summary>
     public void ReleaseId()
     {
         // Interlocked: Dispose and the finalizer (or two Dispose calls) may both get here; the id goes back once.
-        if (Interlocked.Exchange(ref _idReleased, 1) == 0)
+        if (Interlocked.Exchange(ref _ownsId, 0) == 1)
         {
             ThreadCacheTable.ReleasePoolId(_id);
         }

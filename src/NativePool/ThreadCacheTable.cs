@@ -28,8 +28,9 @@ internal static class ThreadCacheTable
     /// <summary>The table index of the thread's scope ledger; pool ids start after it.</summary>
     internal const int ScopeLedgerIndex = 0;
 
-    private static readonly PriorityQueue<int, int> s_freeIds = new();
+    private static readonly SortedSet<int> s_freeIds = [];
     private static int s_nextPoolId = ScopeLedgerIndex + 1;
+    private static int s_maximumPools = MaximumPools;
 
 #pragma warning disable IDE1006 // dotnet/runtime names thread statics t_; .editorconfig naming rules cannot select by attribute.
     [ThreadStatic]
@@ -79,6 +80,29 @@ internal static class ThreadCacheTable
         }
     }
 
+    /// <summary>
+    /// The limit <see cref="AllocatePoolId"/> enforces: <see cref="MaximumPools"/>, lowered by tests (which restore it)
+    /// so that running out of ids needs a few pools rather than 2^24.
+    /// </summary>
+    internal static int MaximumPoolsForTest
+    {
+        get
+        {
+            lock (s_freeIds)
+            {
+                return s_maximumPools;
+            }
+        }
+
+        set
+        {
+            lock (s_freeIds)
+            {
+                s_maximumPools = value;
+            }
+        }
+    }
+
     /// <summary>The length of the calling thread's table (tests).</summary>
     internal static int CurrentThreadTableLength => t_caches?.Length ?? 0;
 
@@ -90,14 +114,16 @@ internal static class ThreadCacheTable
         // every thread's table short.
         lock (s_freeIds)
         {
-            if (s_freeIds.TryDequeue(out int id, out _))
+            if (s_freeIds.Count != 0)
             {
+                int id = s_freeIds.Min;
+                s_freeIds.Remove(id);
                 return id;
             }
 
-            if (s_nextPoolId >= MaximumPools)
+            if (s_nextPoolId >= s_maximumPools)
             {
-                ThrowHelper.ThrowInvalidOperation($"More than {MaximumPools} NativePool pools are alive at once.");
+                ThrowHelper.ThrowInvalidOperation($"More than {s_maximumPools} NativePool pools are alive at once.");
             }
 
             return s_nextPoolId++;
@@ -105,11 +131,16 @@ internal static class ThreadCacheTable
     }
 
     /// <summary>Gives <paramref name="poolId"/> back for reuse; its pool must never use it again.</summary>
-    public static void ReleasePoolId(int poolId)
+    /// <returns>
+    /// True when the id went back. False, and nothing changes, for an id that was never handed out (the scope ledger's
+    /// index among them) or is already free: taking it would later give one id to two pools, or a pool the ledger's
+    /// entry.
+    /// </returns>
+    public static bool ReleasePoolId(int poolId)
     {
         lock (s_freeIds)
         {
-            s_freeIds.Enqueue(poolId, poolId);
+            return poolId > ScopeLedgerIndex && poolId < s_nextPoolId && s_freeIds.Add(poolId);
         }
     }
 

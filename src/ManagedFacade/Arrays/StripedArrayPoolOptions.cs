@@ -55,12 +55,16 @@ public sealed class StripedArrayPoolOptions : StripedPoolOptions
     /// </summary>
     public bool TrackLeaks { get; set; }
 
-    /// <summary>What a guarded pool does when it detects misuse. Default <see cref="PoolMisusePolicy.Throw"/>.</summary>
+    /// <summary>
+    /// What a guarded pool does when it detects misuse. Default <see cref="PoolMisusePolicy.Throw"/>. A value the enum
+    /// does not define is out of range (checked whether or not the pool is guarded).
+    /// </summary>
     public PoolMisusePolicy MisusePolicy { get; set; }
 
     /// <summary>
     /// What an unguarded pool does when it sees a double return (it sees those where the array is still the calling
     /// thread's or the stripe's most recent). Default <see cref="PoolMisusePolicy.Throw"/>; either way the array is kept once.
+    /// A value the enum does not define is out of range.
     /// </summary>
     public PoolMisusePolicy DoubleReturnPolicy { get; set; }
 
@@ -74,5 +78,8 @@ public sealed class StripedArrayPoolOptions : StripedPoolOptions
         {
             ThrowHelper.ThrowArgumentOutOfRange(nameof(MaximumArrayLength), "MaximumArrayLength must be from 16 to 2^30 elements.");
         }
+
+        MisuseReporter.ValidatePolicy(MisusePolicy, nameof(MisusePolicy));
+        MisuseReporter.ValidatePolicy(DoubleReturnPolicy, nameof(DoubleReturnPolicy));
     }
 }

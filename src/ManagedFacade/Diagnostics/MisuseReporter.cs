@@ -27,6 +27,18 @@ internal static class MisuseReporter
         }
     }
 
+    /// <summary>Checks that <paramref name="policy"/> is one of the values <see cref="PoolMisusePolicy"/> defines.</summary>
+    /// <param name="policy">The option's value.</param>
+    /// <param name="paramName">The option's name.</param>
+    /// <exception cref="ArgumentOutOfRangeException">Any other value: <see cref="Report"/> would treat it as <see cref="PoolMisusePolicy.Ignore"/>.</exception>
+    public static void ValidatePolicy(PoolMisusePolicy policy, string paramName)
+    {
+        if (policy is not (PoolMisusePolicy.Throw or PoolMisusePolicy.Report or PoolMisusePolicy.Ignore))
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(paramName, $"{paramName} must be Throw, Report or Ignore.");
+        }
+    }
+
     private static string Describe(PoolMisuseKind kind, string poolName) => kind switch
     {
         PoolMisuseKind.DoubleReturn => $"An item was returned to pool '{poolName}' twice: returning an item twice would hand it to two renters at once.",

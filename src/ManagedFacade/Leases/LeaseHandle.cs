@@ -10,14 +10,15 @@ namespace NativePool;
 /// dispose, a copy's dispose, a dispose long after the item went to another renter) finds the generation moved on.
 /// </summary>
 /// <remarks>
-/// A default handle (a default lease) is never active and never ends. Once ended, <see cref="IsActive"/> is false on
+/// The generation is 64-bit (see <see cref="LeaseToken"/>): a copy kept across any number of later leases of the token
+/// never matches one of them. A default handle (a default lease) is never active and never ends. Once ended, <see cref="IsActive"/> is false on
 /// every copy and <see cref="ThrowIfEnded"/> throws the lease types' one <see cref="ObjectDisposedException"/>.
 /// </remarks>
 [StructLayout(LayoutKind.Auto)]
 internal readonly struct LeaseHandle : IEquatable<LeaseHandle>
 {
     private readonly LeaseToken? _token;
-    private readonly int _generation;
+    private readonly long _generation;
 
     private LeaseHandle(LeaseToken token)
     {

@@ -12,10 +12,12 @@ namespace NativePool;
 /// </summary>
 /// <remarks>
 /// <para>
-/// <see cref="Generation"/> is odd while the block is leased and even while it is pooled. <see cref="Lease"/> makes it
-/// odd with a plain store (the renter holds the block exclusively); <see cref="TryEndLease"/> makes it even again with
-/// one compare-and-swap from the lease's own generation, so of two ends of one lease (copies, racing threads) exactly
-/// one wins, and a stale lease never ends a newer one.
+/// <see cref="Generation"/> is the number of the current lease while the block is leased, and 0 while it is pooled.
+/// <see cref="Lease"/> numbers the next lease and publishes it with a plain store (the renter holds the block
+/// exclusively); <see cref="TryEndLease"/> puts 0 back with one compare-and-swap from the lease's own number, so of two
+/// ends of one lease (copies, racing threads) exactly one wins, and a stale lease never ends a newer one. Numbers are
+/// 64-bit and never repeat within a block before 2^64 leases (over 500 years at 10^9 leases a second), so a lease
+/// kept across any number of later leases of its block never matches one of them (see <see cref="LeaseGeneration"/>).
 /// </para>
 /// <para>
 /// As a memory manager: <see cref="GetSpan"/> and <see cref="Pin"/> throw <see cref="ObjectDisposedException"/> while
@@ -28,7 +30,12 @@ internal abstract unsafe class PinnedBlockManager<T> : MemoryManager<T>
 {
     private readonly int _sizeClass;
     private int _length;
-    private int _generation;
+
+    // Leases made of this block so far; read and written only by the renter holding the block.
+    private long _leases;
+
+    // The current lease's number, or 0 while the block is pooled.
+    private long _generation;
 
     /// <summary>Creates a block of size class <paramref name="sizeClass"/> that is not leased.</summary>
     protected PinnedBlockManager(int sizeClass) => _sizeClass = sizeClass;
@@ -39,15 +46,22 @@ internal abstract unsafe class PinnedBlockManager<T> : MemoryManager<T>
     /// <summary>Elements of <typeparamref name="T"/> in the current lease.</summary>
     public int Length => _length;
 
-    /// <summary>The generation: odd while leased.</summary>
-    public int Generation => _generation;
+    /// <summary>The generation: the current lease's number while leased, 0 while pooled.</summary>
+    public long Generation
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => LeaseGeneration.Read(ref _generation);
+    }
 
     /// <summary>True while the block is leased.</summary>
     public bool IsLeased
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        get => (_generation & 1) != 0;
+        get => Generation != 0;
     }
+
+    /// <summary>Moves the pooled block on as <paramref name="generation"/> leases would: its next lease is <paramref name="generation"/> + 1 (tests).</summary>
+    internal void SetGenerationForTest(long generation) => _leases = generation;
 
     /// <summary>The first element of the memory; only valid while the memory exists (always, for a leased block).</summary>
     protected abstract ref T Start { get; }
@@ -56,25 +70,25 @@ internal abstract unsafe class PinnedBlockManager<T> : MemoryManager<T>
     protected abstract string DisposedObjectName { get; }
 
     /// <summary>Starts a lease of <paramref name="length"/> elements; the caller holds the block exclusively.</summary>
-    /// <returns>The lease's generation (odd).</returns>
+    /// <returns>The lease's generation: its number, never 0.</returns>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public int Lease(int length)
+    public long Lease(int length)
     {
         _length = length;
 
-        // A plain store is enough: the block came out of the pool (even), and a stale ender only ever swaps the odd
-        // generation its own lease had, which is no longer current.
-        int generation = _generation + 1;
-        _generation = generation;
+        // A plain store is enough: the block came out of the pool (0), and a stale ender only ever swaps out the number
+        // its own lease had, which no later lease has. (0 comes round only after 2^64 leases.)
+        long generation = ++_leases;
+        LeaseGeneration.Write(ref _generation, generation);
         return generation;
     }
 
     /// <summary>Ends the lease of <paramref name="generation"/>; true for exactly one caller per lease.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public bool TryEndLease(int generation)
+    public bool TryEndLease(long generation)
     {
-        // Settles two ends of one lease (copies, or two threads): only the one that moves the generation on wins.
-        return Interlocked.CompareExchange(ref _generation, generation + 1, generation) == generation;
+        // Settles two ends of one lease (copies, or two threads): only the one that swaps its number for 0 wins.
+        return Interlocked.CompareExchange(ref _generation, 0, generation) == generation;
     }
 
     /// <summary>The current lease's elements.</summary>
@@ -114,7 +128,7 @@ internal abstract unsafe class PinnedBlockManager<T> : MemoryManager<T>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     protected void ThrowIfNotLeased()
     {
-        if ((_generation & 1) == 0)
+        if (!IsLeased)
         {
             ThrowHelper.ThrowObjectDisposed(DisposedObjectName);
         }

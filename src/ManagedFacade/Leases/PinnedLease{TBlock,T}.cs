@@ -23,10 +23,10 @@ internal readonly struct PinnedLease<TBlock, T> : IEquatable<PinnedLease<TBlock,
     where T : unmanaged
 {
     private readonly TBlock? _block;
-    private readonly int _generation;
+    private readonly long _generation;
 
     /// <summary>The lease of <paramref name="block"/> made at <paramref name="generation"/>.</summary>
-    public PinnedLease(TBlock block, int generation)
+    public PinnedLease(TBlock block, long generation)
     {
         _block = block;
         _generation = generation;
@@ -43,7 +43,7 @@ internal readonly struct PinnedLease<TBlock, T> : IEquatable<PinnedLease<TBlock,
     public TBlock? UncheckedBlock => _block;
 
     /// <summary>The lease's generation.</summary>
-    public int Generation => _generation;
+    public long Generation => _generation;
 
     /// <summary>The block of an active lease.</summary>
     /// <exception cref="ObjectDisposedException">The lease has ended, or is a default lease.</exception>

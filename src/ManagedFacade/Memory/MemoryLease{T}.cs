@@ -23,7 +23,7 @@ public readonly struct MemoryLease<T> : IDisposable, IEquatable<MemoryLease<T>>
     private readonly PinnedLease<PinnedMemoryOwner<T>, T> _lease;
     private readonly int _length;
 
-    internal MemoryLease(PinnedMemoryOwner<T> owner, int generation, int length)
+    internal MemoryLease(PinnedMemoryOwner<T> owner, long generation, int length)
     {
         _lease = new PinnedLease<PinnedMemoryOwner<T>, T>(owner, generation);
         _length = length;

@@ -11,15 +11,16 @@ namespace NativePool;
 /// </summary>
 /// <remarks>
 /// <para>
-/// State. The generation (see <see cref="PinnedBlockManager{T}"/>) is odd while the owner is rented and even while it
-/// is in the pool (or dropped), so of two threads that dispose the same owner at once exactly one returns it.
+/// State. The generation (see <see cref="PinnedBlockManager{T}"/>) is the number of the current rent while the owner is
+/// rented and 0 while it is in the pool (or dropped), so of two threads that dispose the same owner at once exactly one
+/// returns it.
 /// </para>
 /// <para>
 /// Stale references. This object is reused by later renters, so a reference to it cannot tell a finished lease from
 /// the current one. It is therefore never handed out as the <see cref="IMemoryOwner{T}"/> of a rent unless the pool was
 /// created with <see cref="StripedMemoryPoolOptions.ReuseOwners"/>: <c>Rent</c> wraps it in a
 /// <see cref="RentedMemoryOwner{T}"/> made for that rent, and <see cref="MemoryLease{T}"/> carries the generation
-/// itself. Both reach the owner only through <see cref="GetMemory(int)"/> and <see cref="EndLease(int)"/>, so a stale
+/// itself. Both reach the owner only through <see cref="GetMemory(long)"/> and <see cref="EndLease(long)"/>, so a stale
 /// handle or lease never touches a newer renter's buffer.
 /// </para>
 /// </remarks>
@@ -64,7 +65,7 @@ internal sealed class PinnedMemoryOwner<T> : PinnedBlockManager<T>, IDisposable
     /// <summary>The memory of the lease made at <paramref name="generation"/>, exactly the requested length.</summary>
     /// <exception cref="ObjectDisposedException">That lease has ended.</exception>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public Memory<T> GetMemory(int generation)
+    public Memory<T> GetMemory(long generation)
     {
         if (Generation != generation)
         {
@@ -76,7 +77,7 @@ internal sealed class PinnedMemoryOwner<T> : PinnedBlockManager<T>, IDisposable
 
     /// <summary>Ends the lease of <paramref name="generation"/> and returns the owner to its pool; false if it had ended.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public bool EndLease(int generation)
+    public bool EndLease(long generation)
     {
         if (!TryEndLease(generation))
         {
@@ -90,8 +91,8 @@ internal sealed class PinnedMemoryOwner<T> : PinnedBlockManager<T>, IDisposable
     /// <summary>Ends the current lease, once; a second call (or a racing one) does nothing.</summary>
     void IDisposable.Dispose()
     {
-        int generation = Generation;
-        if ((generation & 1) != 0)
+        long generation = Generation;
+        if (generation != 0)
         {
             EndLease(generation);
         }

@@ -12,18 +12,18 @@ namespace NativePool;
 /// The pooled owner (and its pinned array) is reused by later renters; this handle never is. Every check goes through
 /// the generation it carries, so once its lease has ended its <see cref="Memory"/> throws
 /// <see cref="ObjectDisposedException"/> and its <see cref="Dispose"/> does nothing, whoever holds the buffer now.
-/// (The generation is a 32-bit counter that moves by two per rent: a handle kept across 2^31 later rents of the same
-/// buffer could match again, which no realistic program reaches.)
+/// The generation is the rent's 64-bit number (see <see cref="PinnedBlockManager{T}"/>), so a handle kept across any
+/// number of later rents of the same buffer never matches one of them.
 /// </remarks>
 /// <typeparam name="T">The element type.</typeparam>
 internal sealed class RentedMemoryOwner<T> : IMemoryOwner<T>
     where T : unmanaged
 {
     private readonly PinnedMemoryOwner<T> _owner;
-    private readonly int _generation;
+    private readonly long _generation;
 
     /// <summary>Wraps the lease of <paramref name="owner"/> made at <paramref name="generation"/>.</summary>
-    public RentedMemoryOwner(PinnedMemoryOwner<T> owner, int generation)
+    public RentedMemoryOwner(PinnedMemoryOwner<T> owner, long generation)
     {
         _owner = owner;
         _generation = generation;

@@ -1,5 +1,6 @@
 using System;
 using System.Buffers;
+using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 using System.Threading;
 
@@ -35,6 +36,13 @@ namespace NativePool;
 /// Concurrency: the engine's. A rent or dispose first uses the calling thread's slot for the size class (plain loads
 /// and stores), then the current core's stripe (one compare-and-swap), then the nearest other stripes; it never waits.
 /// Ending a lease costs one uncontended compare-and-swap on the owner, which is what makes racing disposes safe.
+/// </para>
+/// <para>
+/// Disposal is the engine's one shutdown protocol (<see cref="StripedPool{T}.Shutdown"/>): every pooled buffer, in the
+/// stripes and in every thread's slots and magazines, is let go once. The pool re-reads the engine's mark after every
+/// engine rent and return, so a rent racing <see cref="MemoryPool{T}.Dispose()"/> throws
+/// <see cref="ObjectDisposedException"/> instead of handing out a buffer the shutdown let go, and a return racing it
+/// drains again instead of leaving the buffer parked in a disposed pool; the statistics stay exact either way.
 /// </para>
 /// </remarks>
 /// <typeparam name="T">The element type (unmanaged, so buffers can be pinned).</typeparam>
@@ -140,6 +148,13 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
         if ((uint)(minBufferSize - 1) < (uint)_rentLimit)
         {
             PinnedMemoryOwner<T> owner = _engine.Rent(SizeClasses.GetIndex(minBufferSize));
+
+            // A Dispose that began while we took the owner may have taken it from our slot too (see StripedPool.Shutdown).
+            if (_engine.IsShutDown)
+            {
+                RentRacedDispose(owner);
+            }
+
             owner.Lease(minBufferSize);
             return owner;
         }
@@ -172,6 +187,13 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
         {
             // Cannot be a duplicate: the owner's generation lets exactly one dispose per lease through.
             _engine.Return(owner.SizeClass, owner);
+
+            // A Dispose that began while we stored the owner may have drained before our store: drain again.
+            if (_engine.IsShutDown)
+            {
+                _engine.ReturnRacedShutdown();
+            }
+
             return;
         }
 
@@ -222,8 +244,25 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
 
         // Length 0 shares the smallest class; its Memory is empty.
         PinnedMemoryOwner<T> owner = _engine.Rent(SizeClasses.GetIndex(Math.Max(1, minBufferSize)));
+
+        // As in RentOwner: a Dispose that began while we took the owner may have taken it from our slot too.
+        if (_engine.IsShutDown)
+        {
+            RentRacedDispose(owner);
+        }
+
         owner.Lease(minBufferSize);
         return owner;
+    }
+
+    [DoesNotReturn]
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void RentRacedDispose(PinnedMemoryOwner<T> owner)
+    {
+        // Hand the owner to nobody: it is let go and counted once (here, or by the drain that also took it), then the
+        // rent throws.
+        _engine.RentRacedShutdown(owner);
+        ThrowHelper.ThrowObjectDisposed(nameof(StripedMemoryPool<T>));
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]

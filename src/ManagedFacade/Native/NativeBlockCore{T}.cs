@@ -87,7 +87,7 @@ internal sealed class NativeBlockCore<T>
     /// <param name="generation">The lease's generation.</param>
     /// <returns>The block.</returns>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public NativeBlock<T> Rent(int byteLength, int length, out int generation)
+    public NativeBlock<T> Rent(int byteLength, int length, out long generation)
     {
         NativeBlock<T> block = (uint)(byteLength - 1) < (uint)_rentLimit
             ? _engine.Rent(NativeSizeClasses.GetIndex(byteLength))
@@ -105,7 +105,7 @@ internal sealed class NativeBlockCore<T>
 
     /// <summary>Ends lease <paramref name="generation"/> of <paramref name="block"/> and takes the block back; later calls do nothing.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public void Return(NativeBlock<T> block, int generation)
+    public void Return(NativeBlock<T> block, long generation)
     {
         if (!block.TryEndLease(generation))
         {

@@ -28,7 +28,7 @@ public readonly unsafe struct NativeBlockLease : IDisposable, IEquatable<NativeB
 {
     private readonly NativeLeaseView<byte> _view;
 
-    internal NativeBlockLease(NativeBlockCore<byte> core, NativeBlock<byte> block, int generation, int length) =>
+    internal NativeBlockLease(NativeBlockCore<byte> core, NativeBlock<byte> block, long generation, int length) =>
         _view = new NativeLeaseView<byte>(core, block, generation, length);
 
     /// <summary>The requested length, in bytes.</summary>

@@ -77,7 +77,7 @@ public sealed class NativeBlockPool : IDisposable
             ThrowHelper.ThrowArgumentOutOfRange(nameof(byteLength), "The byte length must not be negative.");
         }
 
-        NativeBlock<byte> block = _core.Rent(byteLength, byteLength, out int generation);
+        NativeBlock<byte> block = _core.Rent(byteLength, byteLength, out long generation);
         return new NativeBlockLease(_core, block, generation, byteLength);
     }
 

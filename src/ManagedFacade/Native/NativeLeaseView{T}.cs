@@ -18,7 +18,7 @@ internal readonly unsafe struct NativeLeaseView<T> : IEquatable<NativeLeaseView<
     private readonly int _length;
 
     /// <summary>The view of the lease of <paramref name="block"/> made at <paramref name="generation"/>.</summary>
-    public NativeLeaseView(NativeBlockCore<T> core, NativeBlock<T> block, int generation, int length)
+    public NativeLeaseView(NativeBlockCore<T> core, NativeBlock<T> block, long generation, int length)
     {
         _core = core;
         _lease = new PinnedLease<NativeBlock<T>, T>(block, generation);

@@ -22,7 +22,7 @@ public readonly unsafe struct NativeStructLease<T> : IDisposable, IEquatable<Nat
 {
     private readonly NativeLeaseView<T> _view;
 
-    internal NativeStructLease(NativeBlockCore<T> core, NativeBlock<T> block, int generation, int length) =>
+    internal NativeStructLease(NativeBlockCore<T> core, NativeBlock<T> block, long generation, int length) =>
         _view = new NativeLeaseView<T>(core, block, generation, length);
 
     /// <summary>The number of structs leased.</summary>

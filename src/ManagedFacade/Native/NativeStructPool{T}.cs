@@ -62,7 +62,7 @@ public sealed unsafe class NativeStructPool<T> : IDisposable
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public NativeStructLease<T> Rent()
     {
-        NativeBlock<T> block = _core.Rent(sizeof(T), 1, out int generation);
+        NativeBlock<T> block = _core.Rent(sizeof(T), 1, out long generation);
         *(T*)block.Address = default;
         return new NativeStructLease<T>(_core, block, generation, 1);
     }
@@ -92,7 +92,7 @@ public sealed unsafe class NativeStructPool<T> : IDisposable
             ThrowHelper.ThrowCountOutOfRange(nameof(count), MaximumCount);
         }
 
-        NativeBlock<T> block = _core.Rent(count * sizeof(T), count, out int generation);
+        NativeBlock<T> block = _core.Rent(count * sizeof(T), count, out long generation);
         return new NativeStructLease<T>(_core, block, generation, count);
     }
 

@@ -52,7 +52,10 @@ public sealed class StripedObjectPoolOptions
     /// </summary>
     public bool TrackLeaks { get; set; }
 
-    /// <summary>What a guarded pool does when it detects misuse. Default <see cref="PoolMisusePolicy.Throw"/>.</summary>
+    /// <summary>
+    /// What a guarded pool does when it detects misuse. Default <see cref="PoolMisusePolicy.Throw"/>. A value the enum
+    /// does not define is out of range (checked whether or not the pool is guarded).
+    /// </summary>
     public PoolMisusePolicy MisusePolicy { get; set; }
 
     /// <summary>Receives each misuse when the policy is <see cref="PoolMisusePolicy.Report"/>; null to ignore reports.</summary>
@@ -60,6 +63,10 @@ public sealed class StripedObjectPoolOptions
 
     /// <summary>The default of <see cref="MaximumRetained"/>.</summary>
     internal static int DefaultMaximumRetained => Environment.ProcessorCount * 2;
+
+    /// <summary>Checks the options other than <see cref="MaximumRetained"/> (which <see cref="ValidateMaximumRetained"/> checks).</summary>
+    /// <exception cref="ArgumentOutOfRangeException">An option is out of range; ParamName is the option's name.</exception>
+    internal void ValidateOtherOptions() => MisuseReporter.ValidatePolicy(MisusePolicy, nameof(MisusePolicy));
 
     /// <summary>Checks <paramref name="maximumRetained"/>, naming <paramref name="paramName"/> when it is out of range.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is below 1 or above the limit.</exception>

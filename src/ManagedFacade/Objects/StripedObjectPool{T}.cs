@@ -102,7 +102,10 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
 
     /// <summary>Creates a pool from a factory and a cleanup, shaped by <paramref name="options"/>.</summary>
     /// <param name="factory">Creates an object on a miss; must not return null.</param>
-    /// <param name="cleanup">Resets a returned object before the pool keeps it, or null.</param>
+    /// <param name="cleanup">
+    /// Resets a returned object before the pool keeps it, or null. If it throws, <see cref="Return"/> drops the object and
+    /// lets the exception through.
+    /// </param>
     /// <param name="options">The bound, disposal, trimming, name and guarding.</param>
     /// <exception cref="ArgumentNullException"><paramref name="factory"/> or <paramref name="options"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException">An option is out of range; ParamName is the option's name.</exception>
@@ -126,6 +129,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
         }
 
         StripedObjectPoolOptions.ValidateMaximumRetained(maximumRetained, maximumRetainedName);
+        diagnostics?.ValidateOtherOptions();
 
         _policy = policy;
         _fastPolicy = policy as PooledObjectPolicy<T>;
@@ -231,6 +235,12 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
     /// <see cref="StripedObjectPoolOptions.MisusePolicy"/> is <see cref="PoolMisusePolicy.Throw"/>, was returned twice or
     /// never came from this pool.
     /// </exception>
+    /// <exception cref="Exception">
+    /// Whatever the policy threw (a cleanup delegate, <see cref="IPooledObjectPolicy{T}.Return"/>, or
+    /// <see cref="IResettable.TryReset"/> under the default policy), unchanged. The object is then dropped, as if the
+    /// policy had returned <see langword="false"/>: it is not kept, counts as dropped in <see cref="GetStatistics"/>, and a
+    /// disposing pool disposes it (an <see cref="AggregateException"/> holds both exceptions if that dispose throws too).
+    /// </exception>
     /// <remarks>
     /// A guarded pool checks the return before anything else: an object it refuses (double or foreign return) is
     /// reported per its policy and neither goes through the policy nor is kept.
@@ -318,17 +328,54 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private bool AcceptReturn(T obj)
     {
-        if (_isDefaultPolicy)
+        if (_isDefaultPolicy && obj is not IResettable)
         {
-            // DefaultPooledObjectPolicy<T>, inlined: keep everything, resetting what can be reset.
-            return obj is not IResettable resettable || resettable.TryReset();
+            // DefaultPooledObjectPolicy<T>, inlined: an object that cannot be reset is kept as it is.
+            return true;
         }
 
         return ReturnThroughPolicy(obj);
     }
 
-    private bool ReturnThroughPolicy(T obj) =>
-        _fastPolicy is not null ? _fastPolicy.Return(obj) : _policy.Return(obj);
+    /// <summary>
+    /// Runs the policy on <paramref name="obj"/> (the default policy's reset, or the pool's policy). When it throws, the
+    /// object is dropped as a rejected one is (counted, disposed by a disposing pool) and the exception goes on to the
+    /// caller of <see cref="Return"/>: an object whose cleanup failed is neither kept nor left counted as outstanding.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool ReturnThroughPolicy(T obj)
+    {
+        try
+        {
+            if (_isDefaultPolicy)
+            {
+                return ((IResettable)obj).TryReset();
+            }
+
+            return _fastPolicy is not null ? _fastPolicy.Return(obj) : _policy.Return(obj);
+        }
+        catch (Exception policyException)
+        {
+            DropAfterPolicyThrew(obj, policyException);
+            throw;
+        }
+    }
+
+    /// <summary>Drops an object whose policy threw <paramref name="policyException"/>; the caller rethrows that exception.</summary>
+    /// <exception cref="AggregateException">A disposing pool's dispose of the object threw too: both exceptions, the policy's first.</exception>
+    private void DropAfterPolicyThrew(T obj, Exception policyException)
+    {
+        try
+        {
+            Reject(obj);
+        }
+#pragma warning disable CA1031 // Rethrown with the policy's exception: neither may hide the other.
+        catch (Exception disposeException)
+#pragma warning restore CA1031
+        {
+            ThrowHelper.ThrowAggregate("The pool's policy threw on a returned object, and so did the object's Dispose.", [policyException, disposeException]);
+        }
+    }
 
     private T CreateForEngine(int sizeClass)
     {

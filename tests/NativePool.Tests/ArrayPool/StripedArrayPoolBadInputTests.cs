@@ -80,6 +80,13 @@ public class StripedArrayPoolBadInputTests
 
         // Validated whether or not trimming is on.
         ["TrimInterval = 0 with trimming off"] = new(o => (o.TrimmingEnabled, o.TrimInterval) = (false, TimeSpan.Zero), nameof(StripedArrayPoolOptions.TrimInterval)),
+
+        // A value the enum does not define would otherwise behave as Ignore. Validated whether or not the pool is guarded.
+        ["MisusePolicy = -1"] = new(o => o.MisusePolicy = (PoolMisusePolicy)(-1), nameof(StripedArrayPoolOptions.MisusePolicy)),
+        ["MisusePolicy = 3"] = new(o => o.MisusePolicy = (PoolMisusePolicy)3, nameof(StripedArrayPoolOptions.MisusePolicy)),
+        ["MisusePolicy = int.MaxValue in a guarded pool"] = new(o => (o.Guarded, o.MisusePolicy) = (true, (PoolMisusePolicy)int.MaxValue), nameof(StripedArrayPoolOptions.MisusePolicy)),
+        ["DoubleReturnPolicy = int.MinValue"] = new(o => o.DoubleReturnPolicy = (PoolMisusePolicy)int.MinValue, nameof(StripedArrayPoolOptions.DoubleReturnPolicy)),
+        ["DoubleReturnPolicy = 3"] = new(o => o.DoubleReturnPolicy = (PoolMisusePolicy)3, nameof(StripedArrayPoolOptions.DoubleReturnPolicy)),
     };
 
     private static readonly Dictionary<string, Action<StripedArrayPoolOptions>> s_edgeOptions = new()
@@ -99,6 +106,10 @@ public class StripedArrayPoolBadInputTests
         ["TrimInterval = 1 day"] = o => o.TrimInterval = TimeSpan.FromDays(1),
         ["TrimAge = 0"] = o => o.TrimAge = TimeSpan.Zero,
         ["TrimAge = 1 day"] = o => o.TrimAge = TimeSpan.FromDays(1),
+        ["MisusePolicy = Throw, guarded"] = o => (o.Guarded, o.MisusePolicy) = (true, PoolMisusePolicy.Throw),
+        ["MisusePolicy = Ignore, guarded"] = o => (o.Guarded, o.MisusePolicy) = (true, PoolMisusePolicy.Ignore),
+        ["DoubleReturnPolicy = Throw"] = o => o.DoubleReturnPolicy = PoolMisusePolicy.Throw,
+        ["DoubleReturnPolicy = Ignore"] = o => o.DoubleReturnPolicy = PoolMisusePolicy.Ignore,
     };
 
     private readonly StripedArrayPool<byte> _bytes = StripedArrayPool<byte>.Create(new StripedArrayPoolOptions
@@ -154,6 +165,8 @@ public class StripedArrayPoolBadInputTests
         options.StripeCount = 0;
         options.TrimInterval = TimeSpan.FromSeconds(30);
         options.TrimAge = TimeSpan.FromSeconds(60);
+        options.MisusePolicy = PoolMisusePolicy.Throw;
+        options.DoubleReturnPolicy = PoolMisusePolicy.Throw;
         AssertStillWorks(StripedArrayPool<byte>.Create(options));
     }
 
@@ -235,8 +248,12 @@ public class StripedArrayPoolBadInputTests
             "ItemsPerStripe", "MaximumRetainedBytesPerSizeClass", "StripeCount", "TrimmingEnabled", "TrimInterval", "TrimAge",
             "TimeProvider", "Name");
 
-        // Every option with a range has rows; the three booleans have no bad value.
-        string[] ranged = ["MaximumArrayLength", "ItemsPerStripe", "MaximumRetainedBytesPerSizeClass", "StripeCount", "TrimInterval", "TrimAge"];
+        // Every option with a range (an enum's is its defined values) has rows; the booleans have no bad value.
+        string[] ranged =
+        [
+            "MaximumArrayLength", "ItemsPerStripe", "MaximumRetainedBytesPerSizeClass", "StripeCount", "TrimInterval", "TrimAge",
+            "MisusePolicy", "DoubleReturnPolicy",
+        ];
         Assert.All(ranged, name => Assert.Contains(s_badOptions.Values, row => row.OptionName == name));
     }
 

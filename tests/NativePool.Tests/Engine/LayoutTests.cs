@@ -95,6 +95,21 @@ public class LayoutTests
         Assert.False(PinnedArray<KeyValuePair<int, string>>.IsPinned);
     }
 
+    [Fact]
+    public void LeasesAreTheirFieldsRoundedToWholeWords()
+    {
+        // Generations are 64-bit: a lease is a reference and a generation, so a word's padding goes to the generation.
+        Assert.Equal(8, IntPtr.Size);
+        Assert.Equal(16, Unsafe.SizeOf<LeaseHandle>());
+        Assert.Equal(16, Unsafe.SizeOf<PinnedLease<PinnedMemoryOwner<int>, int>>());
+        Assert.Equal(40, Unsafe.SizeOf<ArrayLease<int>>());
+        Assert.Equal(32, Unsafe.SizeOf<ObjectLease<object>>());
+        Assert.Equal(24, Unsafe.SizeOf<MemoryLease<int>>());
+        Assert.Equal(32, Unsafe.SizeOf<NativeBlockLease>());
+        Assert.Equal(32, Unsafe.SizeOf<NativeStructLease<long>>());
+        Assert.Equal(48, Unsafe.SizeOf<ArrayScope<int>>());
+    }
+
     private static int OffsetOf<TStruct, TField>(ref TStruct owner, ref TField field) =>
         (int)Unsafe.ByteOffset(ref Unsafe.As<TStruct, byte>(ref owner), ref Unsafe.As<TField, byte>(ref field));
 }
