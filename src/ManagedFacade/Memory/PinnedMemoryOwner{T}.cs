@@ -19,9 +19,9 @@ namespace NativePool;
 /// Stale references. This object is reused by later renters, so a reference to it cannot tell a finished lease from
 /// the current one. It is therefore never handed out as the <see cref="IMemoryOwner{T}"/> of a rent unless the pool was
 /// created with <see cref="StripedMemoryPoolOptions.ReuseOwners"/>: <c>Rent</c> wraps it in a
-/// <see cref="RentedMemoryOwner{T}"/> made for that rent, and <see cref="MemoryLease{T}"/> carries the generation
-/// itself. Both reach the owner only through <see cref="GetMemory(long)"/> and <see cref="EndLease(long)"/>, so a stale
-/// handle or lease never touches a newer renter's buffer.
+/// <see cref="RentedMemoryOwner{T}"/> made for that rent (which lets go of it on its first dispose), and
+/// <see cref="MemoryLease{T}"/> carries the generation and reaches the owner only through <see cref="GetMemory(long)"/>
+/// and <see cref="EndLease(long)"/>, so a stale handle or lease never touches a newer renter's buffer.
 /// </para>
 /// </remarks>
 /// <typeparam name="T">The element type.</typeparam>

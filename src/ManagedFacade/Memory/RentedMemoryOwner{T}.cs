@@ -1,43 +1,59 @@
 using System;
 using System.Buffers;
 using System.Runtime.CompilerServices;
+using System.Threading;
 
 namespace NativePool;
 
 /// <summary>
 /// The <see cref="IMemoryOwner{T}"/> that <see cref="StripedMemoryPool{T}.Rent(int)"/> hands out: a small object made
-/// for one rent, naming a pooled <see cref="PinnedMemoryOwner{T}"/> and the generation of that rent.
+/// for one rent, whose only state is the pooled <see cref="PinnedMemoryOwner{T}"/> it leases (24 bytes on 64-bit, as
+/// the runtime's own per-rent owner).
 /// </summary>
 /// <remarks>
-/// The pooled owner (and its pinned array) is reused by later renters; this handle never is. Every check goes through
-/// the generation it carries, so once its lease has ended its <see cref="Memory"/> throws
-/// <see cref="ObjectDisposedException"/> and its <see cref="Dispose"/> does nothing, whoever holds the buffer now.
-/// The generation is the rent's 64-bit number (see <see cref="PinnedBlockManager{T}"/>), so a handle kept across any
-/// number of later rents of the same buffer never matches one of them.
+/// The pooled owner (and its pinned array) is reused by later renters; this handle never is, and it is the only way to
+/// end its rent's lease. <see cref="Dispose"/> takes the reference out with one exchange, so of any number of disposes,
+/// on any threads, exactly one ends the lease and returns the buffer; afterwards the handle names nothing, so its
+/// <see cref="Memory"/> throws <see cref="ObjectDisposedException"/> and a further <see cref="Dispose"/> clears nothing
+/// but itself, however many later rents the buffer has had.
 /// </remarks>
 /// <typeparam name="T">The element type.</typeparam>
 internal sealed class RentedMemoryOwner<T> : IMemoryOwner<T>
     where T : unmanaged
 {
-    private readonly PinnedMemoryOwner<T> _owner;
-    private readonly long _generation;
+    private PinnedMemoryOwner<T>? _owner;
 
-    /// <summary>Wraps the lease of <paramref name="owner"/> made at <paramref name="generation"/>.</summary>
-    public RentedMemoryOwner(PinnedMemoryOwner<T> owner, long generation)
-    {
-        _owner = owner;
-        _generation = generation;
-    }
+    /// <summary>Wraps the current lease of <paramref name="owner"/>, which the caller has just made.</summary>
+    public RentedMemoryOwner(PinnedMemoryOwner<T> owner) => _owner = owner;
 
-    /// <summary>The memory of this rent: exactly the requested length.</summary>
-    /// <exception cref="ObjectDisposedException">This rent has been disposed.</exception>
+    /// <summary>The rented memory, exactly the requested length.</summary>
+    /// <exception cref="ObjectDisposedException">This owner has been disposed.</exception>
     public Memory<T> Memory
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        get => _owner.GetMemory(_generation);
+        get
+        {
+            // Volatile: a Dispose on another thread clears the reference; a reader racing it is the caller's own race.
+            PinnedMemoryOwner<T>? owner = Volatile.Read(ref _owner);
+            if (owner is null)
+            {
+                ThrowHelper.ThrowObjectDisposed(nameof(IMemoryOwner<T>));
+            }
+
+            return owner.GetMemory();
+        }
     }
 
-    /// <summary>Returns the buffer to its pool, once; later calls (and racing ones) do nothing.</summary>
+    /// <summary>Returns the buffer to its pool, once: later and racing calls do nothing.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public void Dispose() => _owner.EndLease(_generation);
+    public void Dispose()
+    {
+        // Exchange: two disposes on two threads race for the reference; only the one that takes it ends the lease.
+        PinnedMemoryOwner<T>? owner = Interlocked.Exchange(ref _owner, null);
+        if (owner is not null)
+        {
+            // Nothing else can end this lease (the pool hands the pooled owner only to this handle), so it is current.
+            owner.EndLease(owner.Generation);
+        }
+    }
 }

@@ -127,7 +127,7 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
     public override IMemoryOwner<T> Rent(int minBufferSize = -1)
     {
         PinnedMemoryOwner<T> owner = RentOwner(minBufferSize);
-        return _reuseOwners ? owner : new RentedMemoryOwner<T>(owner, owner.Generation);
+        return _reuseOwners ? owner : new RentedMemoryOwner<T>(owner);
     }
 
     /// <summary>Rents a pinned buffer for a scope; the struct lease allocates nothing and disposing it returns the buffer once.</summary>
