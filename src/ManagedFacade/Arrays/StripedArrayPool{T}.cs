@@ -26,15 +26,16 @@ namespace NativePool;
 /// </para>
 /// <para>
 /// Arrays of unmanaged elements (byte, char, int, any struct without references) live on the pinned object heap: they
-/// never move, so pinning them is free. Arrays of reference-holding elements are ordinary and, unless
-/// <see cref="StripedArrayPoolOptions.ClearReferencesOnReturn"/> is turned off, are cleared whenever the pool keeps them,
-/// so the pool never keeps objects alive.
+/// never move, so pinning them is free. Arrays of reference-holding elements are ordinary, and are cleared when returned
+/// with <c>clearArray: true</c>, or always when <see cref="StripedArrayPoolOptions.ClearReferencesOnReturn"/> is on.
 /// </para>
 /// <para>
 /// Concurrency: a rent or return on a thread first uses that thread's slot for the size class (plain loads and stores,
 /// no shared cache line), then the stripe of the current core, claimed with one compare-and-swap, then the nearest other
-/// stripes; it never waits for another thread. Idle arrays are released after gen-2 GCs, on a timer, and at once under
-/// high memory pressure.
+/// stripes; it never waits for another thread. The inlined part is only the slot: <see cref="Shared"/> reaches its
+/// slots through a thread-static field of its own, an independent pool through a per-thread memo of the last
+/// independent pool used (checked against its owner). Idle arrays are released after gen-2 GCs, on a timer, and at once
+/// under high memory pressure (another live thread's slots excepted: they go when that thread next uses the pool).
 /// </para>
 /// </remarks>
 /// <typeparam name="T">The element type.</typeparam>

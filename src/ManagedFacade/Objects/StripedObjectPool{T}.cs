@@ -45,9 +45,8 @@ namespace NativePool;
 /// <see cref="Dispose"/> throws <see cref="ObjectDisposedException"/>; <see cref="Return"/> after <see cref="Dispose"/>
 /// disposes its argument; a <see cref="Return"/> racing <see cref="Dispose"/> never leaves an undisposed object behind,
 /// and a <see cref="Get"/> racing it never hands out a disposed one. Disposing pools are never trimmed: the trimmer
-/// runs on timer and finalizer threads, where an exception from an object's <c>Dispose</c> would end the process, and
-/// a trimmer taking from another thread's slot races that thread's plain loads and stores, so it could dispose an
-/// object the owner is handing out at that instant. Non-disposing pools give idle objects back to the GC after gen-2
+/// runs on timer and finalizer threads, where an exception from an object's <c>Dispose</c> would end the process.
+/// Non-disposing pools give idle objects back to the GC after gen-2
 /// collections and after a minute untouched, like the array pool.
 /// </para>
 /// </remarks>
