@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.Diagnostics.Tracing;
+using System.Runtime.CompilerServices;
 
 namespace NativePool.Tests.Diagnostics;
 
@@ -34,6 +35,40 @@ public class EventSourceTests
         Assert.Equal([1], listener.Payloads("BufferTrimmed", "count").Select(AsInt));
         Assert.Equal([128, 128, 5000], listener.Payloads("BufferRented", "bufferSize").Select(AsInt));
         Assert.All(listener.Payloads("BufferRented", "poolId"), id => Assert.Equal(pool.Engine.Id, AsInt(id)));
+    }
+
+    [Fact]
+    public void AListenerAttachedToAHotPoolSeesEveryLaterRentAndReturn()
+    {
+        string name = "hot-" + Guid.NewGuid().ToString("N");
+        var pool = StripedArrayPool<byte>.Create(new StripedArrayPoolOptions { Name = name, TrimmingEnabled = false });
+
+        // Hot: the thread's cache is published to the inlined paths, which raise no events while nobody listens.
+        for (int i = 0; i < 1000; i++)
+        {
+            pool.Return(pool.Rent(4096));
+        }
+
+        using (var listener = new PoolEventListener(name))
+        {
+            for (int i = 0; i < 10; i++)
+            {
+                pool.Return(pool.Rent(4096));
+            }
+
+            Assert.Equal(10, listener.Count("BufferRented"));
+            Assert.Equal(10, listener.Count("BufferReturned"));
+        }
+
+        // And the shared pool, whose inlined path reads a thread static of its own: the same on attach.
+        StripedArrayPool<byte> shared = StripedArrayPool<byte>.Shared;
+        byte[] warm = shared.Rent(12345);
+        shared.Return(warm);
+        using var sharedListener = new PoolEventListener(shared.Name);
+        byte[] rented = shared.Rent(12345);
+        shared.Return(rented);
+        Assert.Contains(RuntimeHelpers.GetHashCode(rented), sharedListener.Payloads("BufferRented", "bufferId").Select(AsInt));
+        Assert.Contains(RuntimeHelpers.GetHashCode(rented), sharedListener.Payloads("BufferReturned", "bufferId").Select(AsInt));
     }
 
     [Fact]
