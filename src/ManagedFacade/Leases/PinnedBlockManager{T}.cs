@@ -91,6 +91,13 @@ internal abstract unsafe class PinnedBlockManager<T> : MemoryManager<T>
         return Interlocked.CompareExchange(ref _generation, 0, generation) == generation;
     }
 
+    /// <summary>
+    /// Ends the current lease with a plain store, for a caller that alone can end it: it took the lease's only handle
+    /// with an exchange, and the lease's number was never handed to anyone else.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void EndHeldLease() => LeaseGeneration.Write(ref _generation, 0);
+
     /// <summary>The current lease's elements.</summary>
     /// <exception cref="ObjectDisposedException">The block is not leased.</exception>
     public override Span<T> GetSpan()

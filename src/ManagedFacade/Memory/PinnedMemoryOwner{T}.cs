@@ -88,11 +88,23 @@ internal sealed class PinnedMemoryOwner<T> : PinnedBlockManager<T>, IDisposable
         return true;
     }
 
-    /// <summary>Ends the current lease, once; a second call (or a racing one) does nothing.</summary>
+    /// <summary>Ends the lease of the handle that took this owner out of its <see cref="RentedMemoryOwner{T}"/>, and returns it to its pool.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void EndHandleLease()
+    {
+        EndHeldLease();
+        _pool.Return(this);
+    }
+
+    /// <summary>
+    /// In a pool that reuses owners (this object is the rent's <see cref="IMemoryOwner{T}"/>): ends the current lease,
+    /// once; a second call (or a racing one) does nothing. Otherwise does nothing: a rent is ended only through the
+    /// handle it was given (or its struct lease), never through this pooled manager reached from a <see cref="Memory{T}"/>.
+    /// </summary>
     void IDisposable.Dispose()
     {
         long generation = Generation;
-        if (generation != 0)
+        if (generation != 0 && _pool.ReusesOwners)
         {
             EndLease(generation);
         }

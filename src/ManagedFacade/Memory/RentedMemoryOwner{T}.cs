@@ -52,8 +52,9 @@ internal sealed class RentedMemoryOwner<T> : IMemoryOwner<T>
         PinnedMemoryOwner<T>? owner = Interlocked.Exchange(ref _owner, null);
         if (owner is not null)
         {
-            // Nothing else can end this lease (the pool hands the pooled owner only to this handle), so it is current.
-            owner.EndLease(owner.Generation);
+            // Nothing else can end this lease (the pooled owner ignores its own Dispose in a pool that hands out handles),
+            // so the winner of the exchange ends it with a plain store: one atomic instruction per rent and dispose.
+            owner.EndHandleLease();
         }
     }
 }

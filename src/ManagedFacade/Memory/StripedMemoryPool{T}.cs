@@ -104,6 +104,9 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
     /// <summary>The engine (tests and benchmarks).</summary>
     internal StripedPool<PinnedMemoryOwner<T>> Engine => _engine;
 
+    /// <summary>Whether <c>Rent</c> hands out the pooled owner itself (<see cref="StripedMemoryPoolOptions.ReuseOwners"/>).</summary>
+    internal bool ReusesOwners => _reuseOwners;
+
     /// <summary>Creates an independent pool with the default options.</summary>
     /// <returns>A new pool; dispose it when done.</returns>
     public static StripedMemoryPool<T> Create() => new(new StripedMemoryPoolOptions(), isShared: false);

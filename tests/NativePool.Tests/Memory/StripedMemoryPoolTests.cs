@@ -128,6 +128,26 @@ public sealed class StripedMemoryPoolTests
     private static long OwnerBytes => 3 * IntPtr.Size;
 
     [Fact]
+    public void DisposingThePooledManagerBehindARentsMemoryDoesNotEndTheRent()
+    {
+        using StripedMemoryPool<byte> pool = CreatePool();
+        IMemoryOwner<byte> owner = pool.Rent(100);
+        Assert.True(MemoryMarshal.TryGetMemoryManager<byte, MemoryManager<byte>>(owner.Memory, out MemoryManager<byte>? manager));
+
+        // Only the handle ends its rent: a dispose that reached the pooled manager some other way is ignored, so the
+        // buffer cannot go back to the pool (and to another renter) while the handle still uses it.
+        ((IDisposable)manager!).Dispose();
+        owner.Memory.Span.Fill(7);
+        using IMemoryOwner<byte> other = pool.Rent(100);
+        Assert.False(MemoryMarshal.TryGetMemoryManager<byte, MemoryManager<byte>>(other.Memory, out MemoryManager<byte>? otherManager) && ReferenceEquals(otherManager, manager));
+        Assert.Equal(2, pool.GetStatistics().Outstanding);
+
+        owner.Dispose();
+        owner.Dispose();
+        Assert.Equal(1, pool.GetStatistics().Outstanding);
+    }
+
+    [Fact]
     public void ScopedRentAllocatesNothingInSteadyState()
     {
         using StripedMemoryPool<byte> pool = CreatePool();
