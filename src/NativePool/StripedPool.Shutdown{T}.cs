@@ -31,7 +31,7 @@ namespace NativePool;
 /// </para>
 /// <para>
 /// Exactly once. In that ambiguous window one item can reach two discarders (a drain and an owner's slow path, or two
-/// drains). After the mark every discard goes through a reference set under a lock, so each item is discarded once,
+/// drains). After the mark every discard goes through a weak reference set, so each item is discarded once,
 /// and counted (as trimmed) once, by whichever discarder claims it first: a raced rent whose item no drain saw counts
 /// it itself, and one whose item a drain also took leaves the count to the drain. This holds for pools without a
 /// discard callback too, so their statistics come out exact. Exceptions thrown by the discard (an object's <c>Dispose</c>) are collected so one failing item does not leave the
@@ -189,23 +189,22 @@ internal sealed partial class StripedPool<T>
     }
 
     /// <summary>What a shut-down pool remembers: the items it has discarded, and what their discard threw.</summary>
+    /// <remarks>
+    /// The discarded items are held weakly: an item nobody references any more cannot reach a second discarder, so
+    /// forgetting it is safe, and a disposed pool that is still referenced keeps none of the items it let go alive.
+    /// </remarks>
     private sealed class ShutdownState
     {
-        private readonly HashSet<T> _discarded = new(ReferenceEqualityComparer.Instance);
+        private readonly ConditionalWeakTable<T, object?> _discarded = new();
+        private readonly object _errorsLock = new();
         private List<Exception>? _errors;
 
         /// <summary>True for exactly one caller per item.</summary>
-        public bool TryClaim(T item)
-        {
-            lock (_discarded)
-            {
-                return _discarded.Add(item);
-            }
-        }
+        public bool TryClaim(T item) => _discarded.TryAdd(item, null);
 
         public void AddError(Exception exception)
         {
-            lock (_discarded)
+            lock (_errorsLock)
             {
                 (_errors ??= []).Add(exception);
             }
@@ -215,7 +214,7 @@ internal sealed partial class StripedPool<T>
         public void ThrowCollectedErrors()
         {
             List<Exception>? errors;
-            lock (_discarded)
+            lock (_errorsLock)
             {
                 errors = _errors;
                 _errors = null;

@@ -13,7 +13,7 @@ namespace NativePool;
 /// owner's: <see cref="Get"/> and <see cref="Return"/> re-read the mark after their engine operation and take the
 /// engine's raced paths when they see it, so a <see cref="Get"/> racing <see cref="Dispose"/> never hands out a disposed
 /// object and a <see cref="Return"/> racing it never leaves an undisposed one behind. The re-checks are plain loads of a
-/// field written once; the barrier, the lock and the reference set are paid only by <see cref="Dispose"/> and by
+/// field written once; the barrier and the weak set of discarded objects are paid only by <see cref="Dispose"/> and by
 /// operations that actually race it.
 /// </remarks>
 public sealed partial class StripedObjectPool<T>

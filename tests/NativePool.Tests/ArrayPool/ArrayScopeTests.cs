@@ -105,6 +105,45 @@ public class ArrayScopeTests
     }
 
     [Fact]
+    public void AScopeDisposedAfterItWasEvictedReturnsNothingAndItsArrayReachesNoOtherRenter()
+    {
+        byte[]? array = null;
+        PoolStatistics before = default;
+        PoolStatistics after = default;
+        bool activeAfterEviction = true;
+        bool handedOutAgain = false;
+
+        // A thread of its own, so the ledger starts empty and the first scope is the oldest.
+        TestThreads.RunOnNewThread(() =>
+        {
+            ArrayScope<byte> evicted = _pool.RentScoped(100);
+            ArrayScope<byte> copy = evicted;
+            array = evicted.Array;
+            for (int i = 0; i < ScopeLedger.MaximumLiveScopes; i++)
+            {
+                // Abandoned: never disposed. The last of them fills the ledger past its bound and evicts the first.
+                _ = _pool.RentScoped(100);
+            }
+
+            activeAfterEviction = evicted.IsActive || copy.IsActive;
+            before = _pool.GetStatistics();
+            evicted.Dispose();
+            copy.Dispose();
+            after = _pool.GetStatistics();
+
+            for (int i = 0; i < 2 * ScopeLedger.MaximumLiveScopes; i++)
+            {
+                handedOutAgain |= ReferenceEquals(_pool.Rent(100), array);
+            }
+        });
+
+        Assert.False(activeAfterEviction);
+        Assert.Equal(before.Pooled, after.Pooled);
+        Assert.Equal(before.Outstanding, after.Outstanding);
+        Assert.False(handedOutAgain, "The evicted scope's array went back to the pool and out to another renter.");
+    }
+
+    [Fact]
     public void TheDefaultScopeIsInactiveAndDisposesToNothing()
     {
         ArrayScope<byte> scope = default;

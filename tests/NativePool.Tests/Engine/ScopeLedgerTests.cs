@@ -36,6 +36,60 @@ public sealed class ScopeLedgerTests
     }
 
     [Fact]
+    public void ALiveScopeOutlastsAnyNumberOfLaterScopesThatEnd()
+    {
+        var ledger = new ScopeLedger();
+        long outer = ledger.Begin();
+
+        // Many times the ledger's bound: scopes that end free their slots, so nothing is ever evicted.
+        for (int i = 0; i < 100 * ScopeLedger.MaximumLiveScopes; i++)
+        {
+            long inner = ledger.Begin();
+            Assert.True(ledger.TryEnd(inner));
+        }
+
+        Assert.True(ledger.IsLive(outer));
+        Assert.True(ledger.TryEnd(outer));
+    }
+
+    [Fact]
+    public void AsManyLiveScopesAsTheBoundAreAllTracked()
+    {
+        var ledger = new ScopeLedger();
+        long[] numbers = Enumerable.Range(0, ScopeLedger.MaximumLiveScopes).Select(_ => ledger.Begin()).ToArray();
+
+        Assert.All(numbers, number => Assert.True(ledger.IsLive(number)));
+        Assert.All(numbers.Reverse(), number => Assert.True(ledger.TryEnd(number)));
+        Assert.All(numbers, number => Assert.False(ledger.IsLive(number)));
+    }
+
+    [Fact]
+    public void IsLiveAndTryEndReadOnlyTheSlotTheirNumberNames()
+    {
+        var ledger = new ScopeLedger();
+        long[] numbers = Enumerable.Range(0, 100).Select(_ => ledger.Begin()).ToArray();
+        long ended = numbers[37];
+        long live = numbers[63];
+        Assert.True(ledger.TryEnd(ended));
+
+        // Every other slot now claims to hold the ended scope, and none holds the live one: a scan over the slots
+        // would find the ended scope and miss the live one; a look at the one slot each number names does neither.
+        long[] slots = ledger.SlotsForTest;
+        for (int i = 0; i < slots.Length; i++)
+        {
+            if (i != ledger.SlotIndexForTest(ended) && i != ledger.SlotIndexForTest(live))
+            {
+                slots[i] = ended;
+            }
+        }
+
+        Assert.False(ledger.IsLive(ended));
+        Assert.False(ledger.TryEnd(ended));
+        Assert.True(ledger.IsLive(live));
+        Assert.True(ledger.TryEnd(live));
+    }
+
+    [Fact]
     public void NestedScopesOfThePoolReturnEachArrayOnce()
     {
         var pool = StripedArrayPool<byte>.Create(new StripedArrayPoolOptions { TrimmingEnabled = false });

@@ -1,3 +1,5 @@
+using System.Runtime.CompilerServices;
+
 namespace NativePool.Tests.Memory;
 
 /// <summary>
@@ -66,6 +68,31 @@ public sealed class MemoryPoolShutdownTests
         AssertEveryBufferLetGoOnce(statistics, allocated: 3);
         Assert.Equal(1, statistics.Trimmed);
         Assert.Equal(2, statistics.Dropped);
+    }
+
+    [Fact]
+    public void ADisposedPoolThatIsStillReferencedKeepsNoBufferItLetGo()
+    {
+        StripedMemoryPool<byte> pool = CreatePool();
+        WeakReference parked = ParkOneBufferAndDispose(pool);
+
+        GC.Collect(2, GCCollectionMode.Forced, blocking: true);
+        GC.WaitForPendingFinalizers();
+        GC.Collect(2, GCCollectionMode.Forced, blocking: true);
+
+        Assert.False(parked.IsAlive, "The disposed pool still holds a buffer its shutdown let go.");
+        GC.KeepAlive(pool);
+    }
+
+    /// <summary>Parks one buffer in this thread's slot and disposes the pool; out of line so no local keeps the buffer.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static WeakReference ParkOneBufferAndDispose(StripedMemoryPool<byte> pool)
+    {
+        PinnedMemoryOwner<byte> owner = pool.Engine.Rent(0);
+        pool.Engine.Return(0, owner);
+        var parked = new WeakReference(owner);
+        pool.Dispose();
+        return parked;
     }
 
     private static StripedMemoryPool<byte> CreatePool() => StripedMemoryPool<byte>.Create(new StripedMemoryPoolOptions
