@@ -27,7 +27,15 @@ public sealed partial class StripedObjectPool<T>
     public void Dispose()
     {
         PoolRegistry.Unregister(_engine);
-        _engine.Shutdown();
+        try
+        {
+            _engine.Shutdown();
+        }
+        finally
+        {
+            // Under the observation lock, so a listener attaching at this moment cannot reopen the short paths.
+            PoolObservation.Refresh(this);
+        }
     }
 
     [DoesNotReturn]

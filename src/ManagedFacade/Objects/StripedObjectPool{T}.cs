@@ -3,6 +3,7 @@ using System.Collections.Generic;
 using System.Diagnostics;
 using System.Numerics;
 using System.Runtime.CompilerServices;
+using System.Threading;
 using Microsoft.Extensions.ObjectPool;
 
 namespace NativePool;
@@ -51,7 +52,7 @@ namespace NativePool;
 /// </para>
 /// </remarks>
 /// <typeparam name="T">The type of the pooled objects.</typeparam>
-public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable where T : class
+public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, IObservationSubscriber where T : class
 {
     /// <summary>The largest <see cref="MaximumRetained"/> a pool accepts (its stripes are preallocated).</summary>
     public const int MaximumRetainedLimit = 1 << 24;
@@ -70,6 +71,12 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
     private readonly int _stripeCapacity;
     private readonly int _magazineCapacity;
     private readonly ItemGuard<T>? _guard;
+
+    /// <summary>
+    /// Whether <see cref="Get"/> and <see cref="Return"/> may take their short path: false while anybody observes pools
+    /// and once the pool is disposed (both paths then run in full: events, guards, the disposed checks).
+    /// </summary>
+    private bool _fastOpen;
 
     /// <summary>Creates a pool that keeps at most <c>Environment.ProcessorCount * 2</c> objects.</summary>
     /// <param name="policy">Creates objects and decides whether a returned one is kept.</param>
@@ -165,6 +172,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
         }
 
         PoolRegistry.Register(_engine);
+        PoolObservation.Subscribe(this);
     }
 
     /// <summary>
@@ -202,7 +210,26 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
     {
         // Read on every path, before any branch, so an inlined Get and Return share one thread-static access.
         object?[]? caches = ThreadCacheTable.Current;
+        if (_fastOpen)
+        {
+            T item = _engine.Rent(0, caches);
 
+            // A Dispose that began while we took the item may have taken it from our slot too (see Dispose).
+            if (_engine.IsShutDown)
+            {
+                GetRacedDispose(item);
+            }
+
+            return item;
+        }
+
+        return GetInFull(caches);
+    }
+
+    /// <summary>The get while anybody observes pools or after <see cref="Dispose"/>: the disposed check, events, guards.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private T GetInFull(object?[]? caches)
+    {
         // Dispose publishes the mark from another thread; a stale read here is settled by the re-check below.
         if (_engine.IsShutDown)
         {
@@ -217,7 +244,6 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
             GetRacedDispose(item);
         }
 
-        // One static flag: nobody listens to the event source and no pool is guarded, so the get is done.
         if (PoolObservation.IsActive)
         {
             OnGetObserved(item);
@@ -249,6 +275,35 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
     {
         // Read on every path, before any branch, so an inlined Get and Return share one thread-static access.
         object?[]? caches = ThreadCacheTable.Current;
+        if (obj is not null && _fastOpen)
+        {
+            if (!AcceptReturn(obj))
+            {
+                Reject(obj);
+                return;
+            }
+
+            if (_engine.Return(0, obj, caches) == ReturnResult.Duplicate)
+            {
+                ThrowHelper.ThrowDoubleReturn(nameof(obj));
+            }
+
+            // A Dispose that began while we stored the object may have drained before our store (see Dispose).
+            if (_engine.IsShutDown)
+            {
+                ReturnRacedDispose();
+            }
+
+            return;
+        }
+
+        ReturnInFull(obj, caches);
+    }
+
+    /// <summary>The return of a null, or while anybody observes pools, or after <see cref="Dispose"/>.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ReturnInFull(T? obj, object?[]? caches)
+    {
         if (obj is null)
         {
             ThrowHelper.ThrowArgumentNull(nameof(obj));
@@ -291,6 +346,13 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable wh
     /// <summary>Reads the pool's counters (summed over threads and stripes; exact when the pool is quiet).</summary>
     /// <returns>A snapshot.</returns>
     public PoolStatistics GetStatistics() => _engine.GetStatistics();
+
+    /// <summary>Closes the short paths while anybody observes pools, and for good once the pool is disposed.</summary>
+    /// <param name="observed">Whether a listener is attached or a guarded pool exists.</param>
+    void IObservationSubscriber.OnObservationChanged(bool observed) =>
+        // Volatile: publishes the state to Get and Return on other threads; a stale value costs one operation's events,
+        // and after Dispose the re-checks of the shutdown mark settle it.
+        Volatile.Write(ref _fastOpen, !observed && !_engine.IsShutDown);
 
     /// <summary>Where the objects got and not yet returned were got (leak tracking or guarded mode; otherwise empty).</summary>
     /// <returns>One stack per outstanding object; each is also raised as a <c>Leak</c> event of the <c>NativePool</c> event source.</returns>

@@ -71,6 +71,16 @@ internal static class PoolObservation
         }
     }
 
+    /// <summary>Tells <paramref name="subscriber"/> the state again (it changed state of its own, e.g. it was disposed), under the same lock.</summary>
+    /// <param name="subscriber">A subscribed pool.</param>
+    public static void Refresh(IObservationSubscriber subscriber)
+    {
+        lock (s_updateLock)
+        {
+            subscriber.OnObservationChanged(s_active);
+        }
+    }
+
     private static void Update()
     {
         lock (s_updateLock)
