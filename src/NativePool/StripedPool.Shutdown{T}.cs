@@ -31,12 +31,13 @@ namespace NativePool;
 /// </para>
 /// <para>
 /// Exactly once. In that ambiguous window one item can reach two discarders (a drain and an owner's slow path, or two
-/// drains). After the mark every discard goes through a weak reference set, so each item is discarded once,
-/// and counted (as trimmed) once, by whichever discarder claims it first: a raced rent whose item no drain saw counts
-/// it itself, and one whose item a drain also took leaves the count to the drain. This holds for pools without a
-/// discard callback too, so their statistics come out exact. Exceptions thrown by the discard (an object's <c>Dispose</c>) are collected so one failing item does not leave the
-/// others undiscarded, and rethrown as an <see cref="AggregateException"/> by the call that drained them. The set exists
-/// only in a shut-down pool; the fast path pays only the facade's re-check, a plain load of a field written once.
+/// drains). After the mark every discard goes through a weak reference set, so each item is discarded once, and
+/// counted (as trimmed) once, by whichever discarder claims it first: a raced rent whose item no drain saw counts it
+/// itself, and one whose item a drain also took leaves the count to the drain. This holds for pools without a discard
+/// callback too, so their statistics come out exact. Exceptions thrown by the discard (an object's <c>Dispose</c>) are
+/// collected so one failing item does not leave the others undiscarded, and rethrown as an
+/// <see cref="AggregateException"/> by the call that drained them. The set exists only in a shut-down pool; the fast
+/// path pays only the facade's re-check, a plain load of a field written once.
 /// </para>
 /// <para>
 /// Trimming never takes from another live thread's slot (it is not safe without this protocol), and a thread that dies
