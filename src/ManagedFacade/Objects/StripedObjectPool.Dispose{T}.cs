@@ -53,6 +53,9 @@ public sealed partial class StripedObjectPool<T>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void ReturnAfterDispose(T obj)
     {
+        // Not kept: counted as dropped, so the statistics still balance once callers are quiet.
+        _engine.RecordUnpooledReturn();
+
         // Not in the pool (unless returned twice): ours alone to dispose, as Microsoft's disposing pool does.
         if (_disposesItems)
         {

@@ -47,6 +47,24 @@ public sealed class StripedObjectPoolConvenienceTests
         Assert.True(pool.DisposesItems);
     }
 
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void AnObjectReturnedAfterDisposeIsCountedAsDropped(bool disposeItems)
+    {
+        var pool = new StripedObjectPool<List<int>>(
+            new Microsoft.Extensions.ObjectPool.DefaultPooledObjectPolicy<List<int>>(),
+            new StripedObjectPoolOptions { DisposeItems = disposeItems, TrimmingEnabled = false });
+        List<int> held = pool.Get();
+        pool.Dispose();
+        pool.Return(held);
+
+        PoolStatistics statistics = pool.GetStatistics();
+        Assert.Equal(0, statistics.Outstanding);
+        Assert.Equal(1, statistics.Allocated);
+        Assert.Equal(1, statistics.Dropped);
+    }
+
     [Fact]
     public void WithoutDisposeWhenFullOverflowIsOnlyDropped()
     {
