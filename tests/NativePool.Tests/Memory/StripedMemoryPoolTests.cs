@@ -284,22 +284,28 @@ public sealed class StripedMemoryPoolTests
             owners[i] = pool.Rent(64);
         }
 
-        void DisposeAll()
+        // Both threads dispose every owner, meeting at a barrier every 64 so that they race on the same owners.
+        TestThreads.Run(2, _ =>
         {
-            for (int i = 0; i < Rounds; i++)
+            try
             {
-                if ((i & 63) == 0)
+                for (int i = 0; i < Rounds; i++)
                 {
-                    barrier.SignalAndWait();
+                    if ((i & 63) == 0)
+                    {
+                        barrier.SignalAndWait();
+                    }
+
+                    owners[i].Dispose();
                 }
-
-                owners[i].Dispose();
             }
-        }
-
-        var threads = new[] { new Thread(DisposeAll), new Thread(DisposeAll) };
-        Array.ForEach(threads, t => t.Start());
-        Array.ForEach(threads, t => t.Join());
+            catch
+            {
+                // A thread that fails leaves the barrier, so the other one finishes instead of waiting for it forever.
+                barrier.RemoveParticipant();
+                throw;
+            }
+        });
         PoolStatistics stats = pool.GetStatistics();
         Assert.Equal(Rounds, stats.Allocated);
         Assert.Equal(Rounds, stats.Pooled + stats.Dropped);

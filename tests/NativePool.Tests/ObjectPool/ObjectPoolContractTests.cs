@@ -207,25 +207,12 @@ public abstract class ObjectPoolContractTests
     {
         var policy = new CountingPolicy<DisposableThing>();
         ObjectPool<DisposableThing> pool = Create(policy);
-        using var returned = new CountdownEvent(3);
-        using var release = new ManualResetEventSlim();
-        Thread[] threads = Enumerable.Range(0, 3).Select(_ => new Thread(() =>
-        {
-            pool.Return(pool.Get());
-            returned.Signal();
-            release.Wait();
-        })).ToArray();
-        foreach (Thread thread in threads)
-        {
-            thread.Start();
-        }
 
-        returned.Wait();
-        ((IDisposable)pool).Dispose();
-        release.Set();
-        foreach (Thread thread in threads)
+        // Each thread returns its object (into its own slot, for our pools) and stays alive until the pool is disposed.
+        using (StartedThreads threads = TestThreads.Start(3, (_, _) => pool.Return(pool.Get())))
         {
-            thread.Join();
+            threads.WaitForBodies();
+            ((IDisposable)pool).Dispose();
         }
 
         Assert.All(policy.CreatedObjects, static item => Assert.Equal(1, item.DisposeCount));
