@@ -35,7 +35,7 @@ public class ArrayLeaseTests
         Assert.Equal(length, lease.Length);
         Assert.Equal(length, lease.Span.Length);
         Assert.Equal(length, lease.Memory.Length);
-        Assert.True(lease.Array.Length >= length);
+        Assert.Equal(ExpectedArrayLength(length), lease.Array.Length);
         Assert.True(Unsafe.AreSame(ref lease.Array[0], ref lease.Span[0]));
         Assert.True(Unsafe.AreSame(ref lease.Array[length - 1], ref lease.Memory.Span[length - 1]));
     }
@@ -314,4 +314,8 @@ public class ArrayLeaseTests
         Assert.Null(problem);
         Assert.Equal(0, _pool.GetStatistics().Outstanding);
     }
+
+    /// <summary>The pool's class length for <paramref name="length"/> (16 and up, powers of two), or the length itself past the maximum.</summary>
+    internal static int ExpectedArrayLength(int length) =>
+        length > 1 << 16 ? length : Math.Max(16, (int)System.Numerics.BitOperations.RoundUpToPowerOf2((uint)length));
 }
