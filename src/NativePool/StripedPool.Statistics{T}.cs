@@ -136,6 +136,27 @@ internal sealed partial class StripedPool<T>
         return pooled;
     }
 
+    /// <summary>
+    /// The thread caches the statistics still read: one per thread that has used the pool, until the thread has died
+    /// and its cache has been finalized (its parked items then count as dropped). Tests wait on it for dead threads to
+    /// settle instead of guessing how many collections that takes.
+    /// </summary>
+    /// <returns>How many caches are not retired.</returns>
+    internal int CountLiveThreadCaches()
+    {
+        int live = 0;
+        foreach (KeyValuePair<ThreadCache<T>, object?> pair in _threadCaches)
+        {
+            // Volatile: set by the finalizer of a dead thread's cache once its counts are in the retired totals.
+            if (Volatile.Read(ref pair.Key._retired) == 0)
+            {
+                live++;
+            }
+        }
+
+        return live;
+    }
+
     /// <summary>Bytes one item of <paramref name="sizeClass"/> holds (0 for objects).</summary>
     /// <param name="sizeClass">The class.</param>
     /// <returns>The item size.</returns>

@@ -21,8 +21,10 @@ namespace NativePool;
 /// <c>Return(null)</c> throws <see cref="ArgumentNullException"/>; an array whose length no size class has, or whose type
 /// is not exactly <typeparamref name="T"/>[] (array covariance), throws <see cref="ArgumentException"/>; returning an
 /// array that is already in the pool throws <see cref="InvalidOperationException"/> when the pool can see it cheaply (it
-/// is the thread's or the stripe's most recent). Never blocks, never returns null; rent and return may happen on
-/// different threads.
+/// is the thread's or the stripe's most recent), and wherever it is in the pool when the pool is guarded
+/// (<see cref="StripedArrayPoolOptions.Guarded"/>). No pool detects a stale return, made after someone else rented the
+/// same array again (it looks like that renter's return); <see cref="RentLease"/> and <see cref="RentScoped"/> leases
+/// never return twice. Never blocks, never returns null; rent and return may happen on different threads.
 /// </para>
 /// <para>
 /// Arrays of unmanaged elements (byte, char, int, any struct without references) live on the pinned object heap: they

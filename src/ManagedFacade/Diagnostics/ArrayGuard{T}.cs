@@ -8,8 +8,9 @@ namespace NativePool;
 
 /// <summary>
 /// The bookkeeping of a guarded or leak-tracking <see cref="StripedArrayPool{T}"/>: the item tracking of
-/// <see cref="ItemGuard{TItem}"/> (arrays out, arrays ever handed out, double and foreign returns, rent stacks) plus,
-/// for unmanaged elements, a poison pattern written on return and checked on the next rent.
+/// <see cref="ItemGuard{TItem}"/> (arrays out, arrays ever handed out, double and foreign returns as it sees them, rent
+/// stacks) plus, for unmanaged elements, a poison pattern written on return and checked on the next rent, which sees a
+/// write made while the array sat in the pool (not one to an array the pool dropped or trimmed before its next rent).
 /// </summary>
 /// <remarks>
 /// A debug mode: on top of <see cref="ItemGuard{TItem}"/>'s lock and stack trace per rent, a pass over the array on

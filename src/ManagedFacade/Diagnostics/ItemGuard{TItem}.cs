@@ -8,7 +8,8 @@ namespace NativePool;
 /// <summary>
 /// The item-agnostic bookkeeping of a guarded or leak-tracking pool: which items are out, which the pool ever handed
 /// out, and where each outstanding item was rented. Catches double returns (an item returned while it is already in
-/// the pool) and foreign returns (an item the pool never handed out), and lists the rent stacks of the items still out.
+/// the pool, or again after the pool dropped it) and foreign returns (an item the pool never handed out), and lists the
+/// rent stacks of the items still out.
 /// </summary>
 /// <remarks>
 /// A debug mode: one lock around a reference-keyed dictionary per rent and return, and a stack trace per rent when
@@ -16,6 +17,9 @@ namespace NativePool;
 /// items ever handed out are remembered weakly (a <see cref="ConditionalWeakTable{TKey, TValue}"/>), so a dropped or
 /// trimmed item can still be collected; the outstanding ones are held strongly until they come back, so
 /// <see cref="GetLeaks"/> can name them. <see cref="ArrayGuard{T}"/> adds the poison pattern of unmanaged arrays.
+/// The guard knows whether an item is out, not who holds it: a bare reference carries no identity of its rent, so a
+/// stale return (after the item was rented again by someone else) is taken for the holder's and accepted. Leases,
+/// which carry a token per rent, are what rule that out.
 /// </remarks>
 /// <typeparam name="TItem">The pooled item: an array, an object.</typeparam>
 internal sealed class ItemGuard<TItem>

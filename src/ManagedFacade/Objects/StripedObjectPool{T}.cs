@@ -29,7 +29,9 @@ namespace NativePool;
 /// double return: the same object returned twice in a row). The policy has already run on the object when that is
 /// detected; the pool itself is unchanged. A double return the pool cannot see cheaply is not detected, unless the
 /// pool is guarded (<see cref="StripedObjectPoolOptions.Guarded"/>): a guarded pool tracks every object it hands out and
-/// refuses any double or foreign return before the policy runs.
+/// refuses, before the policy runs, a double return while the object is still in the pool and any foreign return. No
+/// pool detects a stale return, made after another <see cref="Get"/> handed the same object out again (it looks like
+/// that caller's return); a <see cref="RentScoped"/> lease never returns twice.
 /// </para>
 /// <para>
 /// The strict bound. <see cref="MaximumRetained"/> is one budget for the whole pool: an object in a stripe holds one
@@ -257,8 +259,8 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     /// <exception cref="ArgumentNullException"><paramref name="obj"/> is null.</exception>
     /// <exception cref="InvalidOperationException">
     /// <paramref name="obj"/> is already in the pool (returned twice), or, in a guarded pool whose
-    /// <see cref="StripedObjectPoolOptions.MisusePolicy"/> is <see cref="PoolMisusePolicy.Throw"/>, was returned twice or
-    /// never came from this pool.
+    /// <see cref="StripedObjectPoolOptions.MisusePolicy"/> is <see cref="PoolMisusePolicy.Throw"/>, is still in the pool
+    /// (or was dropped) since its last return, or never came from this pool.
     /// </exception>
     /// <exception cref="Exception">
     /// Whatever the policy threw (a cleanup delegate, <see cref="IPooledObjectPolicy{T}.Return"/>, or

@@ -35,7 +35,7 @@ public class ArrayLeaseTests
         Assert.Equal(length, lease.Length);
         Assert.Equal(length, lease.Span.Length);
         Assert.Equal(length, lease.Memory.Length);
-        Assert.True(lease.Array.Length >= length);
+        Assert.Equal(ExpectedArrayLength(length), lease.Array.Length);
         Assert.True(Unsafe.AreSame(ref lease.Array[0], ref lease.Span[0]));
         Assert.True(Unsafe.AreSame(ref lease.Array[length - 1], ref lease.Memory.Span[length - 1]));
     }
@@ -253,47 +253,41 @@ public class ArrayLeaseTests
     public void TwoCopiesDisposedAtOnceOnTwoThreadsReturnTheArrayOnce()
     {
         // Each round: this thread rents a lease and publishes it; two workers, spinning on the round number so that they
-        // start within nanoseconds of each other, each dispose their own copy; then nothing may be outstanding below zero
-        // (a double return counts the array as pooled or dropped twice).
+        // start within nanoseconds of each other, each dispose their own copy; then nothing may be outstanding (a double
+        // return counts the array as pooled or dropped twice, which reads as -1 outstanding).
         ArrayLease<byte> current = default;
         int published = 0;
         int disposed = 0;
-        Exception? failure = null;
 
-        void DisposeEveryRound()
+        // Two workers dispose their own copy of each round's lease; they watch the token so that a main thread that
+        // failed (and stopped publishing) does not leave them spinning.
+        using StartedThreads workers = TestThreads.Start(2, (_, stopping) =>
         {
-            try
+            for (int round = 1; round <= Rounds; round++)
             {
-                for (int round = 1; round <= Rounds; round++)
-                {
-                    var spinner = default(SpinWait);
+                var spinner = default(SpinWait);
 
-                    // Volatile: waits for this thread to publish round's lease (the write of current comes before it).
-                    while (Volatile.Read(ref published) < round)
+                // Volatile: waits for this thread to publish round's lease (the write of current comes before it).
+                while (Volatile.Read(ref published) < round)
+                {
+                    if (stopping.IsCancellationRequested)
                     {
-                        spinner.SpinOnce(sleep1Threshold: -1);
+                        return;
                     }
 
-                    ArrayLease<byte> copy = current;
-                    copy.Dispose();
-
-                    // Interlocked: both workers report the end of their dispose to the same counter.
-                    Interlocked.Increment(ref disposed);
+                    spinner.SpinOnce(sleep1Threshold: -1);
                 }
-            }
-            catch (Exception exception)
-            {
-                failure ??= exception;
-            }
-        }
 
-        var first = new Thread(DisposeEveryRound);
-        var second = new Thread(DisposeEveryRound);
-        first.Start();
-        second.Start();
+                ArrayLease<byte> copy = current;
+                copy.Dispose();
+
+                // Interlocked: both workers report the end of their dispose to the same counter.
+                Interlocked.Increment(ref disposed);
+            }
+        });
 
         string? problem = null;
-        for (int round = 1; round <= Rounds; round++)
+        for (int round = 1; round <= Rounds && !workers.HasFailed; round++)
         {
             current = _pool.RentLease(100 + (round % 3000));
 
@@ -303,7 +297,7 @@ public class ArrayLeaseTests
             var spinner = default(SpinWait);
 
             // Volatile: both workers have disposed their copy (and their counters are visible) once this reads 2 × round.
-            while (Volatile.Read(ref disposed) < 2 * round && failure is null)
+            while (Volatile.Read(ref disposed) < 2 * round && !workers.HasFailed)
             {
                 spinner.SpinOnce(sleep1Threshold: -1);
             }
@@ -315,10 +309,13 @@ public class ArrayLeaseTests
             }
         }
 
-        first.Join();
-        second.Join();
-        Assert.Null(failure);
+        // Every round waited for both disposes, so the workers are done (or one failed and the other stops here).
+        workers.Dispose();
         Assert.Null(problem);
-        Assert.True(_pool.GetStatistics().IsConserved, _pool.GetStatistics().ToString());
+        Assert.Equal(0, _pool.GetStatistics().Outstanding);
     }
+
+    /// <summary>The pool's class length for <paramref name="length"/> (16 and up, powers of two), or the length itself past the maximum.</summary>
+    internal static int ExpectedArrayLength(int length) =>
+        length > 1 << 16 ? length : Math.Max(16, (int)System.Numerics.BitOperations.RoundUpToPowerOf2((uint)length));
 }

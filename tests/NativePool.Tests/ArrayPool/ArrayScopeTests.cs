@@ -33,7 +33,7 @@ public class ArrayScopeTests
         Assert.True(scope.IsActive);
         Assert.Equal(length, scope.Length);
         Assert.Equal(length, scope.Span.Length);
-        Assert.True(scope.Array.Length >= length);
+        Assert.Equal(ArrayLeaseTests.ExpectedArrayLength(length), scope.Array.Length);
         Assert.True(Unsafe.AreSame(ref scope.Array[0], ref scope.Span[0]));
         Assert.True(Unsafe.AreSame(ref scope.Array[length - 1], ref scope.Span[length - 1]));
     }

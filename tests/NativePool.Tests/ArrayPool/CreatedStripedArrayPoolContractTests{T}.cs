@@ -65,7 +65,10 @@ public abstract class CreatedStripedArrayPoolContractTests<T> : StripedArrayPool
             StripedPool.Return(again);
         }
 
-        Assert.True(StripedPool.GetStatistics().IsConserved, StripedPool.GetStatistics().ToString());
+        // Six oversize rents, each returned and dropped: nothing is out.
+        PoolStatistics afterwards = StripedPool.GetStatistics();
+        Assert.Equal(0, afterwards.Outstanding);
+        Assert.Equal(6, afterwards.Dropped);
         AssertPoolStillWorks();
     }
 
@@ -83,7 +86,6 @@ public abstract class CreatedStripedArrayPoolContractTests<T> : StripedArrayPool
         Assert.Equal(0, whileHeld.Pooled);
         Assert.Equal(0, whileHeld.Dropped);
         Assert.Equal(10, whileHeld.Outstanding);
-        Assert.True(whileHeld.IsConserved, whileHeld.ToString());
 
         foreach (T[] array in held)
         {
@@ -95,7 +97,6 @@ public abstract class CreatedStripedArrayPoolContractTests<T> : StripedArrayPool
         Assert.Equal(0, afterwards.Outstanding);
         Assert.Equal(afterwards.Pooled, 10 - afterwards.Dropped);
         Assert.Equal(afterwards.Pooled * 128L * Unsafe.SizeOf<T>(), afterwards.PooledBytes);
-        Assert.True(afterwards.IsConserved, afterwards.ToString());
     }
 
     [Theory]
@@ -130,6 +131,6 @@ public abstract class CreatedStripedArrayPoolContractTests<T> : StripedArrayPool
         PoolStatistics statistics = StripedPool.GetStatistics();
         Assert.InRange(statistics.Pooled, (reachable * capacity) + 1, bound);
         Assert.Equal(held.Count - statistics.Pooled, statistics.Dropped);
-        Assert.True(statistics.IsConserved, statistics.ToString());
+        Assert.Equal(0, statistics.Outstanding);
     }
 }

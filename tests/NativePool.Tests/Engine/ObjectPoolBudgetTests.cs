@@ -92,27 +92,15 @@ public sealed class ObjectPoolBudgetTests
     {
         // As many live threads as the bound each rent one object and keep it; then one returned object must be kept.
         var pool = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), maximumRetained);
-        using var rented = new CountdownEvent(maximumRetained);
-        using var release = new ManualResetEventSlim();
-        Thread[] renters = Enumerable.Range(0, maximumRetained).Select(_ => new Thread(() =>
-        {
-            GC.KeepAlive(pool.Get());
-            rented.Signal();
-            release.Wait();
-        })).ToArray();
-        Array.ForEach(renters, thread => thread.Start());
-        rented.Wait();
-        try
-        {
-            pool.Return(new Thing());
-            PoolStatistics stats = pool.GetStatistics();
-            Assert.Equal(0, stats.Dropped);
-            Assert.Equal(1, stats.Pooled);
-        }
-        finally
-        {
-            release.Set();
-            Array.ForEach(renters, thread => thread.Join());
-        }
+
+        // Each renter keeps its object and stays alive until the handle is disposed.
+        using StartedThreads renters = TestThreads.Start(maximumRetained, (_, _) => GC.KeepAlive(pool.Get()));
+        renters.WaitForBodies();
+
+        pool.Return(new Thing());
+        PoolStatistics stats = pool.GetStatistics();
+        Assert.Equal(maximumRetained, stats.Allocated);
+        Assert.Equal(0, stats.Dropped);
+        Assert.Equal(1, stats.Pooled);
     }
 }

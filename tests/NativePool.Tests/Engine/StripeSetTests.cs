@@ -147,6 +147,8 @@ public class StripeSetTests
         const int Stripes = 4;
         const int Capacity = 3;
         var set = new StripeSet<Item>(Stripes, Capacity);
+        var created = new int[4];
+        var keptByThreads = new int[4];
         TestThreads.Run(4, t =>
             {
                 var random = new Random(t);
@@ -165,11 +167,21 @@ public class StripeSetTests
                     else
                     {
                         Item? item = set.Pop(stripe);
-                        held.Push(item ?? new Item(i));
+                        if (item is null)
+                        {
+                            item = new Item(i);
+                            created[t]++;
+                        }
+
+                        held.Push(item);
                     }
                 }
+
+                keptByThreads[t] = held.Count;
             });
 
+        // Every item ever made is in a thread's hands or counted by a stripe: the counts lose none and invent none.
+        Assert.Equal(created.Sum() - keptByThreads.Sum(), Enumerable.Range(0, Stripes).Sum(set.CountOf));
         for (int s = 0; s < Stripes; s++)
         {
             int count = set.CountOf(s);

@@ -28,13 +28,6 @@ public class StripedPoolTests
             _ => new Item(),
             onDiscard);
 
-    private static void RunOnNewThread(Action action)
-    {
-        var thread = new Thread(() => action());
-        thread.Start();
-        thread.Join();
-    }
-
     [Fact]
     public void TheItemReturnedLastIsTheNextOneRentedOnTheSameThread()
     {
@@ -52,7 +45,7 @@ public class StripedPoolTests
     {
         StripedPool<Item> pool = CreatePool();
         var items = new List<Item>();
-        RunOnNewThread(() =>
+        TestThreads.RunOnNewThread(() =>
         {
             for (int i = 0; i < 4; i++)
             {
@@ -72,6 +65,7 @@ public class StripedPoolTests
             rented.Add(pool.Rent(0));
         }
 
+        Assert.Equal(3, rented.Count);
         Assert.Subset(items.ToHashSet(), rented);
     }
 
@@ -93,7 +87,7 @@ public class StripedPoolTests
         Assert.Equal((2 * 3) + 1, stats.Pooled);
         Assert.Equal(20 - 7, dropped);
         Assert.Equal(dropped, stats.Dropped);
-        Assert.True(stats.IsConserved, stats.ToString());
+        Assert.Equal(0, stats.Outstanding);
     }
 
     [Fact]
@@ -216,7 +210,7 @@ public class StripedPoolTests
         PoolStatistics stats = pool.GetStatistics();
         Assert.Equal(0, stats.Pooled);
         Assert.Equal(10, stats.Trimmed);
-        Assert.True(stats.IsConserved, stats.ToString());
+        Assert.Equal(0, stats.Outstanding);
     }
 
     [Fact]
@@ -305,20 +299,16 @@ public class StripedPoolTests
     public void ItemsParkedOnAThreadThatDiesAreCountedAsDropped()
     {
         StripedPool<Item> pool = CreatePool();
-        RunOnNewThread(() => pool.Return(0, pool.Rent(0)));
+        TestThreads.RunOnNewThread(() => pool.Return(0, pool.Rent(0)));
 
-        for (int i = 0; i < 3; i++)
-        {
-            GC.Collect();
-            GC.WaitForPendingFinalizers();
-        }
-
+        Finalization.WaitUntil(
+            () => pool.CountLiveThreadCaches() == 0,
+            () => $"{pool.CountLiveThreadCaches()} thread caches not finalized");
         PoolStatistics stats = pool.GetStatistics();
         Assert.Equal(1, stats.Allocated);
         Assert.Equal(1, stats.Dropped);
         Assert.Equal(0, stats.Outstanding);
         Assert.Equal(0, stats.Pooled);
-        Assert.True(stats.IsConserved, stats.ToString());
     }
 
     [Fact]

@@ -4,4 +4,7 @@ namespace NativePool.Tests.Memory;
 public sealed class BclMemoryPoolContractTests : MemoryPoolContractTests
 {
     protected override MemoryPool<byte> CreatePool() => MemoryPool<byte>.Shared;
+
+    /// <summary>The longest array the runtime allocates.</summary>
+    protected override int ExpectedMaxBufferSize => Array.MaxLength;
 }

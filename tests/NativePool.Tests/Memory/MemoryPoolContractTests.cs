@@ -15,6 +15,9 @@ public abstract class MemoryPoolContractTests
     /// <summary>A pool to test (a fresh one when the configuration allows).</summary>
     protected abstract MemoryPool<byte> CreatePool();
 
+    /// <summary>The configuration's <see cref="MemoryPool{T}.MaxBufferSize"/>.</summary>
+    protected abstract int ExpectedMaxBufferSize { get; }
+
     [Theory]
     [MemberData(nameof(Lengths))]
     public void RentGivesMemoryOfAtLeastTheRequestedLength(int length)
@@ -47,8 +50,7 @@ public abstract class MemoryPoolContractTests
     public void RentAboveMaxBufferSizeThrowsArgumentOutOfRange()
     {
         using MemoryPool<byte> pool = CreatePool();
-        Assert.True(pool.MaxBufferSize > 0);
-        Assert.True(pool.MaxBufferSize < int.MaxValue, "The reference pools' MaxBufferSize is below int.MaxValue.");
+        Assert.Equal(ExpectedMaxBufferSize, pool.MaxBufferSize);
         Assert.Throws<ArgumentOutOfRangeException>(() => pool.Rent(pool.MaxBufferSize + 1));
     }
 
@@ -139,6 +141,15 @@ public abstract class MemoryPoolContractTests
     {
         MemoryPool<byte> pool = CreatePool();
         pool.Dispose();
+        Exception? afterFirst = Record.Exception(() => pool.Rent(16).Dispose());
+
         pool.Dispose();
+
+        // The second dispose changes nothing: a rent does what it did after the first one (the process-wide pools
+        // ignore disposal and still rent; an instance pool refuses every rent from the first dispose on).
+        Exception? afterSecond = Record.Exception(() => pool.Rent(16).Dispose());
+        bool rentsAfterDispose = pool is not StripedMemoryPool<byte> striped || ReferenceEquals(striped, StripedMemoryPool<byte>.Shared);
+        Assert.Equal(rentsAfterDispose ? null : typeof(ObjectDisposedException), afterFirst?.GetType());
+        Assert.Equal(afterFirst?.GetType(), afterSecond?.GetType());
     }
 }

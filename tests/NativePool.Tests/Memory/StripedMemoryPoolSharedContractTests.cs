@@ -4,4 +4,7 @@ namespace NativePool.Tests.Memory;
 public sealed class StripedMemoryPoolSharedContractTests : MemoryPoolContractTests
 {
     protected override MemoryPool<byte> CreatePool() => StripedMemoryPool<byte>.Shared;
+
+    /// <summary>The default maximum buffer length.</summary>
+    protected override int ExpectedMaxBufferSize => 1 << 30;
 }

@@ -272,33 +272,24 @@ public sealed class StripedObjectPoolConvenienceTests
         pool.Return(pool.Get());
         Thing? first = null;
         Thing? second = null;
-        using var done = new ManualResetEventSlim();
-        using var release = new ManualResetEventSlim();
 
         // The second thread stays alive until the statistics are read: once it exits, its cache may be finalized at
         // any collection and the object it parked is then counted as dropped (correctly, but not what this checks).
-        var thread = new Thread(() =>
+        using StartedThreads thread = TestThreads.Start(1, (_, _) =>
         {
             first = pool.Get();
             pool.Return(first);
             second = pool.Get();
             pool.Return(second);
-            done.Set();
-            release.Wait();
         });
-        thread.Start();
-        done.Wait();
-        try
-        {
-            Assert.Same(first, second);
-            Assert.Equal(2, policy.Created);
-            Assert.Equal(0, pool.GetStatistics().Dropped);
-        }
-        finally
-        {
-            release.Set();
-            thread.Join();
-        }
+        thread.WaitForBodies();
+
+        Assert.Same(first, second);
+        Assert.Equal(2, policy.Created);
+        PoolStatistics stats = pool.GetStatistics();
+        Assert.Equal(2, stats.Pooled);
+        Assert.Equal(0, stats.Dropped);
+        Assert.Equal(0, stats.Outstanding);
     }
 
     [Fact]

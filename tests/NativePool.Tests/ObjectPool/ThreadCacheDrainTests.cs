@@ -16,42 +16,25 @@ public sealed class ThreadCacheDrainTests
         };
         var pool = new StripedPool<object>(settings, static _ => new object(), item => { lock (discarded) { discarded.Add(item); } });
         var parked = new object[3];
-        using var ready = new CountdownEvent(parked.Length);
-        using var release = new ManualResetEventSlim();
-        Thread[] threads = Enumerable.Range(0, parked.Length).Select(i => new Thread(() =>
+
+        // Each thread parks one item in its slot and stays alive while the shutdown drains it.
+        using StartedThreads threads = TestThreads.Start(parked.Length, (i, _) =>
         {
             parked[i] = new object();
             pool.Return(0, parked[i]);
-            ready.Signal();
-            release.Wait();
-        })).ToArray();
-        foreach (Thread thread in threads)
-        {
-            thread.Start();
-        }
+        });
+        threads.WaitForBodies();
 
-        ready.Wait();
-        try
-        {
-            Assert.Equal(parked.Length, pool.GetStatistics().Pooled);
+        Assert.Equal(parked.Length, pool.GetStatistics().Pooled);
 
-            Assert.True(pool.Shutdown());
-            Assert.False(pool.Shutdown());
+        Assert.True(pool.Shutdown());
+        Assert.False(pool.Shutdown());
 
-            Assert.Equal(parked.Length, discarded.Count);
-            Assert.Equal(parked.ToHashSet(), discarded.ToHashSet());
-            PoolStatistics statistics = pool.GetStatistics();
-            Assert.Equal(0, statistics.Pooled);
-            Assert.Equal(parked.Length, statistics.Trimmed);
-        }
-        finally
-        {
-            release.Set();
-            foreach (Thread thread in threads)
-            {
-                thread.Join();
-            }
-        }
+        Assert.Equal(parked.Length, discarded.Count);
+        Assert.Equal(parked.ToHashSet(), discarded.ToHashSet());
+        PoolStatistics statistics = pool.GetStatistics();
+        Assert.Equal(0, statistics.Pooled);
+        Assert.Equal(parked.Length, statistics.Trimmed);
     }
 
     [Fact]

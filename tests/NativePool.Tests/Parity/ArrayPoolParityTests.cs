@@ -191,6 +191,22 @@ public abstract class ArrayPoolParityTests
         byte[] allocated = pool.Rent(16);
         pool.Return(pooled);
         pool.Return(allocated);
+
+        byte[] first = pool.Rent(16);
+        byte[] second = pool.Rent(16);
+        if (IsStriped)
+        {
+            // Ours keeps both on this thread: the last return in its slot, the one before in its magazine.
+            Assert.Same(allocated, first);
+            Assert.Same(pooled, second);
+        }
+        else
+        {
+            // The BCL's bucket of one keeps the first return and drops the second.
+            Assert.Same(pooled, first);
+            Assert.NotSame(allocated, second);
+            Assert.NotSame(pooled, second);
+        }
     }
 
     [Fact]
@@ -204,7 +220,14 @@ public abstract class ArrayPoolParityTests
     public void ReturningAnArrayLongerThanTheMaximumDoesNotThrow()
     {
         ArrayPool<byte> pool = Create<byte>(16, 1);
-        pool.Return(pool.Rent(32));
+        byte[] longer = pool.Rent(32);
+        Assert.Equal(32, longer.Length);
+        pool.Return(longer);
+
+        // Allocated at the exact length and dropped on return: the next rent of that length allocates again.
+        byte[] next = pool.Rent(32);
+        Assert.Equal(32, next.Length);
+        Assert.NotSame(longer, next);
     }
 
     [Fact]

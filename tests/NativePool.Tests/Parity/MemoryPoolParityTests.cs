@@ -160,6 +160,11 @@ public abstract class MemoryPoolParityTests
         IMemoryOwner<int> owner = pool.Rent(42);
         owner.Dispose();
         owner.Dispose();
+
+        // The buffer went back once: had it gone back twice, the next two rents would share it.
+        using IMemoryOwner<int> first = pool.Rent(42);
+        using IMemoryOwner<int> second = pool.Rent(42);
+        Assert.False(first.Memory.Span.Overlaps(second.Memory.Span));
     }
 
     [Fact]

@@ -11,56 +11,47 @@ public sealed class ShutdownAndClearTests
     {
         var pool = NativeBlockPool.Create(new NativeBlockPoolOptions { TrimmingEnabled = false });
         const int Threads = 4;
-        using var parked = new CountdownEvent(Threads);
-        using var release = new ManualResetEventSlim();
-        Thread[] threads = [.. Enumerable.Range(0, Threads).Select(i => new Thread(() =>
+
+        // Each thread leaves one block of each size in its own slots (every lease is disposed before the next rent), then
+        // stays alive, parked, until the handle is disposed.
+        using StartedThreads threads = TestThreads.Start(Threads, (_, _) =>
         {
-            // Each thread leaves blocks of two sizes in its own slots and magazine, then stays alive.
             for (int n = 0; n < 6; n++)
             {
                 using NativeBlockLease small = pool.Rent(256);
                 using NativeBlockLease large = pool.Rent(64 * 1024);
             }
+        });
+        threads.WaitForBodies();
 
-            parked.Signal();
-            release.Wait();
-        }))];
-        Array.ForEach(threads, thread => thread.Start());
-        parked.Wait();
-        try
-        {
-            NativeBlockStatistics before = pool.GetStatistics();
-            Assert.True(before.LiveBlocks >= Threads * 2, before.ToString());
+        NativeBlockStatistics before = pool.GetStatistics();
+        Assert.Equal(Threads * 2, before.LiveBlocks);
+        Assert.Equal(Threads * 2, before.Blocks.Pooled);
+        Assert.Equal(0, before.Blocks.Outstanding);
 
-            pool.Dispose();
+        pool.Dispose();
 
-            NativeBlockStatistics after = pool.GetStatistics();
-            Assert.Equal(0, after.LiveBlocks);
-            Assert.Equal(0, after.LiveBytes);
-            Assert.Equal(after.BlocksAllocated, after.BlocksFreed);
-        }
-        finally
-        {
-            release.Set();
-            Array.ForEach(threads, thread => thread.Join());
-        }
+        NativeBlockStatistics after = pool.GetStatistics();
+        Assert.Equal(0, after.LiveBlocks);
+        Assert.Equal(0, after.LiveBytes);
+        Assert.Equal(Threads * 2, after.BlocksFreed);
+        Assert.Equal(after.BlocksAllocated, after.BlocksFreed);
     }
 
     [Fact]
     public void ClearEmptiesTheStripesEvenWhileATrimPassIsRunning()
     {
         var pool = StripedArrayPool<byte>.Create(new StripedArrayPoolOptions { TrimmingEnabled = false, StripeCount = 2 });
-        using var stop = new ManualResetEventSlim();
-        var trimmer = new Thread(() =>
+        int leftBehind = 0;
+
+        // A trimmer that passes without pause until the handle is disposed.
+        using (TestThreads.Start(1, (_, stopping) =>
         {
-            while (!stop.IsSet)
+            while (!stopping.IsCancellationRequested)
             {
                 pool.Trim();
             }
-        });
-        trimmer.Start();
-        int leftBehind = 0;
-        try
+        }))
         {
             for (int round = 0; round < 300; round++)
             {
@@ -74,11 +65,6 @@ public sealed class ShutdownAndClearTests
                     leftBehind++;
                 }
             }
-        }
-        finally
-        {
-            stop.Set();
-            trimmer.Join();
         }
 
         Assert.Equal(0, leftBehind);
