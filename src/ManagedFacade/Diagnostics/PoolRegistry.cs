@@ -1,4 +1,3 @@
-using System;
 using System.Collections.Generic;
 
 namespace NativePool;
@@ -9,8 +8,7 @@ namespace NativePool;
 /// </summary>
 internal static class PoolRegistry
 {
-    private static readonly List<WeakReference<IObservablePool>> s_pools = [];
-    private static int s_pruneAt = 16;
+    private static readonly WeakList<IObservablePool> s_pools = new();
 
     /// <summary>Adds <paramref name="pool"/> and makes sure the default meter exists (so <c>dotnet-counters</c> sees it).</summary>
     /// <param name="pool">A pool whose name and kind are set.</param>
@@ -18,13 +16,7 @@ internal static class PoolRegistry
     {
         lock (s_pools)
         {
-            if (s_pools.Count >= s_pruneAt)
-            {
-                s_pools.RemoveAll(static reference => !reference.TryGetTarget(out _));
-                s_pruneAt = Math.Max(16, s_pools.Count * 2);
-            }
-
-            s_pools.Add(new WeakReference<IObservablePool>(pool));
+            s_pools.Add(pool);
         }
 
         NativePoolMetrics.EnsureDefaultMeter();
@@ -36,7 +28,7 @@ internal static class PoolRegistry
     {
         lock (s_pools)
         {
-            s_pools.RemoveAll(reference => !reference.TryGetTarget(out IObservablePool? target) || ReferenceEquals(target, pool));
+            s_pools.Remove(pool);
         }
     }
 
@@ -47,13 +39,7 @@ internal static class PoolRegistry
         var live = new List<IObservablePool>();
         lock (s_pools)
         {
-            foreach (WeakReference<IObservablePool> reference in s_pools)
-            {
-                if (reference.TryGetTarget(out IObservablePool? pool))
-                {
-                    live.Add(pool);
-                }
-            }
+            s_pools.CopyLiveTo(live);
         }
 
         return live;

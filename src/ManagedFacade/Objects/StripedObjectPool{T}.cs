@@ -279,27 +279,33 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         object?[]? caches = ThreadCacheTable.Current;
         if (obj is not null && _fastOpen)
         {
-            if (!AcceptReturn(obj))
-            {
-                Reject(obj);
-                return;
-            }
-
-            if (_engine.Return(0, obj, caches) == ReturnResult.Duplicate)
-            {
-                ThrowHelper.ThrowDoubleReturn(nameof(obj));
-            }
-
-            // A Dispose that began while we stored the object may have drained before our store (see Dispose).
-            if (_engine.IsShutDown)
-            {
-                ReturnRacedDispose();
-            }
-
+            PolicyThenKeep(obj, caches);
             return;
         }
 
         ReturnInFull(obj, caches);
+    }
+
+    /// <summary>The end of every return: the policy, then the engine, then the re-check of the shutdown mark.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void PolicyThenKeep(T obj, object?[]? caches)
+    {
+        if (!AcceptReturn(obj))
+        {
+            Reject(obj);
+            return;
+        }
+
+        if (_engine.Return(0, obj, caches) == ReturnResult.Duplicate)
+        {
+            ThrowHelper.ThrowDoubleReturn(nameof(obj));
+        }
+
+        // A Dispose that began while we stored the object may have drained before our store (see Dispose).
+        if (_engine.IsShutDown)
+        {
+            ReturnRacedDispose();
+        }
     }
 
     /// <summary>The return of a null, or while anybody observes pools, or after <see cref="Dispose"/>.</summary>
@@ -327,22 +333,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
             return;
         }
 
-        if (!AcceptReturn(obj))
-        {
-            Reject(obj);
-            return;
-        }
-
-        if (_engine.Return(0, obj, caches) == ReturnResult.Duplicate)
-        {
-            ThrowHelper.ThrowDoubleReturn(nameof(obj));
-        }
-
-        // A Dispose that began while we stored the object may have drained before our store (see Dispose).
-        if (_engine.IsShutDown)
-        {
-            ReturnRacedDispose();
-        }
+        PolicyThenKeep(obj, caches);
     }
 
     /// <summary>Reads the pool's counters (summed over threads and stripes; exact when the pool is quiet).</summary>

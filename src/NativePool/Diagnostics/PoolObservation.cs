@@ -1,4 +1,3 @@
-using System;
 using System.Collections.Generic;
 using System.Runtime.CompilerServices;
 using System.Threading;
@@ -20,8 +19,7 @@ namespace NativePool;
 internal static class PoolObservation
 {
     private static readonly object s_updateLock = new();
-    private static readonly List<WeakReference<IObservationSubscriber>> s_subscribers = [];
-    private static int s_pruneAt = 16;
+    private static readonly WeakList<IObservationSubscriber> s_subscribers = new();
     private static bool s_active;
     private static bool s_listening;
     private static int s_guardedPools;
@@ -60,13 +58,7 @@ internal static class PoolObservation
     {
         lock (s_updateLock)
         {
-            if (s_subscribers.Count >= s_pruneAt)
-            {
-                s_subscribers.RemoveAll(static reference => !reference.TryGetTarget(out _));
-                s_pruneAt = Math.Max(16, s_subscribers.Count * 2);
-            }
-
-            s_subscribers.Add(new WeakReference<IObservationSubscriber>(subscriber));
+            s_subscribers.Add(subscriber);
             subscriber.OnObservationChanged(s_active);
         }
     }
@@ -87,12 +79,11 @@ internal static class PoolObservation
         {
             // Volatile: publishes the new state to hot paths on other threads (and orders it after the inputs above).
             Volatile.Write(ref s_active, s_listening || Volatile.Read(ref s_guardedPools) > 0);
-            foreach (WeakReference<IObservationSubscriber> reference in s_subscribers)
+            var live = new List<IObservationSubscriber>();
+            s_subscribers.CopyLiveTo(live);
+            foreach (IObservationSubscriber subscriber in live)
             {
-                if (reference.TryGetTarget(out IObservationSubscriber? subscriber))
-                {
-                    subscriber.OnObservationChanged(s_active);
-                }
+                subscriber.OnObservationChanged(s_active);
             }
         }
     }
