@@ -16,19 +16,8 @@ public static class FloorScenario
 #pragma warning restore IDE1006
 
     public static InterleavedScenario Create() =>
-        new InterleavedScenario<Striped, ThreadStaticSwap>("Rent(4096)+Return vs ThreadStatic swap (floor)", 2.5, () => default, () => default);
-
-    private readonly struct Striped : IOperation
-    {
-        public void Run(int count)
-        {
-            StripedArrayPool<byte> pool = StripedArrayPool<byte>.Shared;
-            for (int i = 0; i < count; i++)
-            {
-                pool.Return(pool.Rent(Length));
-            }
-        }
-    }
+        new InterleavedScenario<RentReturnScenarios.Striped<byte>, ThreadStaticSwap>(
+            "Rent(4096)+Return vs ThreadStatic swap (floor)", 2.5, () => new(Length), () => default);
 
     private readonly struct ThreadStaticSwap : IOperation
     {

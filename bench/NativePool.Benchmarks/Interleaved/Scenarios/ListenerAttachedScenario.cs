@@ -16,36 +16,18 @@ public static class ListenerAttachedScenario
     public const int Length = 4096;
 
     public static InterleavedScenario Create() =>
-        new InterleavedScenario<Striped, Shared>(
+        new InterleavedScenario<Listened, RentReturnScenarios.Shared<byte>>(
             "byte[4096] with a Verbose listener vs ArrayPool.Shared with one",
             double.PositiveInfinity,
-            () => new Striped(new VerboseListener()),
-            () => default);
+            () => new Listened(new VerboseListener()),
+            () => new(Length));
 
-    private readonly struct Striped(VerboseListener listener) : IOperation, IDisposable
+    /// <summary>Ours, with the listener that both sides share alive for the scenario (created first, disposed last).</summary>
+    private readonly struct Listened(VerboseListener listener) : IOperation, IDisposable
     {
-        public void Run(int count)
-        {
-            StripedArrayPool<byte> pool = StripedArrayPool<byte>.Shared;
-            for (int i = 0; i < count; i++)
-            {
-                pool.Return(pool.Rent(Length));
-            }
-        }
+        public void Run(int count) => new RentReturnScenarios.Striped<byte>(Length).Run(count);
 
         public void Dispose() => listener.Dispose();
-    }
-
-    private readonly struct Shared : IOperation
-    {
-        public void Run(int count)
-        {
-            ArrayPool<byte> pool = ArrayPool<byte>.Shared;
-            for (int i = 0; i < count; i++)
-            {
-                pool.Return(pool.Rent(Length));
-            }
-        }
     }
 
     /// <summary>Enables both pools' event sources at Verbose and counts what arrives (so the events are really written).</summary>

@@ -20,7 +20,8 @@ public static class RentReturnScenarios
             () => new Striped<T>(length),
             () => new Shared<T>(length)));
 
-    private readonly struct Striped<T>(int length) : IOperation
+    /// <summary><c>StripedArrayPool&lt;T&gt;.Shared</c> Rent(<paramref name="length"/>) + Return (the other scenarios' "ours" too).</summary>
+    internal readonly struct Striped<T>(int length) : IOperation
     {
         public void Run(int count)
         {
@@ -32,7 +33,8 @@ public static class RentReturnScenarios
         }
     }
 
-    private readonly struct Shared<T>(int length) : IOperation
+    /// <summary><c>ArrayPool&lt;T&gt;.Shared</c> Rent(<paramref name="length"/>) + Return (the other scenarios' peer too).</summary>
+    internal readonly struct Shared<T>(int length) : IOperation
     {
         public void Run(int count)
         {
