@@ -70,6 +70,8 @@ public sealed class KestrelEchoTests
             Assert.Equal(body.Length, echoed.Length);
             int mismatch = body.AsSpan().CommonPrefixLength(echoed);
             Assert.True(mismatch == body.Length, $"Request {i}: byte {mismatch} of {body.Length} differs.");
+
+            // Interlocked: the requests run in parallel and all add to one total.
             Interlocked.Add(ref sent, body.Length);
         });
         return sent;

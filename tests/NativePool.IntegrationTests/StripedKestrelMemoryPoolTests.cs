@@ -124,6 +124,8 @@ public sealed class StripedKestrelMemoryPoolTests
             Assert.Equal(body.Length, echoed.Length);
             int same = body.AsSpan().CommonPrefixLength(echoed);
             Assert.True(same == body.Length, $"Request {i}: byte {same} of {body.Length} differs.");
+
+            // Interlocked: the requests run in parallel and all add to one total.
             Interlocked.Add(ref sent, body.Length);
         });
         return sent;

@@ -258,6 +258,7 @@ public class StripedArrayPoolStressTests
                         Check(handedOver);
                         held.Add(handedOver);
                     }
+                    // Volatile: other workers move the count; a stale read only lets the queue run one or two long or short.
                     else if (step < 70 && Volatile.Read(ref _queued) < MaxQueued)
                     {
                         (T[] Array, long Token) item = TakeAt(held, random.Next(held.Count));

@@ -134,91 +134,59 @@ public sealed class ObjectPoolGuardedModeTests
         pool.Return(kept);
     }
 
-    /// <summary>A million steps (gets, returns and injected misuse) on 8 threads, about 1 % of them each kind of misuse.</summary>
+    /// <summary>
+    /// A million steps on 8 threads: gets and returns, raw and under leases, with misuse of every shape injected. Double
+    /// returns while the object is in the pool and foreign returns are caught every time, with no false positive; a
+    /// stale lease dispose never returns anything; a write after return is not detectable (objects carry no poison); a
+    /// stale raw return is caught only when the object was still in the pool, and when it is not, the run observes the
+    /// consequence: the object comes straight back out of the pool while its holder still has it.
+    /// </summary>
     [Fact]
-    public void ASeededRandomRunOnEightThreadsCatchesEveryInjectedMisuseWithNoFalsePositive()
+    public void ASeededRunOnEightThreadsCatchesEveryCatchableMisuseAndShowsWhatAStaleReturnDoes()
     {
-        const int Threads = 8;
-        const int Operations = 1_000_000;
-        const int PerThread = Operations / Threads;
-        var detected = new int[2];
-        var injected = new int[Threads, 2];
-        StripedObjectPool<Item> pool = CreateGuarded(
-            new CountingPolicy(),
-            PoolMisusePolicy.Report,
-            misuse => Interlocked.Increment(ref detected[(int)misuse.Kind]), // Interlocked: reports come from every thread.
-            maximumRetained: 4096);
+        var run = new SeededMisuseRun<Item>(threads: 8, steps: 1_000_000, seed: 4321);
+        StripedObjectPool<Item> pool = CreateGuarded(new CountingPolicy(), PoolMisusePolicy.Report, run.OnMisuse, maximumRetained: 1 << 16);
 
-        var watch = Stopwatch.StartNew();
-        TestThreads.Run(Threads, thread =>
+        MisuseRunResult result = run.Run(new ObjectSubject(pool));
+
+        _output.WriteLine(result.Describe(new Dictionary<MisuseShape, string>
         {
-            var random = new Random(4321 + thread);
-            var held = new List<Item>();
-            for (int i = 0; i < PerThread; i++)
-            {
-                int roll = random.Next(100);
-                if (roll < 2)
-                {
-                    Inject(pool, (PoolMisuseKind)roll, held, thread);
-                    injected[thread, roll]++;
-                }
-                else if (held.Count == 0 || (roll < 51 && held.Count < 64))
-                {
-                    Item item = pool.Get();
-                    item.Owner = thread;
-                    held.Add(item);
-                }
-                else
-                {
-                    int index = random.Next(held.Count);
-                    Item item = held[index];
-                    held[index] = held[^1];
-                    held.RemoveAt(held.Count - 1);
-
-                    // Nobody else was handed the object while this thread held it.
-                    Assert.Equal(thread, item.Owner);
-                    pool.Return(item);
-                }
-            }
-
-            foreach (Item item in held)
-            {
-                pool.Return(item);
-            }
-        });
-        watch.Stop();
-
-        int[] expected = [.. Enumerable.Range(0, 2).Select(kind => Enumerable.Range(0, Threads).Sum(t => injected[t, kind]))];
-        _output.WriteLine(
-            $"{Operations} steps on {Threads} threads in {watch.Elapsed.TotalSeconds:F1} s: double returns injected {expected[0]}, reported {detected[0]}; " +
-            $"foreign returns injected {expected[1]}, reported {detected[1]}.");
-        for (int kind = 0; kind < 2; kind++)
+            [MisuseShape.WriteAfterReturnByAnotherThread] = "not detectable: objects carry no poison pattern",
+            [MisuseShape.StaleLeaseDispose] = "caught: the copy's dispose returned nothing",
+            [MisuseShape.StaleDoubleReturn] = "no per-get identity in a bare reference: only a repeat while it is still in the pool can be caught",
+        }));
+        foreach (string failure in result.Failures)
         {
-            Assert.True(expected[kind] > 0, $"no misuse of kind {(PoolMisuseKind)kind} was injected");
-            Assert.Equal(expected[kind], detected[kind]);
+            _output.WriteLine(failure);
         }
 
+        Assert.Empty(result.Failures);
+        Assert.All(result.FalsePositives, count => Assert.Equal(0, count));
+        Assert.Equal(0, result.UnattributedReports);
+        foreach (MisuseShape shape in new[] { MisuseShape.DoubleReturnWhilePooled, MisuseShape.ForeignReturn, MisuseShape.StaleLeaseDispose })
+        {
+            Assert.True(result.InjectedOf(shape) > 0, $"no {shape} was injected");
+            Assert.Equal(result.InjectedOf(shape), result.CaughtOf(shape));
+        }
+
+        // Injected, and by design never reported.
+        Assert.True(result.InjectedOf(MisuseShape.WriteAfterReturnByAnotherThread) > 0, "no write after return was injected");
+        Assert.Equal(0, result.CaughtOf(MisuseShape.WriteAfterReturnByAnotherThread));
+
+        // A stale return is caught, or accepted and its consequence observed: the object comes straight back out of the
+        // pool while its holder still has it (no claim on how many of each: that depends on where the object is by then).
+        int staleReturns = result.InjectedOf(MisuseShape.StaleDoubleReturn);
+        Assert.True(staleReturns > 0, "no stale return was injected");
+        Assert.Equal(staleReturns - result.CaughtOf(MisuseShape.StaleDoubleReturn), result.StaleHandedOutAgain);
+
+        // Apart from that observed hand-out, no rent got an object someone held: none under a lease, none raw.
+        Assert.Equal(0, result.LeaseRentsOfHeldItems);
+        Assert.Equal(0, result.RawRentsOfHeldItems);
+        Assert.True(result.LeaseRents > 0, "no get was made under a lease");
+
+        // Every object is back: nothing outstanding, nothing leaked (an object handed out twice is returned once).
         Assert.Empty(pool.GetLeaks());
-    }
-
-    private static void Inject(StripedObjectPool<Item> pool, PoolMisuseKind kind, List<Item> held, int thread)
-    {
-        if (kind == PoolMisuseKind.DoubleReturn)
-        {
-            // The second return comes while the object is still parked in this thread's slot: no one else can have it,
-            // and the next get on this thread proves it stayed there.
-            Item item = pool.Get();
-            pool.Return(item);
-            pool.Return(item);
-            Item again = pool.Get();
-            Assert.Same(item, again);
-            again.Owner = thread;
-            held.Add(again);
-        }
-        else
-        {
-            pool.Return(new Item());
-        }
+        Assert.Equal(0, pool.GetStatistics().Outstanding);
     }
 
     private static StripedObjectPool<Item> CreateGuarded(
@@ -240,6 +208,44 @@ public sealed class ObjectPoolGuardedModeTests
     private sealed class Item
     {
         public int Owner { get; set; } = -1;
+
+        /// <summary>What a write after return changes.</summary>
+        public int Scribbled { get; set; }
+    }
+
+    /// <summary>A guarded object pool as a misuse run sees it.</summary>
+    private sealed class ObjectSubject(StripedObjectPool<Item> pool) : IMisuseSubject<Item>
+    {
+        public bool DetectsWriteAfterReturn => false;
+
+        public int NextSize(Random random) => 0;
+
+        public int SizeOf(Item item) => 0;
+
+        public Item Rent(int size) => pool.Get();
+
+        public void Return(Item item) => pool.Return(item);
+
+        public MisuseLease<Item> RentLease(int size)
+        {
+            ObjectLease<Item> lease = pool.RentScoped();
+            return new Lease(lease, lease.Value);
+        }
+
+        public Item CreateForeign(int size) => new();
+
+        public void Stamp(Item item, int thread) => item.Owner = thread;
+
+        public void Scribble(Item item, int where) => item.Scribbled = where;
+
+        private sealed class Lease(ObjectLease<Item> lease, Item item) : MisuseLease<Item>(item)
+        {
+            public override bool IsActive => lease.IsActive;
+
+            public override void Dispose() => lease.Dispose();
+
+            public override MisuseLease<Item> Copy() => new Lease(lease, Item);
+        }
     }
 
     /// <summary>Creates items and counts the returns it sees; keeps them unless told not to.</summary>

@@ -223,11 +223,14 @@ public class StripeSetTests
                         continue;
                     }
 
+                    // Interlocked: claims the item; another thread popping it at once finds the claim taken.
                     if (Interlocked.Exchange(ref owners[item.Id], 1) != 0)
                     {
+                        // Interlocked: several threads may find a doubled item at once.
                         Interlocked.Increment(ref violations);
                     }
 
+                    // Volatile: the release must be visible to the next thread that pops the item.
                     Volatile.Write(ref owners[item.Id], 0);
                     set.Push((i >> 1) & 1, item, item);
                 }

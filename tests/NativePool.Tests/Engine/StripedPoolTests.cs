@@ -258,6 +258,7 @@ public class StripedPoolTests
                 if (t == 3)
                 {
                     // The fourth thread trims while the others rent and return.
+                    // Volatile: reads the count the other threads lower when their loops end.
                     while (Volatile.Read(ref running) != 0)
                     {
                         pool.Trim(releaseAll: true);
@@ -287,6 +288,7 @@ public class StripedPoolTests
                     pool.Return(0, item);
                 }
 
+                // Interlocked: three threads lower the count, each once.
                 Interlocked.Decrement(ref running);
             });
 

@@ -65,6 +65,8 @@ public sealed class NativeStressTests
             }
 
             held.ForEach(item => CheckAndDispose(item, failures));
+
+            // Interlocked: every thread adds its count at the end.
             Interlocked.Add(ref operations, local);
         }
 

@@ -10,6 +10,8 @@ internal sealed class Thing
 {
     private static int s_nextId;
 
+    /// <summary>The object's id, unique in the process.</summary>
+    // Interlocked: test threads create things concurrently; each gets its own id.
     public int Id { get; } = Interlocked.Increment(ref s_nextId);
 }
 
@@ -49,17 +51,21 @@ internal sealed class DisposableThing : IDisposable
     /// <summary>Set when the object was disposed while a thread held it.</summary>
     public bool DisposedWhileHeld { get; private set; }
 
+    /// <summary>How many times the object was disposed.</summary>
+    // Volatile: pools and racing threads dispose; the test thread reads the count afterwards.
     public int DisposeCount => Volatile.Read(ref _disposeCount);
 
     public bool IsDisposed => DisposeCount != 0;
 
     public void Dispose()
     {
+        // Volatile: the holding thread sets and clears Holder while another thread's disposal may read it.
         if (Volatile.Read(ref Holder) != 0)
         {
             DisposedWhileHeld = true;
         }
 
+        // Interlocked: a racing disposal counts here too, so a second disposal always shows.
         Interlocked.Increment(ref _disposeCount);
     }
 }
@@ -74,12 +80,17 @@ internal sealed class CountingPolicy<T> : PooledObjectPolicy<T> where T : class,
 
     public Func<T, bool>? Accept { get; set; }
 
+    /// <summary>How many objects the policy created.</summary>
+    // Volatile: test threads create concurrently; the test thread reads the count afterwards.
     public int Created => Volatile.Read(ref _created);
 
+    /// <summary>How many returns the policy saw.</summary>
+    // Volatile: test threads return concurrently; the test thread reads the count afterwards.
     public int Returned => Volatile.Read(ref _returned);
 
     public override T Create()
     {
+        // Interlocked: several threads may create at once.
         Interlocked.Increment(ref _created);
         var item = new T();
         CreatedObjects.Enqueue(item);
@@ -88,6 +99,7 @@ internal sealed class CountingPolicy<T> : PooledObjectPolicy<T> where T : class,
 
     public override bool Return(T obj)
     {
+        // Interlocked: several threads may return at once.
         Interlocked.Increment(ref _returned);
         return Accept?.Invoke(obj) ?? true;
     }
