@@ -22,8 +22,10 @@ public static class StripedKestrelMemoryPoolServiceCollectionExtensions
     /// <param name="services">The service collection.</param>
     /// <param name="configure">
     /// Shapes the pools (run now, on options whose <see cref="StripedMemoryPoolOptions.MaximumBufferLength"/> is
-    /// <see cref="StripedKestrelMemoryPoolFactory.DefaultMaximumBufferLength"/> and whose
-    /// <see cref="StripedPoolOptions.Name"/> is <see cref="StripedKestrelMemoryPoolFactory.DefaultPoolName"/>), or null.
+    /// <see cref="StripedKestrelMemoryPoolFactory.DefaultMaximumBufferLength"/>, whose
+    /// <see cref="StripedPoolOptions.Name"/> is <see cref="StripedKestrelMemoryPoolFactory.DefaultPoolName"/>, and whose
+    /// <see cref="StripedMemoryPoolOptions.ReuseOwners"/> is true: Kestrel's pipes dispose every owner exactly once, as
+    /// Kestrel's own pool assumes when it hands out its pooled blocks), or null.
     /// </param>
     /// <returns><paramref name="services"/>.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="services"/> is null.</exception>
@@ -38,6 +40,7 @@ public static class StripedKestrelMemoryPoolServiceCollectionExtensions
         {
             MaximumBufferLength = StripedKestrelMemoryPoolFactory.DefaultMaximumBufferLength,
             Name = StripedKestrelMemoryPoolFactory.DefaultPoolName,
+            ReuseOwners = true,
         };
         configure?.Invoke(options);
 

@@ -75,6 +75,29 @@ public sealed class StripedKestrelMemoryPoolTests
     }
 
     [Fact]
+    public void TheRegisteredPoolsHandOutTheirPooledOwnersAsKestrelsOwnPoolDoesUnlessToldOtherwise()
+    {
+        foreach (bool reuse in new[] { true, false })
+        {
+            var services = new ServiceCollection();
+            services.AddStripedKestrelMemoryPool(options =>
+            {
+                Assert.True(options.ReuseOwners);
+                options.ReuseOwners = reuse;
+            });
+            using ServiceProvider provider = services.BuildServiceProvider();
+            using MemoryPool<byte> pool = provider.GetRequiredService<IMemoryPoolFactory<byte>>().Create();
+
+            // With reuse, the owner a rent hands out is the pooled one, so the next rent after its dispose gets it back.
+            IMemoryOwner<byte> first = pool.Rent();
+            first.Dispose();
+            IMemoryOwner<byte> second = pool.Rent();
+            Assert.Equal(reuse, ReferenceEquals(first, second));
+            second.Dispose();
+        }
+    }
+
+    [Fact]
     public void RegisteringOnNoServicesThrows() =>
         Assert.Equal("services", Assert.Throws<ArgumentNullException>(static () => StripedKestrelMemoryPoolServiceCollectionExtensions.AddStripedKestrelMemoryPool(null!)).ParamName);
 
