@@ -23,7 +23,7 @@ dotnet run -c Release --project bench/NativePool.Benchmarks -- --ab --filter "ap
     echo
     echo "## Kestrel echo"
     echo
-    echo "Kestrel's own memory pool against \`AddStripedKestrelMemoryPool\` (\`StripedMemoryPool<byte>.Shared\`), wrk on loopback."
+    echo "Kestrel's own memory pool against \`AddStripedKestrelMemoryPool\` (its defaults), wrk on loopback."
     echo
     echo '```'
     echo "$kestrel"

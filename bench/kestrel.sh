@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Kestrel echo throughput, Kestrel's default memory pool vs StripedMemoryPool<byte>.Shared, measured with wrk on loopback.
+# Kestrel echo throughput, Kestrel's default memory pool vs AddStripedKestrelMemoryPool, measured with wrk on loopback.
 # Usage: bench/kestrel.sh [seconds per run, default 10] [connections, default 64] [body bytes, default 4096]
 # Installs wrk with apt-get if it is missing. Prints requests/s, bytes allocated per request and the p99 latency for each
 # pool, and the ratio.
@@ -58,6 +58,6 @@ awk -v dp="$default_p99" -v op="$ours_p99" -v d="$default_rps" -v o="$ours_rps" 
     printf "Kestrel echo, POST %d B, %d connections, %d s, wrk on loopback (%s)\n", b, c, s, "warm-up and measured runs include both wrk and the server on this machine"
     printf "%-32s %12s %16s %10s\n", "pool", "requests/s", "B alloc/request", "p99"
     printf "%-32s %12.0f %16.0f %10s\n", "Kestrel default (PinnedBlock)", d, da / (dr > 0 ? dr : 1), dp
-    printf "%-32s %12.0f %16.0f %10s\n", "StripedMemoryPool<byte>.Shared", o, oa / (orq > 0 ? orq : 1), op
+    printf "%-32s %12.0f %16.0f %10s\n", "AddStripedKestrelMemoryPool", o, oa / (orq > 0 ? orq : 1), op
     printf "ratio ours/default: %.3f\n", o / d
 }'

@@ -1,3 +1,4 @@
+using System;
 using System.Net;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Connections;
@@ -8,20 +9,28 @@ using Microsoft.Extensions.Logging;
 
 namespace NativePool.Samples.KestrelEcho;
 
-/// <summary>An echo server on Kestrel whose transport memory comes from a <see cref="StripedMemoryPoolFactory"/>.</summary>
+/// <summary>An echo server on Kestrel whose transport memory comes from the pool factory a registration puts in place.</summary>
 internal static class EchoApp
 {
+    /// <summary>Builds the app with <paramref name="poolFactory"/> as the transport's memory pool factory (null: Kestrel's own).</summary>
+    public static WebApplication Build(StripedMemoryPoolFactory? poolFactory, int port = 0) =>
+        Build(
+            poolFactory is null
+                ? null
+                : services => services.AddSingleton<IMemoryPoolFactory<byte>>(poolFactory),
+            port);
+
     /// <summary>Builds the app: POST /echo answers with the request body; port 0 picks a free port.</summary>
-    public static WebApplication Build(StripedMemoryPoolFactory? poolFactory, int port = 0)
+    /// <param name="registerPool">Registers the transport's memory pool factory, or null for Kestrel's own.</param>
+    /// <param name="port">The port on the loopback address.</param>
+    public static WebApplication Build(Action<IServiceCollection>? registerPool, int port = 0)
     {
         WebApplicationBuilder builder = WebApplication.CreateSlimBuilder();
         builder.Logging.ClearProviders();
         builder.WebHost.UseKestrel(kestrel => kestrel.Listen(IPAddress.Loopback, port));
-        if (poolFactory is not null)
-        {
-            // Registered after Kestrel's own: the socket transport resolves the last IMemoryPoolFactory<byte>.
-            builder.Services.AddSingleton<IMemoryPoolFactory<byte>>(poolFactory);
-        }
+
+        // After Kestrel's own registration: the socket transport resolves the last IMemoryPoolFactory<byte>.
+        registerPool?.Invoke(builder.Services);
 
         WebApplication app = builder.Build();
         app.MapPost("/echo", static async (HttpContext context) =>

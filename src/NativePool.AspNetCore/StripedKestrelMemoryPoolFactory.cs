@@ -44,7 +44,10 @@ public sealed class StripedKestrelMemoryPoolFactory : IMemoryPoolFactory<byte>, 
     private readonly KestrelMemoryPoolInstruments? _instruments;
     private int _disposed;
 
-    /// <summary>A factory of pools with the defaults (<see cref="DefaultMaximumBufferLength"/>, <see cref="DefaultPoolName"/>) and no instruments.</summary>
+    /// <summary>
+    /// A factory of pools with the defaults (<see cref="DefaultMaximumBufferLength"/>, <see cref="DefaultPoolName"/>,
+    /// pooled owners handed out as Kestrel's own pool does) and no instruments.
+    /// </summary>
     public StripedKestrelMemoryPoolFactory()
         : this(options: null, meterFactory: null)
     {
@@ -53,14 +56,14 @@ public sealed class StripedKestrelMemoryPoolFactory : IMemoryPoolFactory<byte>, 
     /// <summary>A factory of pools shaped by <paramref name="options"/>, reporting Kestrel's instruments through <paramref name="meterFactory"/>.</summary>
     /// <param name="options">
     /// The pools' shape, copied now (null: the defaults, with <see cref="StripedMemoryPoolOptions.MaximumBufferLength"/>
-    /// <see cref="DefaultMaximumBufferLength"/>); a null <see cref="StripedPoolOptions.Name"/> becomes
+    /// <see cref="DefaultMaximumBufferLength"/> and <see cref="StripedMemoryPoolOptions.ReuseOwners"/> true); a null <see cref="StripedPoolOptions.Name"/> becomes
     /// <see cref="DefaultPoolName"/>. Values out of range make <see cref="Create"/> throw
     /// <see cref="ArgumentOutOfRangeException"/>.
     /// </param>
     /// <param name="meterFactory">Creates the <c>Microsoft.AspNetCore.MemoryPool</c> meter; null reports no Kestrel instruments.</param>
     public StripedKestrelMemoryPoolFactory(StripedMemoryPoolOptions? options, IMeterFactory? meterFactory)
     {
-        _options = Copy(options ?? new StripedMemoryPoolOptions { MaximumBufferLength = DefaultMaximumBufferLength });
+        _options = Copy(options ?? new StripedMemoryPoolOptions { MaximumBufferLength = DefaultMaximumBufferLength, ReuseOwners = true });
         _options.Name ??= DefaultPoolName;
         if (meterFactory is not null)
         {
