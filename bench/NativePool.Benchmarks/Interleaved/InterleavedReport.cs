@@ -17,7 +17,7 @@ public static class InterleavedReport
         var md = new StringBuilder();
         md.AppendLine(CultureInfo.InvariantCulture, $"**Machine:** {Escape(machine.Line)}  ");
         md.AppendLine(CultureInfo.InvariantCulture, $"**Run:** {machine.Date.ToString("yyyy-MM-dd HH:mm zzz", s_invariant)}, {settings.Mode} mode: {settings.Rounds} rounds of about {settings.RoundTarget.TotalMilliseconds.ToString("0.#", s_invariant)} ms per side after at least {settings.Warmup.TotalMilliseconds.ToString("0", s_invariant)} ms of warm-up per side{(filter is null ? string.Empty : $", scenarios containing `{filter}` only")}  ");
-        md.AppendLine(CultureInfo.InvariantCulture, $"**Idle machine:** to be stated by the operator (1-minute load average at start: {(machine.LoadAverage is double load ? load.ToString("0.00", s_invariant) : "unknown")})");
+        md.AppendLine(CultureInfo.InvariantCulture, $"**Idle machine:** {Escape(machine.IdleStatement)}");
         if (machine.LoadWarning is string warning)
         {
             md.AppendLine();

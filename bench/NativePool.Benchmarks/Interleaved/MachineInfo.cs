@@ -1,12 +1,26 @@
 using System.Globalization;
 using System.IO;
 using System.Runtime.InteropServices;
+using System.Threading;
 
 namespace NativePool.Benchmarks.Interleaved;
 
-/// <summary>The machine line of the interleaved results: CPU model, cores, OS, runtime, and the load when the run began.</summary>
-public sealed record MachineInfo(string Processor, int LogicalCores, string OperatingSystem, string Runtime, double? LoadAverage, DateTimeOffset Date)
+/// <summary>
+/// The machine line of the interleaved results: CPU model, cores, OS, runtime, and whether the machine was idle when the
+/// run began (the load average, and the other processes that were using a core's share then).
+/// </summary>
+public sealed record MachineInfo(
+    string Processor,
+    int LogicalCores,
+    string OperatingSystem,
+    string Runtime,
+    double? LoadAverage,
+    IReadOnlyList<string> BusyProcesses,
+    DateTimeOffset Date)
 {
+    /// <summary>Another process using more than this share of one core at start makes the machine not idle.</summary>
+    public const double BusyCoreShare = 0.05;
+
     /// <summary>A 1-minute load average above this at start gets a warning: the numbers may carry other work's noise.</summary>
     public const double IdleLoadAverage = 0.5;
 
@@ -16,15 +30,32 @@ public sealed record MachineInfo(string Processor, int LogicalCores, string Oper
         RuntimeInformation.OSDescription,
         $"{RuntimeInformation.FrameworkDescription} ({RuntimeInformation.ProcessArchitecture})",
         ReadLoadAverage(),
+        ReadBusyProcesses(TimeSpan.FromMilliseconds(500)),
         DateTimeOffset.Now);
 
-    public string Line =>
-        $"{Processor}, {LogicalCores} logical cores, {OperatingSystem}, {Runtime}";
+    /// <summary>Whether the machine looked idle at start: a low load average and no other busy process.</summary>
+    public bool IsIdle => LoadAverage is double load && load <= IdleLoadAverage && BusyProcesses.Count == 0;
+
+    /// <summary>What the idle judgement rests on: the load average at start and the other busy processes.</summary>
+    public string IdleEvidence
+    {
+        get
+        {
+            string load = LoadAverage is double value ? value.ToString("0.00", CultureInfo.InvariantCulture) : "unknown";
+            string busy = BusyProcesses.Count == 0
+                ? string.Create(CultureInfo.InvariantCulture, $"no other process above {BusyCoreShare:0%} of a core")
+                : "busy: " + string.Join(", ", BusyProcesses);
+            return $"1-minute load average at start {load}; {busy}";
+        }
+    }
+
+    /// <summary>The idle statement of the results, measured rather than left to the operator.</summary>
+    public string IdleStatement => $"{(IsIdle ? "yes" : "no")} ({IdleEvidence})";
 
     /// <summary>The warning to print, or null when the machine looked idle (or the load is unknown).</summary>
-    public string? LoadWarning => LoadAverage > IdleLoadAverage
-        ? string.Create(CultureInfo.InvariantCulture, $"WARNING: the 1-minute load average is {LoadAverage:0.00} (above {IdleLoadAverage:0.0}): other work shares the machine, so these numbers are noisier than a goal judgement needs.")
-        : null;
+    public string? LoadWarning => LoadAverage is null || IsIdle
+        ? null
+        : $"WARNING: the machine was not idle at start ({IdleEvidence}): other work shares it, so these numbers are noisier than a goal judgement needs.";
 
     /// <summary>The model name from /proc/cpuinfo, or the processor architecture where there is none.</summary>
     private static string ReadProcessor()
@@ -45,6 +76,68 @@ public sealed record MachineInfo(string Processor, int LogicalCores, string Oper
         }
 
         return RuntimeInformation.ProcessArchitecture.ToString();
+    }
+
+    /// <summary>
+    /// The other processes that used more than <see cref="BusyCoreShare"/> of a core over <paramref name="window"/>, from
+    /// two readings of /proc/PID/stat (user + system ticks), as "name NN %"; empty where /proc cannot be read.
+    /// </summary>
+    private static IReadOnlyList<string> ReadBusyProcesses(TimeSpan window)
+    {
+        Dictionary<int, (string Name, long Ticks)> before = ReadProcessTicks();
+        Thread.Sleep(window);
+        Dictionary<int, (string Name, long Ticks)> after = ReadProcessTicks();
+        const double TicksPerSecond = 100; // USER_HZ on Linux
+        var busy = new List<(string Name, double Share)>();
+        foreach ((int pid, (string name, long ticks)) in after)
+        {
+            if (pid != Environment.ProcessId && before.TryGetValue(pid, out (string Name, long Ticks) earlier))
+            {
+                double share = (ticks - earlier.Ticks) / TicksPerSecond / window.TotalSeconds;
+                if (share > BusyCoreShare)
+                {
+                    busy.Add((name, share));
+                }
+            }
+        }
+
+        return [.. busy.OrderByDescending(b => b.Share).Select(b => string.Create(CultureInfo.InvariantCulture, $"{b.Name} {b.Share:0%}"))];
+    }
+
+    private static Dictionary<int, (string Name, long Ticks)> ReadProcessTicks()
+    {
+        var ticks = new Dictionary<int, (string, long)>();
+        try
+        {
+            foreach (string directory in Directory.EnumerateDirectories("/proc"))
+            {
+                if (!int.TryParse(Path.GetFileName(directory), NumberStyles.None, CultureInfo.InvariantCulture, out int pid))
+                {
+                    continue;
+                }
+
+                try
+                {
+                    // "pid (name) state ppid ..." — the name may hold spaces, so fields are counted after its closing parenthesis.
+                    string stat = File.ReadAllText(Path.Combine(directory, "stat"));
+                    int open = stat.IndexOf('(', StringComparison.Ordinal);
+                    int close = stat.LastIndexOf(')');
+                    string[] fields = stat[(close + 2)..].Split(' ');
+                    long utime = long.Parse(fields[11], CultureInfo.InvariantCulture);
+                    long stime = long.Parse(fields[12], CultureInfo.InvariantCulture);
+                    ticks[pid] = (stat[(open + 1)..close], utime + stime);
+                }
+                catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException or IndexOutOfRangeException or ArgumentOutOfRangeException)
+                {
+                    // The process ended between the listing and the read, or its stat is unreadable: not counted.
+                }
+            }
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+        }
+
+        return ticks;
     }
 
     private static double? ReadLoadAverage()
