@@ -52,6 +52,9 @@ public sealed record MachineInfo(
     /// <summary>The idle statement of the results, measured rather than left to the operator.</summary>
     public string IdleStatement => $"{(IsIdle ? "yes" : "no")} ({IdleEvidence})";
 
+    public string Line =>
+        $"{Processor}, {LogicalCores} logical cores, {OperatingSystem}, {Runtime}";
+
     /// <summary>The warning to print, or null when the machine looked idle (or the load is unknown).</summary>
     public string? LoadWarning => LoadAverage is null || IsIdle
         ? null
