@@ -16,14 +16,14 @@ namespace NativePool;
 /// transfers, allocations, drops and trims; outstanding items are derived from those.
 /// </para>
 /// <para>
-/// Other threads touch a cache only in three ways. The statistics reader reads it (a snapshot). The trimmer may take
-/// an item out of a slot of a thread that has left that same item untouched for the trim age, with
-/// <c>Interlocked.Exchange</c>, only in pools whose discard has no side effect; it never hands that item to anyone,
-/// so a race with the owner can never give one item to two renters. The trimmer also raises
-/// <see cref="_flushRequested"/>, and the owner empties its magazines into the stripes on its next slow-path operation.
-/// When the thread dies the cache becomes unreachable (the pool holds it weakly, the dead thread's table is garbage)
-/// and its finalizer discards what is still parked, counts it as dropped, folds the counts into the pool's
-/// <see cref="PoolTotals"/> and gives back its share of a strict bound.
+/// Other threads touch a cache only in three ways. The statistics reader reads it (a snapshot). The trimmer raises
+/// <see cref="_flushRequested"/>, and the owner empties its magazines into the stripes on its next slow-path operation;
+/// the trimmer never takes from another live thread's slots (an exchange there could land between the owner's load
+/// and its clearing store). A pool's shutdown drains every thread's slots under its own protocol (see
+/// <c>StripedPool.Shutdown</c>). When the thread dies the cache becomes unreachable (the pool holds it weakly, the dead
+/// thread's table and thread statics are garbage) and its finalizer discards what is still parked, counts it as
+/// dropped, folds the counts into the pool's <see cref="PoolTotals"/> and gives back its share of a strict bound, all
+/// in one move a statistics reader retries around.
 /// </para>
 /// </remarks>
 internal sealed class ThreadCache<T> : ThreadCacheBase where T : class

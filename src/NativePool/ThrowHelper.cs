@@ -5,7 +5,7 @@ using System.Diagnostics.CodeAnalysis;
 
 namespace NativePool;
 
-/// <summary>Every throw in the engine goes through here, so the callers stay small and inlinable.</summary>
+/// <summary>Every throw of the engine and of the facades goes through here, so the callers stay small and inlinable.</summary>
 internal static class ThrowHelper
 {
     [DoesNotReturn]

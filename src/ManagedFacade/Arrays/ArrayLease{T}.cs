@@ -4,7 +4,7 @@ using System.Runtime.InteropServices;
 namespace NativePool;
 
 /// <summary>
-/// An array rented from a <see cref="StripedArrayPool{T}"/> for a scope: <c>using var lease = pool.RentScoped(n);</c>.
+/// An array rented from a <see cref="StripedArrayPool{T}"/> under a lease that may outlive a method: <c>using var lease = pool.RentLease(n);</c>.
 /// Disposing it returns the array once. For a synchronous scope, <see cref="StripedArrayPool{T}.RentScoped"/>
 /// gives an <see cref="ArrayScope{T}"/>, which costs less.
 /// </summary>

@@ -5,9 +5,9 @@ using System.Runtime.InteropServices;
 namespace NativePool;
 
 /// <summary>
-/// What <see cref="ArrayLease{T}"/> and <see cref="ArrayScope{T}"/> both hold: the pool, the array, the requested
-/// length, the clearing choice and the <see cref="LeaseHandle"/>. The two public types differ only in how they end
-/// (atomically, or on the owner thread) and in where they may live.
+/// What <see cref="ArrayLease{T}"/> holds: the pool, the array, the requested length, the clearing choice and the
+/// <see cref="LeaseHandle"/> whose atomic generation check lets exactly one copy end the lease. (<see cref="ArrayScope{T}"/>
+/// keeps its own fields: its copies live on one thread, so it ends through the thread's scope ledger instead.)
 /// </summary>
 /// <typeparam name="T">The element type.</typeparam>
 [StructLayout(LayoutKind.Auto)]

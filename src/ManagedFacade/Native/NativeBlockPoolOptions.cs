@@ -45,8 +45,8 @@ public sealed class NativeBlockPoolOptions : StripedPoolOptions
     /// <summary>
     /// How many threads may keep one block per size class parked in their own slot (the fast path with no interlocked
     /// operation on rent): 0 to 65 536, or -1 for every thread. Default 4 × the processor count. Parked blocks are
-    /// outside the byte budget and are not trimmed (only their own thread may touch them); they are freed when that
-    /// thread next uses the pool after <c>Dispose</c>, or when it exits.
+    /// outside the byte budget and are not trimmed (only their own thread takes from them while the pool is open);
+    /// <c>Dispose</c> frees them with the rest, each exactly once, and a dead thread's are freed with its cache.
     /// </summary>
     public int MaximumCachingThreads { get; set; } = 4 * Environment.ProcessorCount;
 

@@ -8,8 +8,8 @@ namespace NativePool;
 /// <see cref="Blocks"/> counts leases like every NativePool pool (rented, returned, pooled, dropped, trimmed; its
 /// <c>PooledBytes</c> are native bytes). The native counters say what the allocator saw: every block allocated with
 /// <c>NativeMemory.AlignedAlloc</c> and every block freed, exactly once each. After the pool is disposed and every lease
-/// has been disposed, <see cref="LiveBlocks"/> is 0 (blocks parked in the slot of a thread other than the disposing one
-/// are freed when that thread next touches the pool or exits).
+/// has been disposed, <see cref="LiveBlocks"/> is 0: disposal frees the blocks on the stripes and in every thread's
+/// slots, each exactly once.
 /// </remarks>
 [StructLayout(LayoutKind.Auto)]
 public readonly record struct NativeBlockStatistics
