@@ -26,16 +26,19 @@ namespace NativePool;
 /// would end the next renter's lease and two renters would share a buffer. Any scheme that hands out the same object
 /// twice has that flaw, and a steady state with no allocation hands out some object twice, so the two cannot both be
 /// had through <see cref="IMemoryOwner{T}"/>. The pool chooses safety: <see cref="Rent(int)"/> returns a small owner
-/// made for that rent (about 32 bytes, as <see cref="MemoryPool{T}.Shared"/> allocates one per rent too) that carries
-/// the rent's generation; once it is disposed its <c>Memory</c> throws <see cref="ObjectDisposedException"/> and its
-/// <c>Dispose</c> does nothing, whoever holds the buffer now. For no allocation at all, use
+/// made for that rent (24 bytes, as the one <see cref="MemoryPool{T}.Shared"/> allocates per rent) whose only field is
+/// the pooled manager; its first <c>Dispose</c> takes that out with one exchange, so afterwards its <c>Memory</c> throws
+/// <see cref="ObjectDisposedException"/> and its <c>Dispose</c> does nothing, whoever holds the buffer now. For no
+/// allocation at all, use
 /// <see cref="RentScoped(int)"/> (a struct lease that carries the generation, equally stale-safe), or create the pool
 /// with <see cref="StripedMemoryPoolOptions.ReuseOwners"/> where every owner is disposed exactly once.
 /// </para>
 /// <para>
 /// Concurrency: the engine's. A rent or dispose first uses the calling thread's slot for the size class (plain loads
-/// and stores), then the current core's stripe (one compare-and-swap), then the nearest other stripes; it never waits.
-/// Ending a lease costs one uncontended compare-and-swap on the owner, which is what makes racing disposes safe.
+/// and stores, reached as the array pool reaches its: <see cref="Shared"/> through a thread static of its own, an
+/// instance through a per-thread memo), then the current core's stripe (one compare-and-swap), then the nearest other
+/// stripes; it never waits. Ending a lease costs one uncontended atomic instruction (the handle's exchange, or the
+/// struct lease's compare-and-swap on the generation), which is what makes racing disposes safe.
 /// </para>
 /// <para>
 /// Disposal is the engine's one shutdown protocol (<see cref="StripedPool{T}.Shutdown"/>): every pooled buffer, in the
@@ -51,7 +54,18 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
 {
     private static readonly StripedMemoryPool<T> s_shared = new(new StripedMemoryPoolOptions(), isShared: true);
 
+#pragma warning disable IDE1006 // dotnet/runtime names thread statics t_; .editorconfig naming rules cannot select by attribute.
+    /// <summary><see cref="Shared"/>'s cache on this thread (null until the thread's first miss); see <see cref="CurrentCache"/>.</summary>
+    [ThreadStatic]
+    private static ThreadCache<PinnedMemoryOwner<T>>? t_sharedCache;
+
+    /// <summary>The cache of the independent pool this thread used last, used only after its owner is checked.</summary>
+    [ThreadStatic]
+    private static ThreadCache<PinnedMemoryOwner<T>>? t_instanceCache;
+#pragma warning restore IDE1006
+
     private readonly StripedPool<PinnedMemoryOwner<T>> _engine;
+    private readonly PoolTotals _owner;
     private readonly int _maxBufferSize;
     private readonly int _defaultLength;
     private readonly int _classCount;
@@ -61,6 +75,9 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
 
     // MaxBufferSize until the pool is disposed, then 0, so the rent fast path needs one comparison for both checks.
     private int _rentLimit;
+
+    // 1 while a return may park its owner in the thread's slot inline: not in a clearing pool, nor after Dispose.
+    private int _returnOpen;
     private int _disposed;
 
     private unsafe StripedMemoryPool(StripedMemoryPoolOptions options, bool isShared)
@@ -86,6 +103,8 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
         _engine = new StripedPool<PinnedMemoryOwner<T>>(settings, Allocate);
         _engine.Kind = "memory";
         _engine.Name = options.Name ?? $"StripedMemoryPool<{typeof(T).Name}>{(isShared ? ".Shared" : "")}";
+        _owner = _engine.Totals;
+        _returnOpen = _clearOnReturn ? 0 : 1;
         PoolRegistry.Register(_engine);
     }
 
@@ -145,24 +164,86 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
         return new MemoryLease<T>(owner, owner.Generation, owner.Length);
     }
 
+    /// <summary>The rent of every path: the thread's slot inline, everything else out of line.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private PinnedMemoryOwner<T> RentOwner(int minBufferSize)
     {
-        if ((uint)(minBufferSize - 1) < (uint)_rentLimit)
+        ThreadCache<PinnedMemoryOwner<T>>? cache = CurrentCache();
+        if (cache is not null && (uint)(minBufferSize - 1) < (uint)_rentLimit)
         {
-            PinnedMemoryOwner<T> owner = _engine.Rent(SizeClasses.GetIndex(minBufferSize));
-
-            // A Dispose that began while we took the owner may have taken it from our slot too (see StripedPool.Shutdown).
-            if (_engine.IsShutDown)
+            ref PinnedMemoryOwner<T>? slot = ref cache.Slot(SizeClasses.GetIndex(minBufferSize));
+            PinnedMemoryOwner<T>? owner = slot;
+            if (owner is not null)
             {
-                RentRacedDispose(owner);
-            }
+                slot = null;
 
-            owner.Lease(minBufferSize);
-            return owner;
+                // A Dispose that began while we took the owner may have taken it from our slot too (see StripedPool.Shutdown).
+                if (_engine.IsShutDown)
+                {
+                    RentRacedDispose(owner);
+                }
+
+                owner.Lease(minBufferSize);
+                return owner;
+            }
         }
 
-        return RentUncommon(minBufferSize);
+        return RentOwnerMiss(minBufferSize);
+    }
+
+    /// <summary>Every rent the inlined path does not serve; afterwards the thread's cache is published to it.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private PinnedMemoryOwner<T> RentOwnerMiss(int minBufferSize)
+    {
+        if ((uint)(minBufferSize - 1) >= (uint)_rentLimit)
+        {
+            return RentUncommon(minBufferSize);
+        }
+
+        PinnedMemoryOwner<T> owner = _engine.Rent(SizeClasses.GetIndex(minBufferSize));
+
+        // A Dispose that began while we took the owner may have taken it from our slot too (see StripedPool.Shutdown).
+        if (_engine.IsShutDown)
+        {
+            RentRacedDispose(owner);
+        }
+
+        owner.Lease(minBufferSize);
+        PublishCache();
+        return owner;
+    }
+
+    /// <summary>This pool's cache on the calling thread if the inlined paths may use it, else null (they then miss).</summary>
+    /// <remarks>
+    /// As <see cref="StripedArrayPool{T}"/>'s: <see cref="Shared"/> reads a thread static of its own (the compare is with
+    /// a constant), an independent pool the thread's one-entry memo, checked against its owner.
+    /// </remarks>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private ThreadCache<PinnedMemoryOwner<T>>? CurrentCache()
+    {
+        if (ReferenceEquals(this, s_shared))
+        {
+            return t_sharedCache;
+        }
+
+        ThreadCache<PinnedMemoryOwner<T>>? cache = t_instanceCache;
+        return cache is not null && ReferenceEquals(cache.Owner, _owner) ? cache : null;
+    }
+
+    /// <summary>Makes this thread's cache of the pool reachable from the inlined paths, once it exists and may park items.</summary>
+    private void PublishCache()
+    {
+        if (ThreadCacheTable.Get(_engine.Id) is ThreadCache<PinnedMemoryOwner<T>> cache && ReferenceEquals(cache.Owner, _owner) && cache._slotsEnabled)
+        {
+            if (ReferenceEquals(this, s_shared))
+            {
+                t_sharedCache = cache;
+            }
+            else
+            {
+                t_instanceCache = cache;
+            }
+        }
     }
 
     /// <summary>Releases idle buffers now, as the periodic trim would (everything under high memory pressure).</summary>
@@ -177,9 +258,35 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
     /// <returns>A snapshot: items are buffers, bytes are element bytes.</returns>
     public PoolStatistics GetStatistics() => _engine.GetStatistics();
 
-    /// <summary>Takes an owner back (called once per lease by the owner).</summary>
+    /// <summary>Takes an owner back (called once per lease by the owner): the thread's empty slot inline, else out of line.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal void Return(PinnedMemoryOwner<T> owner)
+    {
+        ThreadCache<PinnedMemoryOwner<T>>? cache = CurrentCache();
+        if (cache is not null && _returnOpen != 0)
+        {
+            // Through the owner's class, always one of this pool's (the owner was made for it).
+            ref PinnedMemoryOwner<T>? slot = ref cache.Slot(owner.SizeClass);
+            if (slot is null)
+            {
+                slot = owner;
+
+                // A Dispose that began while we stored the owner may have drained before our store: drain again.
+                if (_engine.IsShutDown)
+                {
+                    _engine.ReturnRacedShutdown();
+                }
+
+                return;
+            }
+        }
+
+        ReturnMiss(owner);
+    }
+
+    /// <summary>Every return the inlined path does not take: a taken slot, a clearing pool, a disposed one.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ReturnMiss(PinnedMemoryOwner<T> owner)
     {
         if (_clearOnReturn)
         {
@@ -188,7 +295,7 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
 
         if (_rentLimit != 0)
         {
-            // Cannot be a duplicate: the owner's generation lets exactly one dispose per lease through.
+            // Cannot be a duplicate: exactly one dispose per lease gets here (the handle's exchange, or the generation).
             _engine.Return(owner.SizeClass, owner);
 
             // A Dispose that began while we stored the owner may have drained before our store: drain again.
@@ -197,6 +304,7 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
                 _engine.ReturnRacedShutdown();
             }
 
+            PublishCache();
             return;
         }
 
@@ -218,6 +326,9 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
 
         // Volatile: later rents on other threads take the slow path and throw; a rent racing this write may still succeed.
         Volatile.Write(ref _rentLimit, 0);
+
+        // Volatile: later returns take the slow path and are dropped; one racing this write is settled by the re-check.
+        Volatile.Write(ref _returnOpen, 0);
 
         // The engine's one shutdown: every buffer on the stripes and in every thread's slots and magazines goes.
         _engine.Shutdown();
