@@ -124,12 +124,9 @@ public sealed class PoolIdOwnershipTests
             new StripedPoolSettings { ClassCount = 33, CapacityPerStripe = new int[33], StripeCount = 1, TrimmingEnabled = false },
             static _ => new object());
 
-    private static void CollectThoroughly()
-    {
-        for (int i = 0; i < 4; i++)
-        {
-            GC.Collect();
-            GC.WaitForPendingFinalizers();
-        }
-    }
+    /// <summary>
+    /// Every pool unreachable now has been finalized when this returns (one blocking full collection queues them all,
+    /// and the wait runs them): a finalizer that would give an id back has had its chance, whatever the GC's pacing.
+    /// </summary>
+    private static void CollectThoroughly() => Finalization.CollectAndFinalize();
 }
