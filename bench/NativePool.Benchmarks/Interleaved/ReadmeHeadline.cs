@@ -41,7 +41,7 @@ public static class ReadmeHeadline
         {
             md.AppendLine(string.Create(
                 s_invariant,
-                $"| {r.Scenario.Name} | ≤ {r.Scenario.Goal:0.00}{AllocationGoalText(r.Scenario.AllocationGoal)} | {r.RatioMedian:0.00} ({r.RatioP25:0.00}–{r.RatioP75:0.00}) | {r.OursBytesPerOp:0.#} / {r.PeerBytesPerOp:0.#} | {Status(r.Met)} |"));
+                $"| {r.Scenario.Name} | {GoalText(r.Scenario)} | {r.RatioMedian:0.00} ({r.RatioP25:0.00}–{r.RatioP75:0.00}) | {r.OursBytesPerOp:0.#} / {r.PeerBytesPerOp:0.#} | {(IsReported(r.Scenario) ? "reported" : Status(r.Met))} |"));
         }
 
         return md.ToString();
@@ -75,6 +75,13 @@ public static class ReadmeHeadline
     };
 
     private static string Status(bool met) => met ? "met" : "**missed**";
+
+    /// <summary>A scenario with no goal (its figure is reported, not judged).</summary>
+    private static bool IsReported(InterleavedScenario scenario) => double.IsPositiveInfinity(scenario.Goal);
+
+    private static string GoalText(InterleavedScenario scenario) => IsReported(scenario)
+        ? "reported"
+        : string.Create(s_invariant, $"≤ {scenario.Goal:0.00}{AllocationGoalText(scenario.AllocationGoal)}");
 
     private static double Median(double[] values)
     {
