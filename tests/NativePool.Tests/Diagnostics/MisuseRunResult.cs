@@ -95,4 +95,32 @@ internal sealed class MisuseRunResult
 
         return text.ToString();
     }
+    /// <summary>
+    /// The checks every guarded pool's run must pass: no harness failure, no false or unattributed report, every shape
+    /// in <paramref name="alwaysCaught"/> injected and caught every time, each uncaught stale return observed as the
+    /// hand-out it causes, and apart from that no rent, under a lease or raw, of an item someone held.
+    /// </summary>
+    /// <param name="alwaysCaught">The shapes the pool must catch every time.</param>
+    public void AssertCatchesAndContains(IEnumerable<MisuseShape> alwaysCaught)
+    {
+        Assert.Empty(Failures);
+        Assert.All(FalsePositives, count => Assert.Equal(0, count));
+        Assert.Equal(0, UnattributedReports);
+        foreach (MisuseShape shape in alwaysCaught)
+        {
+            Assert.True(InjectedOf(shape) > 0, $"no {shape} was injected");
+            Assert.Equal(InjectedOf(shape), CaughtOf(shape));
+        }
+
+        // A stale return is caught, or accepted and its consequence observed: the item comes straight back out of the
+        // pool while its holder still has it (no claim on how many of each: that depends on where the item is by then).
+        int staleReturns = InjectedOf(MisuseShape.StaleDoubleReturn);
+        Assert.True(staleReturns > 0, "no stale return was injected");
+        Assert.Equal(staleReturns - CaughtOf(MisuseShape.StaleDoubleReturn), StaleHandedOutAgain);
+
+        // Apart from that observed hand-out, no rent got an item someone held: none under a lease, none raw.
+        Assert.Equal(0, LeaseRentsOfHeldItems);
+        Assert.Equal(0, RawRentsOfHeldItems);
+        Assert.True(LeaseRents > 0, "no rent was made under a lease");
+    }
 }

@@ -73,8 +73,8 @@ public class LayoutTests
             _ = new byte[64];
         }
 
+        // The collections are the subject here: two compacting ones, each of which would move an unpinned array.
         GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
-        GC.WaitForPendingFinalizers();
         GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
 
         nuint after = (nuint)Unsafe.AsPointer(ref MemoryMarshal.GetArrayDataReference(set.Slots));
