@@ -93,8 +93,9 @@ switch ($verb) {
     }
     'pack' {
         # Two packages, NativePool (the drop-ins with the engine inside) and NativePool.AspNetCore (Kestrel's memory pool
-        # factory, depending on NativePool), each with its .snupkg; --version X.Y.Z sets the version of both.
-        if ($rest.Count -gt 0 -and $rest[0] -in '--version', '-Version') { if ($rest.Count -lt 2) { Write-Error '--version needs a value'; exit 2 }; $rest = @("-p:Version=$($rest[1])") + @($rest | Select-Object -Skip 2) }
+        # factory, depending on NativePool), each with its .snupkg. The version comes from git tags (docs/releasing.md);
+        # --version X.Y.Z overrides it for both.
+        if ($rest.Count -gt 0 -and $rest[0] -in '--version', '-Version') { if ($rest.Count -lt 2) { Write-Error '--version needs a value'; exit 2 }; $rest = @("-p:MinVerVersionOverride=$($rest[1])") + @($rest | Select-Object -Skip 2) }
         dotnet pack src/ManagedFacade/ManagedFacade.csproj -c Release -o artifacts/packages -p:ContinuousIntegrationBuild=true @rest; if ($LASTEXITCODE -ne 0) { exit $LASTEXITCODE }
         dotnet pack src/NativePool.AspNetCore/NativePool.AspNetCore.csproj -c Release -o artifacts/packages -p:ContinuousIntegrationBuild=true @rest; exit $LASTEXITCODE
     }

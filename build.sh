@@ -84,8 +84,9 @@ case "$verb" in
         ;;
     pack)
         # Two packages, NativePool (the drop-ins with the engine inside) and NativePool.AspNetCore (Kestrel's memory pool
-        # factory, depending on NativePool), each with its .snupkg; --version X.Y.Z sets the version of both.
-        [ "${1:-}" = "--version" ] && set -- "-p:Version=${2:?--version needs a value}" "${@:3}"
+        # factory, depending on NativePool), each with its .snupkg. The version comes from git tags (docs/releasing.md);
+        # --version X.Y.Z overrides it for both.
+        [ "${1:-}" = "--version" ] && set -- "-p:MinVerVersionOverride=${2:?--version needs a value}" "${@:3}"
         dotnet pack src/ManagedFacade/ManagedFacade.csproj -c Release -o artifacts/packages -p:ContinuousIntegrationBuild=true "$@"
         dotnet pack src/NativePool.AspNetCore/NativePool.AspNetCore.csproj -c Release -o artifacts/packages -p:ContinuousIntegrationBuild=true "$@"
         ;;
