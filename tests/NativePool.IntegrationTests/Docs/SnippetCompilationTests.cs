@@ -3,11 +3,12 @@ using System.IO;
 using System.Text.RegularExpressions;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
+using NativePool.IntegrationTests.Infrastructure;
 
 namespace NativePool.IntegrationTests.Docs;
 
 /// <summary>
-/// Compiles every <c>```csharp</c> block of README.md and docs/*.md, each on its own, as the Program.cs of a console app
+/// Compiles every <c>```csharp</c> block of README.md, docs/*.md and the packages' src/*/PACKAGE.md, each on its own, as the Program.cs of a console app
 /// (top-level statements, the console template's implicit usings) against the libraries, the framework and ASP.NET Core,
 /// Microsoft.Extensions.ObjectPool and CommunityToolkit.HighPerformance. Blocks may use the samples' types (this test
 /// assembly compiles the samples and lets the snippets see them). A block preceded by <c>&lt;!-- snippet: skip --&gt;</c>
@@ -27,7 +28,7 @@ public partial class SnippetCompilationTests
     public static TheoryData<string> Snippets()
     {
         var data = new TheoryData<string>();
-        foreach (string key in FindSnippets(FindRepositoryRoot()).Keys)
+        foreach (string key in FindSnippets(RepositoryRoot.Path).Keys)
         {
             data.Add(key);
         }
@@ -39,7 +40,7 @@ public partial class SnippetCompilationTests
     [MemberData(nameof(Snippets))]
     public void TheSnippetCompiles(string snippet)
     {
-        string code = FindSnippets(FindRepositoryRoot())[snippet];
+        string code = FindSnippets(RepositoryRoot.Path)[snippet];
 
         string[] errors = Compile(code);
 
@@ -49,7 +50,7 @@ public partial class SnippetCompilationTests
     [Fact]
     public void TheReadmeAndEveryGuideWithCodeHaveSnippetsToCompile()
     {
-        string[] files = [.. FindSnippets(FindRepositoryRoot()).Keys.Select(key => key[..key.LastIndexOf(':')]).Distinct()];
+        string[] files = [.. FindSnippets(RepositoryRoot.Path).Keys.Select(key => key[..key.LastIndexOf(':')]).Distinct()];
 
         Assert.Contains("README.md", files);
         Assert.Contains("docs/object-pool.md", files);
@@ -115,7 +116,8 @@ public partial class SnippetCompilationTests
     {
         var snippets = new Dictionary<string, string>(StringComparer.Ordinal);
         IEnumerable<string> files = new[] { Path.Combine(root, "README.md") }
-            .Concat(Directory.GetFiles(Path.Combine(root, "docs"), "*.md").Order(StringComparer.Ordinal));
+            .Concat(Directory.GetFiles(Path.Combine(root, "docs"), "*.md").Order(StringComparer.Ordinal))
+            .Concat(Directory.GetFiles(Path.Combine(root, "src"), "PACKAGE.md", SearchOption.AllDirectories).Order(StringComparer.Ordinal));
         foreach (string file in files)
         {
             string relative = Path.GetRelativePath(root, file).Replace('\\', '/');
@@ -154,19 +156,6 @@ public partial class SnippetCompilationTests
 
             i = end;
         }
-    }
-
-    private static string FindRepositoryRoot()
-    {
-        for (DirectoryInfo? directory = new(AppContext.BaseDirectory); directory is not null; directory = directory.Parent)
-        {
-            if (File.Exists(Path.Combine(directory.FullName, "NativePool.sln")))
-            {
-                return directory.FullName;
-            }
-        }
-
-        throw new InvalidOperationException($"No NativePool.sln above {AppContext.BaseDirectory}.");
     }
 
     [GeneratedRegex(@"^\s*<!--\s*snippet:\s*skip\s*-->\s*$")]

@@ -1,0 +1,77 @@
+using System.IO;
+using Xunit.Abstractions;
+using Xunit.Sdk;
+
+namespace NativePool.IntegrationTests.Infrastructure;
+
+/// <summary>
+/// The NativePool and NativePool.AspNetCore packages packed from this clone, as <c>./build.sh pack</c> packs them
+/// (Release, continuous-integration paths, the version git gives), into a temporary folder that is deleted with the
+/// fixture. Packed once per test class (an xunit class fixture).
+/// </summary>
+public sealed class PackedPackages : IDisposable
+{
+    private static readonly string[] s_projects =
+        [Path.Combine("src", "ManagedFacade", "ManagedFacade.csproj"), Path.Combine("src", "NativePool.AspNetCore", "NativePool.AspNetCore.csproj")];
+
+    private readonly Lazy<(int ExitCode, string Log)> _pack;
+
+    public PackedPackages(IMessageSink diagnostics)
+    {
+        Folder = Path.Combine(Path.GetTempPath(), "nativepool-packages-" + Guid.NewGuid().ToString("N"));
+        _pack = new(() => Pack(new ProcessRunner(new SinkOutput(diagnostics))));
+    }
+
+    /// <summary>The folder that holds the .nupkg and .snupkg files.</summary>
+    public string Folder { get; }
+
+    /// <summary>Packs (the first time) and returns the path of the package <paramref name="id"/>; fails when packing failed.</summary>
+    public string PackagePath(string id)
+    {
+        (int exitCode, string log) = _pack.Value;
+        Assert.True(exitCode == 0, $"dotnet pack exited with {exitCode}:\n{ProcessRunner.Tail(log, 40)}");
+        // NativePool.*.nupkg also matches NativePool.AspNetCore.*: the version is what starts with a digit.
+        return Assert.Single(Directory.GetFiles(Folder, id + ".*.nupkg"), path => char.IsAsciiDigit(Path.GetFileName(path)[id.Length + 1]));
+    }
+
+    /// <summary>The version of the package <paramref name="id"/>, from its file name.</summary>
+    public string Version(string id) => Path.GetFileNameWithoutExtension(PackagePath(id))[(id.Length + 1)..];
+
+    /// <inheritdoc />
+    public void Dispose()
+    {
+        if (Directory.Exists(Folder))
+        {
+            Directory.Delete(Folder, recursive: true);
+        }
+    }
+
+    private (int ExitCode, string Log) Pack(ProcessRunner runner)
+    {
+        Directory.CreateDirectory(Folder);
+        string log = string.Empty;
+        foreach (string project in s_projects)
+        {
+            (int exitCode, string projectLog) = runner.Run(
+                "dotnet",
+                RepositoryRoot.Path,
+                "pack", Path.Combine(RepositoryRoot.Path, project), "-c", "Release", "-o", Folder,
+                "-p:ContinuousIntegrationBuild=true", "--disable-build-servers", "-nodeReuse:false");
+            log += projectLog;
+            if (exitCode != 0)
+            {
+                return (exitCode, log);
+            }
+        }
+
+        return (0, log);
+    }
+
+    /// <summary>A fixture has no test output; its process logs go to xunit's diagnostic messages.</summary>
+    private sealed class SinkOutput(IMessageSink sink) : ITestOutputHelper
+    {
+        public void WriteLine(string message) => sink.OnMessage(new DiagnosticMessage(message));
+
+        public void WriteLine(string format, params object[] args) => sink.OnMessage(new DiagnosticMessage(format, args));
+    }
+}

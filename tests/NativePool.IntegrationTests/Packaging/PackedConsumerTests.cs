@@ -1,0 +1,164 @@
+using System.IO;
+using System.IO.Compression;
+using System.Text.RegularExpressions;
+using System.Xml.Linq;
+using NativePool.IntegrationTests.Infrastructure;
+using Xunit.Abstractions;
+
+namespace NativePool.IntegrationTests.Packaging;
+
+/// <summary>
+/// A user's app on the packed packages, installed exactly as the README says: the README's <c>nuget.config</c> adds the
+/// packages' folder as a source, and the app also uses a package that only the machine's usual feed has
+/// (CommunityToolkit.HighPerformance), so the build proves the usual feed was kept. Then what nuget.org shows of each
+/// package: its own README with absolute links, its icon, licence and release notes.
+/// </summary>
+[Collection(SourceBuilds.Name)]
+[Trait("Category", "Packaging")]
+public sealed partial class PackedConsumerTests : IClassFixture<PackedPackages>
+{
+    /// <summary>A version the central package versions pin, served by the usual feed and not by the packages' folder.</summary>
+    private const string UnrelatedPackage = "CommunityToolkit.HighPerformance";
+
+    /// <summary>The folder path the README's nuget.config tells the user to replace.</summary>
+    private const string ReadmePackagesFolder = "/absolute/path/to/NativePool/artifacts/packages";
+
+    private static readonly string[] s_packageIds = ["NativePool", "NativePool.AspNetCore"];
+
+    private readonly PackedPackages _packages;
+    private readonly ProcessRunner _runner;
+
+    public PackedConsumerTests(PackedPackages packages, ITestOutputHelper output)
+    {
+        _packages = packages;
+        _runner = new ProcessRunner(output);
+    }
+
+    [Fact]
+    public void TheReadmesNuGetConfigAddsThePackagesWithoutDroppingTheUsualFeed()
+    {
+        string config = ReadmeNuGetConfig();
+        Assert.DoesNotContain("<clear", config, StringComparison.OrdinalIgnoreCase);
+
+        string app = Path.Combine(Path.GetTempPath(), "nativepool-consumer-" + Guid.NewGuid().ToString("N"));
+        Directory.CreateDirectory(app);
+        try
+        {
+            File.WriteAllText(Path.Combine(app, "nuget.config"), config.Replace(ReadmePackagesFolder, _packages.Folder, StringComparison.Ordinal));
+            File.WriteAllText(Path.Combine(app, "MyApp.csproj"), ConsumerProject(_packages.Version("NativePool"), CentralVersion(UnrelatedPackage)));
+            File.WriteAllText(Path.Combine(app, "Program.cs"), ConsumerProgram);
+
+            // A package cache of its own: the packed version is new to it, and nothing is left in the machine's cache.
+            var environment = new Dictionary<string, string> { ["NUGET_PACKAGES"] = Path.Combine(app, ".packages") };
+            (int exitCode, string log) = _runner.Run("dotnet", app, environment, "run", "-c", "Release", "--disable-build-servers");
+
+            Assert.True(exitCode == 0, $"The consumer app failed ({exitCode}):\n{ProcessRunner.Tail(log, 40)}");
+            Assert.Contains("consumer: 3 segments, 12288 bytes, pooled by StripedArrayPool<Byte>", log, StringComparison.Ordinal);
+        }
+        finally
+        {
+            Directory.Delete(app, recursive: true);
+        }
+    }
+
+    [Theory]
+    [InlineData("NativePool")]
+    [InlineData("NativePool.AspNetCore")]
+    public void EachPackageCarriesItsOwnReadmeIconLicenceAndReleaseNotes(string id)
+    {
+        using ZipArchive package = ZipFile.OpenRead(_packages.PackagePath(id));
+        XElement metadata = Nuspec(package);
+
+        string readme = ReadEntry(package, Element(metadata, "readme"));
+        Assert.StartsWith("# " + id + "\n", readme.Replace("\r", string.Empty, StringComparison.Ordinal), StringComparison.Ordinal);
+        string[] relativeLinks = [.. RelativeLink().Matches(readme).Select(match => match.Value)];
+        Assert.True(relativeLinks.Length == 0, $"{id}'s README has links nuget.org cannot resolve: {string.Join(", ", relativeLinks)}");
+
+        Assert.NotNull(package.GetEntry(Element(metadata, "icon")));
+        Assert.Equal("MIT", Element(metadata, "license"));
+        Assert.StartsWith(ChangelogFirstHeading(), Element(metadata, "releaseNotes"), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void ThePackagesHaveTheVersionGitGivesBothTheSame()
+    {
+        string[] versions = [.. s_packageIds.Select(_packages.Version).Distinct()];
+
+        string version = Assert.Single(versions);
+        Assert.Matches(@"^\d+\.\d+\.\d+(-[0-9A-Za-z.]+)?$", version);
+    }
+
+    private const string ConsumerProgram = """
+        using System;
+        using CommunityToolkit.HighPerformance.Buffers;
+        using NativePool;
+
+        using var writer = new ArrayPoolBufferWriter<byte>(StripedArrayPool<byte>.Shared, 4096);
+        for (int i = 0; i < 3; i++)
+        {
+            writer.GetSpan(4096)[..4096].Fill((byte)i);
+            writer.Advance(4096);
+        }
+
+        Console.WriteLine($"consumer: 3 segments, {writer.WrittenCount} bytes, pooled by {StripedArrayPool<byte>.Shared.Name}");
+        """;
+
+    private static string ConsumerProject(string nativePoolVersion, string unrelatedVersion) => $"""
+        <Project Sdk="Microsoft.NET.Sdk">
+          <PropertyGroup>
+            <OutputType>Exe</OutputType>
+            <TargetFramework>net10.0</TargetFramework>
+            <Nullable>enable</Nullable>
+            <TreatWarningsAsErrors>true</TreatWarningsAsErrors>
+          </PropertyGroup>
+          <ItemGroup>
+            <PackageReference Include="NativePool" Version="{nativePoolVersion}" />
+            <PackageReference Include="{UnrelatedPackage}" Version="{unrelatedVersion}" />
+          </ItemGroup>
+        </Project>
+        """;
+
+    /// <summary>The README's <c>```xml</c> block that declares package sources.</summary>
+    private static string ReadmeNuGetConfig()
+    {
+        string readme = File.ReadAllText(Path.Combine(RepositoryRoot.Path, "README.md"));
+        Match block = Assert.Single(XmlBlock().Matches(readme), match => match.Groups["xml"].Value.Contains("<packageSources>", StringComparison.Ordinal));
+        return block.Groups["xml"].Value;
+    }
+
+    private static string CentralVersion(string id)
+    {
+        XDocument props = XDocument.Load(Path.Combine(RepositoryRoot.Path, "Directory.Packages.props"));
+        return props.Descendants("PackageVersion").Single(element => (string?)element.Attribute("Include") == id).Attribute("Version")!.Value;
+    }
+
+    private static string ChangelogFirstHeading()
+    {
+        string[] lines = File.ReadAllLines(Path.Combine(RepositoryRoot.Path, "CHANGELOG.md"));
+        return lines.First(line => line.StartsWith("## ", StringComparison.Ordinal))[3..];
+    }
+
+    private static XElement Nuspec(ZipArchive package)
+    {
+        ZipArchiveEntry entry = Assert.Single(package.Entries, entry => entry.FullName.EndsWith(".nuspec", StringComparison.Ordinal));
+        using Stream stream = entry.Open();
+        return XDocument.Load(stream).Root!.Elements().Single(element => element.Name.LocalName == "metadata");
+    }
+
+    private static string Element(XElement metadata, string name) =>
+        Assert.Single(metadata.Elements(), element => element.Name.LocalName == name).Value;
+
+    private static string ReadEntry(ZipArchive package, string path)
+    {
+        ZipArchiveEntry entry = Assert.IsType<ZipArchiveEntry>(package.GetEntry(path), exactMatch: false);
+        using var reader = new StreamReader(entry.Open());
+        return reader.ReadToEnd();
+    }
+
+    [GeneratedRegex(@"^```xml\n(?<xml>.*?)^```", RegexOptions.Multiline | RegexOptions.Singleline)]
+    private static partial Regex XmlBlock();
+
+    /// <summary>A Markdown link or image whose target is not an absolute http(s) URL.</summary>
+    [GeneratedRegex(@"\]\((?!https?://)[^)]*\)")]
+    private static partial Regex RelativeLink();
+}
