@@ -11,7 +11,7 @@ namespace NativePool.AspNetCore;
 /// <summary>
 /// Gives Kestrel's transports their memory from NativePool: every <see cref="Create"/> makes an independent
 /// <see cref="StripedMemoryPool{T}"/> of bytes, which the transport disposes when it stops. Register it with
-/// <see cref="StripedKestrelMemoryPoolServiceCollectionExtensions.AddStripedKestrelMemoryPool"/>.
+/// <see cref="Microsoft.Extensions.DependencyInjection.StripedKestrelMemoryPoolServiceCollectionExtensions.AddStripedKestrelMemoryPool"/>.
 /// </summary>
 /// <remarks>
 /// <para>

@@ -1,10 +1,12 @@
 using System;
 using System.Diagnostics.Metrics;
 using Microsoft.AspNetCore.Connections;
-using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
+using NativePool;
+using NativePool.AspNetCore;
 
-namespace NativePool.AspNetCore;
+// In the container's namespace, as every Microsoft.Extensions package does, so the method needs no extra using.
+namespace Microsoft.Extensions.DependencyInjection;
 
 /// <summary>Registers NativePool as Kestrel's transport memory.</summary>
 public static class StripedKestrelMemoryPoolServiceCollectionExtensions

@@ -5,17 +5,53 @@ namespace NativePool;
 
 /// <summary>
 /// An <see cref="ObjectPoolProvider"/> that creates <see cref="StripedObjectPool{T}"/>s: register it with
-/// <see cref="StripedObjectPoolServiceCollectionExtensions.AddStripedObjectPools(Microsoft.Extensions.DependencyInjection.IServiceCollection)"/>
+/// <see cref="Microsoft.Extensions.DependencyInjection.StripedObjectPoolServiceCollectionExtensions.AddStripedObjectPools(Microsoft.Extensions.DependencyInjection.IServiceCollection)"/>
 /// and existing code that resolves <see cref="ObjectPoolProvider"/> gets striped pools.
 /// </summary>
 /// <remarks>
 /// As Microsoft's <see cref="DefaultObjectPoolProvider"/> does, it picks the disposing behaviour for types that
 /// implement <see cref="IDisposable"/>: such pools dispose the objects they drop, and dispose everything they hold when
-/// they are disposed. The provider itself holds no state besides <see cref="MaximumRetained"/> and is safe to share.
+/// they are disposed. The provider holds no state besides the options its pools copy, and is safe to share.
 /// </remarks>
 public sealed class StripedObjectPoolProvider : ObjectPoolProvider
 {
     private int _maximumRetained = StripedObjectPoolOptions.DefaultMaximumRetained;
+
+    private readonly bool _trimmingEnabled = true;
+    private readonly bool _guarded;
+    private readonly bool _trackLeaks;
+    private readonly PoolMisusePolicy _misusePolicy;
+    private readonly Action<PoolMisuse>? _onMisuse;
+
+    /// <summary>Creates a provider whose pools keep at most <c>Environment.ProcessorCount * 2</c> objects.</summary>
+    public StripedObjectPoolProvider()
+    {
+    }
+
+    /// <summary>
+    /// Creates a provider whose pools copy <paramref name="options"/>: the bound, trimming, guarding, leak tracking and
+    /// misuse handling. <see cref="StripedObjectPoolOptions.DisposeItems"/> is decided per pooled type (as by the
+    /// parameterless constructor) and <see cref="StripedObjectPoolOptions.Name"/> is each pool's default.
+    /// </summary>
+    /// <param name="options">The options every pool created from now on copies; read now, not kept.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="options"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">An option is out of range; ParamName is the option's name.</exception>
+    public StripedObjectPoolProvider(StripedObjectPoolOptions options)
+    {
+        if (options is null)
+        {
+            ThrowHelper.ThrowArgumentNull(nameof(options));
+        }
+
+        StripedObjectPoolOptions.ValidateMaximumRetained(options.MaximumRetained, nameof(options.MaximumRetained));
+        options.ValidateOtherOptions();
+        _maximumRetained = options.MaximumRetained;
+        _trimmingEnabled = options.TrimmingEnabled;
+        _guarded = options.Guarded;
+        _trackLeaks = options.TrackLeaks;
+        _misusePolicy = options.MisusePolicy;
+        _onMisuse = options.OnMisuse;
+    }
 
     /// <summary>The strict bound on retained objects of the pools created from now on. Defaults to <c>Environment.ProcessorCount * 2</c>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is below 1 or above <see cref="StripedObjectPool{T}.MaximumRetainedLimit"/>.</exception>
@@ -34,10 +70,19 @@ public sealed class StripedObjectPoolProvider : ObjectPoolProvider
     /// <param name="policy">Creates objects and decides whether a returned one is kept.</param>
     /// <returns>A new <see cref="StripedObjectPool{T}"/>.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="policy"/> is null.</exception>
-    public override ObjectPool<T> Create<T>(IPooledObjectPolicy<T> policy) =>
-        new StripedObjectPool<T>(policy, new StripedObjectPoolOptions
+    public override ObjectPool<T> Create<T>(IPooledObjectPolicy<T> policy) => CreatePool(policy);
+
+    /// <summary>Creates a striped pool with <paramref name="policy"/>, typed as what it is.</summary>
+    internal StripedObjectPool<T> CreatePool<T>(IPooledObjectPolicy<T> policy)
+        where T : class =>
+        new(policy, new StripedObjectPoolOptions
         {
             MaximumRetained = _maximumRetained,
             DisposeItems = typeof(IDisposable).IsAssignableFrom(typeof(T)),
+            TrimmingEnabled = _trimmingEnabled,
+            Guarded = _guarded,
+            TrackLeaks = _trackLeaks,
+            MisusePolicy = _misusePolicy,
+            OnMisuse = _onMisuse,
         });
 }

@@ -1,10 +1,13 @@
 using System;
 using System.Diagnostics.CodeAnalysis;
-using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.ObjectPool;
+using Microsoft.Extensions.Options;
+using NativePool;
 
-namespace NativePool;
+// In the container's namespace, as every Microsoft.Extensions package does, so the methods need no extra using.
+namespace Microsoft.Extensions.DependencyInjection;
 
 /// <summary>Registers striped object pools with a dependency-injection container.</summary>
 public static class StripedObjectPoolServiceCollectionExtensions
@@ -33,11 +36,43 @@ public static class StripedObjectPoolServiceCollectionExtensions
 
         var provider = new StripedObjectPoolProvider();
         configure?.Invoke(provider);
-        services.RemoveAll<ObjectPoolProvider>();
-        services.RemoveAll<StripedObjectPoolProvider>();
-        services.AddSingleton(provider);
-        services.AddSingleton<ObjectPoolProvider>(provider);
-        return services;
+        return ReplaceProvider(services, _ => provider);
+    }
+
+    /// <summary>
+    /// Makes <see cref="ObjectPoolProvider"/> resolve to a <see cref="StripedObjectPoolProvider"/> whose pools take their
+    /// options from <paramref name="configuration"/>: <c>services.Configure&lt;StripedObjectPoolOptions&gt;(configuration)</c>,
+    /// so <see cref="IOptions{TOptions}"/> of <see cref="StripedObjectPoolOptions"/> holds the bound values and later
+    /// <c>Configure</c> or <c>PostConfigure</c> calls apply too.
+    /// </summary>
+    /// <remarks>
+    /// The keys are the settable properties of <see cref="StripedObjectPoolOptions"/> (for example
+    /// <c>"MaximumRetained": 64</c>, <c>"Guarded": true</c>); <see cref="StripedObjectPoolOptions.OnMisuse"/> and
+    /// <see cref="StripedObjectPoolOptions.Name"/> are not taken from configuration, and
+    /// <see cref="StripedObjectPoolOptions.DisposeItems"/> is decided per pooled type, as without configuration. The
+    /// provider is created, and the values validated, the first time it is resolved: a value out of range throws
+    /// <see cref="ArgumentOutOfRangeException"/> then. Binding is source-generated: no reflection, trim- and AOT-safe.
+    /// </remarks>
+    /// <param name="services">The service collection.</param>
+    /// <param name="configuration">The section that holds the options, for example <c>configuration.GetSection("ObjectPools")</c>.</param>
+    /// <returns><paramref name="services"/>.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="services"/> or <paramref name="configuration"/> is null.</exception>
+    public static IServiceCollection AddStripedObjectPools(this IServiceCollection services, IConfiguration configuration)
+    {
+        if (services is null)
+        {
+            ThrowHelper.ThrowArgumentNull(nameof(services));
+        }
+
+        if (configuration is null)
+        {
+            ThrowHelper.ThrowArgumentNull(nameof(configuration));
+        }
+
+        services.Configure<StripedObjectPoolOptions>(configuration);
+        return ReplaceProvider(
+            services,
+            static serviceProvider => new StripedObjectPoolProvider(serviceProvider.GetRequiredService<IOptions<StripedObjectPoolOptions>>().Value));
     }
 
     /// <summary>Registers a pool of <typeparamref name="TService"/> instances as <see cref="ObjectPool{T}"/> and <see cref="StripedObjectPool{T}"/>.</summary>
@@ -91,6 +126,15 @@ public static class StripedObjectPoolServiceCollectionExtensions
         services.AddSingleton(serviceProvider => new StripedObjectPool<TService>(
             new ServicePooledObjectPolicy<TService, TImplementation>(serviceProvider), poolOptions));
         services.AddSingleton<ObjectPool<TService>>(static serviceProvider => serviceProvider.GetRequiredService<StripedObjectPool<TService>>());
+        return services;
+    }
+
+    private static IServiceCollection ReplaceProvider(IServiceCollection services, Func<IServiceProvider, StripedObjectPoolProvider> create)
+    {
+        services.RemoveAll<ObjectPoolProvider>();
+        services.RemoveAll<StripedObjectPoolProvider>();
+        services.AddSingleton(create);
+        services.AddSingleton<ObjectPoolProvider>(static serviceProvider => serviceProvider.GetRequiredService<StripedObjectPoolProvider>());
         return services;
     }
 }
