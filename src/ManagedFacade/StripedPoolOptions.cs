@@ -66,7 +66,7 @@ public abstract class StripedPoolOptions
     /// </summary>
     public TimeProvider? TimeProvider { get; set; }
 
-    /// <summary>The pool's name in events and metrics (the <c>pool.name</c> tag). Null (the default) means the pool's type name.</summary>
+    /// <summary>The pool's name in events and metrics (the <c>nativepool.pool.name</c> tag). Null (the default) means the pool's type name.</summary>
     public string? Name { get; set; }
 
     /// <summary>The memory-pressure source; tests inject their own. Null means the GC's.</summary>

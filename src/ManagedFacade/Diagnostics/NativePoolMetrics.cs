@@ -12,12 +12,18 @@ namespace NativePool;
 /// </summary>
 /// <remarks>
 /// <para>
-/// Instruments: <c>nativepool.allocated</c>, <c>nativepool.dropped</c>, <c>nativepool.trimmed</c> (counters, <c>{item}</c>),
-/// <c>nativepool.pooled</c>, <c>nativepool.outstanding</c> (up-down counters, <c>{item}</c>) and
-/// <c>nativepool.pooled_bytes</c> (up-down counter, <c>By</c>). Every measurement is tagged <c>pool.name</c> and
-/// <c>pool.kind</c> (<c>array</c>, <c>memory</c>, <c>object</c> or <c>native</c>); for pools with size classes,
-/// <c>nativepool.pooled</c> and <c>nativepool.pooled_bytes</c> are reported per class, tagged <c>pool.size_class</c>
-/// (the bytes one item of the class holds).
+/// Instruments, named and tagged as the runtime's own meters are (lowercase dotted names, the unit in the instrument's
+/// unit, namespaced tags): <c>nativepool.allocated</c>, <c>nativepool.dropped</c>, <c>nativepool.trimmed</c> (counters,
+/// <c>{item}</c>), <c>nativepool.pooled</c>, <c>nativepool.outstanding</c> (up-down counters, <c>{item}</c>),
+/// <c>nativepool.memory.pooled</c> (up-down counter, <c>By</c>) and, for pools with size classes,
+/// <c>nativepool.size_class.pooled</c> (up-down counter, <c>{item}</c>, only for the classes that hold something, tagged
+/// <c>nativepool.size_class</c>: the bytes one item of the class holds).
+/// </para>
+/// <para>
+/// Every measurement is tagged <c>nativepool.pool.name</c>, <c>nativepool.pool.kind</c> (<c>array</c>, <c>memory</c>,
+/// <c>object</c> or <c>native</c>) and <c>nativepool.pool.instance</c>, a number no other pool of the process has or
+/// had: two pools with one name (two unnamed pools of one type, Kestrel's pools) are two series each, never one
+/// series with two values. Sum over the instance tag for a name's total.
 /// </para>
 /// <para>
 /// The default meter is created with the first pool, so <c>dotnet-counters monitor --counters NativePool</c> sees it
@@ -29,6 +35,18 @@ public static class NativePoolMetrics
 {
     /// <summary>The meter's name, and the name to pass to <c>dotnet-counters</c>.</summary>
     public const string MeterName = "NativePool";
+
+    /// <summary>The tag holding the pool's name.</summary>
+    public const string PoolNameTag = "nativepool.pool.name";
+
+    /// <summary>The tag holding what the pool hands out: <c>array</c>, <c>memory</c>, <c>object</c> or <c>native</c>.</summary>
+    public const string PoolKindTag = "nativepool.pool.kind";
+
+    /// <summary>The tag holding the pool's instance number, unique in the process (a <see cref="long"/>).</summary>
+    public const string PoolInstanceTag = "nativepool.pool.instance";
+
+    /// <summary>The tag holding the bytes one item of a size class holds, on <c>nativepool.size_class.pooled</c>.</summary>
+    public const string SizeClassTag = "nativepool.size_class";
 
     private static readonly ConditionalWeakTable<Meter, object> s_instrumented = new();
     private static Meter? s_defaultMeter;
@@ -93,8 +111,9 @@ public static class NativePoolMetrics
         meter.CreateObservableCounter("nativepool.dropped", static () => ObserveTotals(static s => s.Dropped), "{item}", "Returned items the pools did not keep.");
         meter.CreateObservableCounter("nativepool.trimmed", static () => ObserveTotals(static s => s.Trimmed), "{item}", "Items the pools released by trimming.");
         meter.CreateObservableUpDownCounter("nativepool.outstanding", static () => ObserveTotals(static s => s.Outstanding), "{item}", "Items callers hold now.");
-        meter.CreateObservableUpDownCounter("nativepool.pooled", static () => ObservePooled(bytes: false), "{item}", "Items the pools hold now.");
-        meter.CreateObservableUpDownCounter("nativepool.pooled_bytes", static () => ObservePooled(bytes: true), "By", "Bytes held by the items the pools hold now.");
+        meter.CreateObservableUpDownCounter("nativepool.pooled", static () => ObserveTotals(static s => s.Pooled), "{item}", "Items the pools hold now.");
+        meter.CreateObservableUpDownCounter("nativepool.memory.pooled", static () => ObserveTotals(static s => s.PooledBytes), "By", "Bytes held by the items the pools hold now.");
+        meter.CreateObservableUpDownCounter("nativepool.size_class.pooled", ObserveSizeClasses, "{item}", "Items the pools hold now, per size class that holds any.");
     }
 
     private static List<Measurement<long>> ObserveTotals(Func<PoolStatistics, long> read)
@@ -103,36 +122,36 @@ public static class NativePoolMetrics
         var measurements = new List<Measurement<long>>(pools.Count);
         foreach (IObservablePool pool in pools)
         {
-            measurements.Add(new Measurement<long>(read(pool.GetStatistics()), Tag("pool.name", pool.Name), Tag("pool.kind", pool.Kind)));
+            measurements.Add(new Measurement<long>(read(pool.GetStatistics()), PoolTags(pool)));
         }
 
         return measurements;
     }
 
-    private static List<Measurement<long>> ObservePooled(bool bytes)
+    private static List<Measurement<long>> ObserveSizeClasses()
     {
-        List<IObservablePool> pools = PoolRegistry.GetLivePools();
-        var measurements = new List<Measurement<long>>(pools.Count);
-        foreach (IObservablePool pool in pools)
+        var measurements = new List<Measurement<long>>();
+        foreach (IObservablePool pool in PoolRegistry.GetLivePools())
         {
             if (pool.ClassCount == 1 && pool.GetItemBytes(0) == 0)
             {
-                PoolStatistics statistics = pool.GetStatistics();
-                measurements.Add(new Measurement<long>(bytes ? statistics.PooledBytes : statistics.Pooled, Tag("pool.name", pool.Name), Tag("pool.kind", pool.Kind)));
                 continue;
             }
 
             for (int c = 0; c < pool.ClassCount; c++)
             {
-                long itemBytes = pool.GetItemBytes(c);
                 long count = pool.CountPooled(c);
-                measurements.Add(new Measurement<long>(
-                    bytes ? count * itemBytes : count, Tag("pool.name", pool.Name), Tag("pool.kind", pool.Kind), Tag("pool.size_class", itemBytes)));
+                if (count != 0)
+                {
+                    KeyValuePair<string, object?>[] tags = [.. PoolTags(pool), new(SizeClassTag, pool.GetItemBytes(c))];
+                    measurements.Add(new Measurement<long>(count, tags));
+                }
             }
         }
 
         return measurements;
     }
 
-    private static KeyValuePair<string, object?> Tag(string key, object? value) => new(key, value);
+    private static KeyValuePair<string, object?>[] PoolTags(IObservablePool pool) =>
+        [new(PoolNameTag, pool.Name), new(PoolKindTag, pool.Kind), new(PoolInstanceTag, PoolRegistry.GetInstance(pool))];
 }

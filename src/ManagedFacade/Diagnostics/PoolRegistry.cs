@@ -1,4 +1,5 @@
 using System.Collections.Generic;
+using System.Runtime.CompilerServices;
 
 namespace NativePool;
 
@@ -10,13 +11,23 @@ internal static class PoolRegistry
 {
     private static readonly WeakList<IObservablePool> s_pools = new();
 
-    /// <summary>Adds <paramref name="pool"/> and makes sure the default meter exists (so <c>dotnet-counters</c> sees it).</summary>
+    /// <summary>Each registered pool's instance number, boxed once so a measurement's tag allocates nothing.</summary>
+    private static readonly ConditionalWeakTable<IObservablePool, object> s_instances = new();
+
+    /// <summary>The last instance number given out; guarded by the lock on <see cref="s_pools"/>.</summary>
+    private static long s_lastInstance;
+
+    /// <summary>
+    /// Adds <paramref name="pool"/>, gives it the next instance number, and makes sure the default meter exists (so
+    /// <c>dotnet-counters</c> sees it).
+    /// </summary>
     /// <param name="pool">A pool whose name and kind are set.</param>
     public static void Register(IObservablePool pool)
     {
         lock (s_pools)
         {
             s_pools.Add(pool);
+            s_instances.AddOrUpdate(pool, ++s_lastInstance);
         }
 
         NativePoolMetrics.EnsureDefaultMeter();
@@ -31,6 +42,14 @@ internal static class PoolRegistry
             s_pools.Remove(pool);
         }
     }
+
+    /// <summary>
+    /// The instance number of <paramref name="pool"/> (boxed <see cref="long"/>): 1 for the first pool registered in the
+    /// process, 2 for the next, never reused, so no two pools, alive or gone, share one. 0 for a pool never registered.
+    /// </summary>
+    /// <param name="pool">A pool.</param>
+    /// <returns>The boxed number.</returns>
+    public static object GetInstance(IObservablePool pool) => s_instances.TryGetValue(pool, out object? instance) ? instance : 0L;
 
     /// <summary>The pools alive now.</summary>
     /// <returns>A new list.</returns>

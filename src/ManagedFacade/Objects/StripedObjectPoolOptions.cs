@@ -31,7 +31,7 @@ public sealed class StripedObjectPoolOptions
     public bool TrimmingEnabled { get; set; } = true;
 
     /// <summary>
-    /// The pool's name in events and metrics (the <c>pool.name</c> tag). Null (the default) means
+    /// The pool's name in events and metrics (the <c>nativepool.pool.name</c> tag). Null (the default) means
     /// <c>StripedObjectPool&lt;T&gt;</c> with the object type's name.
     /// </summary>
     public string? Name { get; set; }

@@ -178,7 +178,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     }
 
     /// <summary>
-    /// The pool's name in events and metrics (the <c>pool.name</c> tag): <see cref="StripedObjectPoolOptions.Name"/>, by
+    /// The pool's name in events and metrics (the <c>nativepool.pool.name</c> tag): <see cref="StripedObjectPoolOptions.Name"/>, by
     /// default <c>StripedObjectPool&lt;T&gt;</c> with the object type's name.
     /// </summary>
     public string Name => _engine.Name;

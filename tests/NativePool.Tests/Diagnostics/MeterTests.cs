@@ -24,9 +24,11 @@ public class MeterTests
         Assert.Equal(0, before.Sum("nativepool.trimmed"));
         Assert.Equal(2, before.Sum("nativepool.pooled"));
         Assert.Equal(0, before.Sum("nativepool.outstanding"));
-        Assert.Equal(256, before.Sum("nativepool.pooled_bytes"));
-        Assert.Equal(2, before.SumWhere("nativepool.pooled", "pool.size_class", 128L));
-        Assert.All(before.Measurements, m => Assert.Equal("array", m.Tags["pool.kind"]));
+        Assert.Equal(256, before.Sum("nativepool.memory.pooled"));
+        Assert.Equal(2, before.SumWhere("nativepool.size_class.pooled", NativePoolMetrics.SizeClassTag, 128L));
+        // Only the class that holds something has a per-class series.
+        Assert.Single(before.Measurements, m => m.Instrument == "nativepool.size_class.pooled");
+        Assert.All(before.Measurements, m => Assert.Equal("array", m.Tags[NativePoolMetrics.PoolKindTag]));
 
         byte[] held = pool.Rent(16);
         Assert.Equal(2, pool.Clear());
@@ -37,7 +39,8 @@ public class MeterTests
         Assert.Equal(2, after.Sum("nativepool.trimmed"));
         Assert.Equal(0, after.Sum("nativepool.pooled"));
         Assert.Equal(1, after.Sum("nativepool.outstanding"));
-        Assert.Equal(0, after.Sum("nativepool.pooled_bytes"));
+        Assert.Equal(0, after.Sum("nativepool.memory.pooled"));
+        Assert.DoesNotContain(after.Measurements, m => m.Instrument == "nativepool.size_class.pooled");
         GC.KeepAlive(held);
     }
 
@@ -56,11 +59,63 @@ public class MeterTests
         Assert.Equal(1, observation.Sum("nativepool.allocated"));
         Assert.Equal(1, observation.Sum("nativepool.outstanding"));
         Assert.Equal(0, observation.Sum("nativepool.pooled"));
-        Assert.All(observation.Measurements, m => Assert.Equal("object", m.Tags["pool.kind"]));
+        Assert.All(observation.Measurements, m => Assert.Equal("object", m.Tags[NativePoolMetrics.PoolKindTag]));
 
-        // One measurement per instrument: creating the meter twice did not duplicate its instruments.
+        // One measurement per pool-level instrument (an object pool has no size classes): creating the meter twice did
+        // not duplicate its instruments.
         Assert.Equal(6, observation.Measurements.Count);
         pool.Return(item);
+    }
+
+    [Fact]
+    public void TwoPoolsWithOneNameAreTwoCorrectSeries()
+    {
+        string name = "twins-" + Guid.NewGuid().ToString("N");
+        var options = new StripedArrayPoolOptions { Name = name, MaximumArrayLength = 1024, TrimmingEnabled = false };
+        var first = StripedArrayPool<byte>.Create(options);
+        var second = StripedArrayPool<byte>.Create(options);
+        byte[][] firstHeld = [.. Enumerable.Range(0, 9).Select(_ => first.Rent(100))];
+        byte[][] secondHeld = [.. Enumerable.Range(0, 8).Select(_ => second.Rent(100))];
+        second.Return(secondHeld[0]);
+
+        Observation observation = Observe(NativePoolMetrics.DefaultMeter, name);
+
+        // No two measurements of one instrument carry the same tags: every series belongs to exactly one pool.
+        string[] series = [.. observation.Measurements.Select(m => m.Instrument + "|" + string.Join(",", m.Tags.OrderBy(t => t.Key).Select(t => $"{t.Key}={t.Value}")))];
+        Assert.Equal(series.Length, series.Distinct().Count());
+        var byInstance = observation.Measurements
+            .Where(m => m.Instrument == "nativepool.allocated")
+            .ToDictionary(m => (long)m.Tags[NativePoolMetrics.PoolInstanceTag]!, m => m.Value);
+        Assert.Equal(2, byInstance.Count);
+        Assert.Equal([8L, 9L], byInstance.Values.Order());
+        Assert.Equal(17, observation.Sum("nativepool.allocated"));
+        Assert.Equal(1, observation.Sum("nativepool.pooled"));
+        Assert.Equal(16, observation.Sum("nativepool.outstanding"));
+        GC.KeepAlive(firstHeld);
+        GC.KeepAlive(secondHeld);
+    }
+
+    [Fact]
+    public void UnnamedPoolsOfOneTypeHaveDifferentInstances()
+    {
+        var first = new StripedObjectPool<Version>(() => new Version(), cleanup: null, new StripedObjectPoolOptions());
+        var second = new StripedObjectPool<Version>(() => new Version(), cleanup: null, new StripedObjectPoolOptions());
+        first.Get();
+        second.Get();
+        second.Get();
+
+        Observation observation = Observe(NativePoolMetrics.DefaultMeter, first.Name);
+
+        // Other tests' unnamed Version pools may be alive too; these two are told apart by their instance tags.
+        long[] allocated = [.. observation.Measurements
+            .Where(m => m.Instrument == "nativepool.allocated")
+            .GroupBy(m => m.Tags[NativePoolMetrics.PoolInstanceTag])
+            .Select(g => Assert.Single(g).Value)];
+        Assert.Contains(1L, allocated);
+        Assert.Contains(2L, allocated);
+        Assert.Equal(first.Name, second.Name);
+        GC.KeepAlive(first);
+        GC.KeepAlive(second);
     }
 
     [Fact]
@@ -108,7 +163,7 @@ public class MeterTests
                 tagMap[tag.Key] = tag.Value;
             }
 
-            if (Equals(tagMap.GetValueOrDefault("pool.name"), poolName))
+            if (Equals(tagMap.GetValueOrDefault(NativePoolMetrics.PoolNameTag), poolName))
             {
                 observation.Measurements.Add(new Measured(instrument.Name, value, tagMap));
             }
