@@ -67,7 +67,8 @@ public sealed class StripedArrayPoolOptions : StripedPoolOptions
     /// <summary>
     /// What an unguarded pool does when it sees a double return (it sees those where the array is still the calling
     /// thread's or the stripe's most recent). Default <see cref="PoolMisusePolicy.Throw"/>; either way the array is kept once.
-    /// A value the enum does not define is out of range.
+    /// A value the enum does not define is out of range. <see cref="StripedArrayPool{T}.Shared"/> takes its policy from a
+    /// process-wide setting instead (default <see cref="PoolMisusePolicy.Report"/>; see there).
     /// </summary>
     public PoolMisusePolicy DoubleReturnPolicy { get; set; }
 

@@ -43,7 +43,7 @@ namespace NativePool;
 /// <typeparam name="T">The element type.</typeparam>
 public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
 {
-    private static readonly StripedArrayPool<T> s_shared = new(new StripedArrayPoolOptions(), zeroNewArrays: false, isShared: true);
+    private static readonly StripedArrayPool<T> s_shared = CreateShared(SharedDoubleReturnPolicy.Value);
 
 #pragma warning disable IDE1006 // dotnet/runtime names thread statics t_; .editorconfig naming rules cannot select by attribute.
     /// <summary>
@@ -113,6 +113,14 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     }
 
     /// <summary>The process-wide pool: the same engine and fast path as <see cref="Create()"/> instances.</summary>
+    /// <remarks>
+    /// A double return it sees (the array is still the thread's or the stripe's most recent) is handled by the
+    /// process-wide policy: the runtime setting <c>NativePool.SharedDoubleReturnPolicy</c> or else the environment
+    /// variable <c>NATIVEPOOL_SHARED_DOUBLE_RETURN</c>, <c>Throw</c>, <c>Report</c> or <c>Ignore</c>, read once when the
+    /// first shared array pool is created. The default is <see cref="PoolMisusePolicy.Report"/>: the array is kept once
+    /// and the <c>DoubleReturn</c> event is written, with no exception, so code moved from <c>ArrayPool&lt;T&gt;.Shared</c>
+    /// (which accepts a double return silently) does not start throwing. <c>Throw</c> is the setting for test runs.
+    /// </remarks>
     public static new StripedArrayPool<T> Shared => s_shared;
 
     /// <summary>The pool's name in events and metrics.</summary>
@@ -132,6 +140,18 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
 
     /// <summary>The engine (tests and benchmarks).</summary>
     internal StripedPool<T[]> Engine => _engine;
+
+    /// <summary>What this pool does when it sees a double return (tests).</summary>
+    internal PoolMisusePolicy DoubleReturnPolicy => _doubleReturnPolicy;
+
+    /// <summary>
+    /// A pool made as <see cref="Shared"/> is, with <paramref name="doubleReturnPolicy"/>: <see cref="Shared"/> itself
+    /// (with the process's policy), and tests of each policy, which cannot change the process's once it is read.
+    /// </summary>
+    /// <param name="doubleReturnPolicy">What the pool does when it sees a double return.</param>
+    /// <returns>A new pool.</returns>
+    internal static StripedArrayPool<T> CreateShared(PoolMisusePolicy doubleReturnPolicy) =>
+        new(new StripedArrayPoolOptions { DoubleReturnPolicy = doubleReturnPolicy }, zeroNewArrays: false, isShared: true);
 
     /// <summary>Creates an independent pool with the default options.</summary>
     /// <returns>A new pool.</returns>
@@ -509,10 +529,18 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
         return _guard is null || _guard.OnReturn(array, clearArray || _clearOnReturn);
     }
 
-    /// <summary>The engine saw the array already in the pool: the event, then the double-return policy.</summary>
+    /// <summary>
+    /// The engine saw the array already in the pool (and kept it once): the double-return policy. Throw and Report write
+    /// the <c>DoubleReturn</c> event first; Ignore tells nobody.
+    /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void OnDuplicateReturn(T[] array)
     {
+        if (_doubleReturnPolicy == PoolMisusePolicy.Ignore)
+        {
+            return;
+        }
+
         if (NativePoolEventSource.Log.IsEnabled())
         {
             NativePoolEventSource.Log.DoubleReturn(NativePoolEventSource.ItemId(array), ByteSize(array), _engine.Id, _engine.Name);

@@ -1,0 +1,111 @@
+using NativePool.Tests.Infrastructure;
+
+namespace NativePool.Tests.Diagnostics;
+
+/// <summary>
+/// The process-wide double-return policy of <see cref="StripedArrayPool{T}.Shared"/>: how the setting is read, and what
+/// each policy does, on pools made exactly as Shared is (the process's own policy is read once and cannot change here).
+/// </summary>
+public sealed class SharedDoubleReturnPolicyTests
+{
+    [Fact]
+    public void TheSharedPoolHasThePolicyTheProcessSettingsGive()
+    {
+        PoolMisusePolicy expected = SharedDoubleReturnPolicy.Read(AppContext.GetData, Environment.GetEnvironmentVariable);
+
+        Assert.Equal(expected, SharedDoubleReturnPolicy.Value);
+        Assert.Equal(expected, StripedArrayPool<byte>.Shared.DoubleReturnPolicy);
+        Assert.Equal(expected, StripedArrayPool<char>.Shared.DoubleReturnPolicy);
+    }
+
+    [Fact]
+    public void WithNothingSetTheSharedPoolReports()
+    {
+        Assert.Equal(PoolMisusePolicy.Report, SharedDoubleReturnPolicy.Read(static _ => null, static _ => null));
+    }
+
+    [Theory]
+    [InlineData("Throw", null, PoolMisusePolicy.Throw)]
+    [InlineData("report", null, PoolMisusePolicy.Report)]
+    [InlineData(" IGNORE ", null, PoolMisusePolicy.Ignore)]
+    [InlineData(null, "throw", PoolMisusePolicy.Throw)]
+    [InlineData(null, "Ignore", PoolMisusePolicy.Ignore)]
+    [InlineData("", "Ignore", PoolMisusePolicy.Ignore)]
+    [InlineData("Throw", "Ignore", PoolMisusePolicy.Throw)]
+    [InlineData("sometimes", null, PoolMisusePolicy.Report)]
+    [InlineData(null, "1", PoolMisusePolicy.Report)]
+    public void TheRuntimeSettingComesBeforeTheEnvironmentVariable(string? setting, string? environment, PoolMisusePolicy expected)
+    {
+        PoolMisusePolicy policy = SharedDoubleReturnPolicy.Read(
+            name => name == SharedDoubleReturnPolicy.SettingName ? setting : null,
+            name => name == SharedDoubleReturnPolicy.EnvironmentVariable ? environment : null);
+
+        Assert.Equal(expected, policy);
+    }
+
+    [Fact]
+    public void ASettingThatIsNotAStringIsIgnored()
+    {
+        Assert.Equal(PoolMisusePolicy.Ignore, SharedDoubleReturnPolicy.Read(static _ => true, static _ => "Ignore"));
+    }
+
+    [Fact]
+    public void UnderThrowADoubleReturnThrowsWritesTheEventAndKeepsTheArrayOnce()
+    {
+        var pool = StripedArrayPool<byte>.CreateShared(PoolMisusePolicy.Throw);
+        using var listener = new PoolEventListener(pool.Engine.Id);
+
+        byte[] array = ReturnTwice(pool, expectThrow: true);
+
+        Assert.Equal(1, listener.Count("DoubleReturn"));
+        AssertKeptOnce(pool, array);
+    }
+
+    [Fact]
+    public void UnderReportADoubleReturnWritesTheEventWithoutThrowingAndKeepsTheArrayOnce()
+    {
+        var pool = StripedArrayPool<byte>.CreateShared(PoolMisusePolicy.Report);
+        using var listener = new PoolEventListener(pool.Engine.Id);
+
+        byte[] array = ReturnTwice(pool, expectThrow: false);
+
+        Assert.Equal(1, listener.Count("DoubleReturn"));
+        AssertKeptOnce(pool, array);
+    }
+
+    [Fact]
+    public void UnderIgnoreADoubleReturnTellsNobodyAndKeepsTheArrayOnce()
+    {
+        var pool = StripedArrayPool<byte>.CreateShared(PoolMisusePolicy.Ignore);
+        using var listener = new PoolEventListener(pool.Engine.Id);
+
+        byte[] array = ReturnTwice(pool, expectThrow: false);
+
+        Assert.Equal(0, listener.Count("DoubleReturn"));
+        // The listener did hear this pool: both calls were reported as returns.
+        Assert.Equal(2, listener.Count("BufferReturned"));
+        AssertKeptOnce(pool, array);
+    }
+
+    private static byte[] ReturnTwice(StripedArrayPool<byte> pool, bool expectThrow)
+    {
+        byte[] array = pool.Rent(100);
+        pool.Return(array);
+        if (expectThrow)
+        {
+            Assert.Throws<InvalidOperationException>(() => pool.Return(array));
+        }
+        else
+        {
+            pool.Return(array);
+        }
+
+        return array;
+    }
+
+    private static void AssertKeptOnce(StripedArrayPool<byte> pool, byte[] array)
+    {
+        Assert.Same(array, pool.Rent(100));
+        Assert.NotSame(array, pool.Rent(100));
+    }
+}
