@@ -374,6 +374,23 @@ internal sealed partial class StripeSet<T> where T : class
     /// The double-return check of a full stripe, without claiming it: a return that finds its home full does not pay a
     /// compare-and-swap to learn that, but still reports a double return when the item sits on top.
     /// </summary>
+    /// <summary>
+    /// Whether <paramref name="probe"/> is on top of any stripe, read without claims: the double-return check of a
+    /// return that will not push (the byte budget is spent), so a second copy is never dropped while the first is kept.
+    /// </summary>
+    public bool IsOnTopOfAnyStripe(T probe)
+    {
+        for (int stripe = 0; stripe <= _stripeMask; stripe++)
+        {
+            if (PeekFullStripe(stripe, probe) == StripeResult.Duplicate)
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
     private StripeResult PeekFullStripe(int stripe, T probe)
     {
         // Read without the claim: if a pop races us, the top we see either still is in the pool (a true duplicate) or

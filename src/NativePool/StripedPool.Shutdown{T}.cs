@@ -145,7 +145,9 @@ internal sealed partial class StripedPool<T>
         int removed = 0;
         for (int c = 0; c < _classCount; c++)
         {
-            removed += GetStripes(c)?.Trim(0, 0, releaseAll: true, waitForClaims: true, _discardItem, _totals) ?? 0;
+            int trimmed = GetStripes(c)?.Trim(0, 0, releaseAll: true, waitForClaims: true, _discardItem, _totals) ?? 0;
+            ReleaseBudget(c, trimmed);
+            removed += trimmed;
         }
 
         foreach (KeyValuePair<ThreadCache<T>, object?> pair in _threadCaches)

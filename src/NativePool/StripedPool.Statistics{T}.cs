@@ -161,4 +161,37 @@ internal sealed partial class StripedPool<T>
     /// <param name="sizeClass">The class.</param>
     /// <returns>The item size.</returns>
     public long GetItemBytes(int sizeClass) => _itemBytes[sizeClass];
+
+    /// <summary>The most bytes the pool's stripes can hold: every stripe of every class full.</summary>
+    public long MaximumStripeBytes
+    {
+        get
+        {
+            long bytes = 0;
+            for (int c = 0; c < _classCount; c++)
+            {
+                bytes += (long)_capacityPerStripe[c] * StripeCount * _itemBytes[c];
+            }
+
+            return bytes;
+        }
+    }
+
+    /// <summary>
+    /// The most bytes one thread can hold parked for this pool, on top of the stripes (and of any byte budget): one item
+    /// of each class in its slot, and a full magazine of each class that has one.
+    /// </summary>
+    public long MaximumThreadBytes
+    {
+        get
+        {
+            long bytes = 0;
+            for (int c = 0; c < _classCount; c++)
+            {
+                bytes += (1L + _magazineCapacity[c]) * _itemBytes[c];
+            }
+
+            return bytes;
+        }
+    }
 }

@@ -54,6 +54,12 @@ internal sealed partial class StripedPool<T>
         {
             long nowMs = (long)_clock.GetElapsedTime(0).TotalMilliseconds;
             MemoryPressure pressure = releaseAll ? MemoryPressure.High : _pressure();
+            if (pressure == MemoryPressure.Low && _budget is not null && _budget.IsUnderPressure)
+            {
+                // The byte budget is three quarters spent: age items out four times sooner, as under memory pressure.
+                pressure = MemoryPressure.Medium;
+            }
+
             bool all = pressure == MemoryPressure.High;
             LogTrimPoll(pressure);
             long ageMs = pressure == MemoryPressure.Medium ? _trimAgeMs / 4 : _trimAgeMs;
@@ -61,7 +67,9 @@ internal sealed partial class StripedPool<T>
             int removed = 0;
             for (int c = 0; c < _classCount; c++)
             {
-                removed += GetStripes(c)?.Trim(nowMs, ageMs, all, waitForClaims: releaseAll, _discardItem, _totals) ?? 0;
+                int trimmed = GetStripes(c)?.Trim(nowMs, ageMs, all, waitForClaims: releaseAll, _discardItem, _totals) ?? 0;
+                ReleaseBudget(c, trimmed);
+                removed += trimmed;
             }
 
             if (_strict)

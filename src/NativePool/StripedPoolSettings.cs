@@ -49,6 +49,9 @@ internal sealed class StripedPoolSettings
     /// <summary>The memory-pressure source (tests inject their own).</summary>
     public Func<MemoryPressure> Pressure { get; init; } = GCMemoryPressure.Read;
 
+    /// <summary>The byte budget the pool's stripes count against: the process's (<see cref="RetentionBudget.Process"/>, null when none is configured) unless a test injects its own.</summary>
+    public RetentionBudget? Budget { get; init; } = RetentionBudget.Process;
+
     /// <summary>
     /// The settings of a pool in size classes (arrays, array-backed buffers or native blocks): each class keeps at most
     /// <c>clamp(budget / (stripes × item bytes), 1, itemsPerStripe)</c> items per stripe. The one budget rule of every

@@ -55,6 +55,7 @@ internal sealed partial class StripedPool<T> where T : class
     private readonly Action<T>? _onDiscard;
     private readonly Action<T>? _discardItem;
     private readonly PoolTotals _totals;
+    private readonly RetentionBudget? _budget;
     private readonly bool _strict;
     private readonly ConditionalWeakTable<ThreadCache<T>, object?> _threadCaches = new();
 
@@ -85,6 +86,7 @@ internal sealed partial class StripedPool<T> where T : class
         _onDiscard = onDiscard;
         _discardItem = onDiscard is null ? null : DiscardStripeItem;
         _strict = settings.RetentionLimit >= 0;
+        _budget = settings.Budget;
         _totals = new PoolTotals(settings.RetentionLimit, settings.ThreadSlotTokens);
         _clock = settings.Clock;
         _pressure = settings.Pressure;
@@ -107,8 +109,18 @@ internal sealed partial class StripedPool<T> where T : class
         }
     }
 
-    /// <summary>Gives the pool's id back when nobody references the pool any more (nothing, if it never got one).</summary>
-    ~StripedPool() => ReleaseId();
+    /// <summary>
+    /// Gives the pool's id back when nobody references the pool any more (nothing, if it never got one), and the bytes
+    /// its stripes still hold back to the byte budget (nobody can use the stripes any more, so their counts are exact).
+    /// </summary>
+    ~StripedPool()
+    {
+        ReleaseId();
+        for (int c = 0; c < _classCount; c++)
+        {
+            ReleaseBudget(c, _classes[c]?.CountItems() ?? 0);
+        }
+    }
 
     /// <summary>The pool's id: its index in every thread's cache table, unique among live pools.</summary>
     public int Id => _id;
@@ -228,6 +240,7 @@ internal sealed partial class StripedPool<T> where T : class
                 int moved = set.PopBatch(HomeStripe(cache), magazine.Items.AsSpan(0, BatchSize(capacity)));
                 if (moved != 0)
                 {
+                    ReleaseBudget(sizeClass, moved);
                     magazine.Count = moved;
                     if (_strict)
                     {
@@ -253,6 +266,7 @@ internal sealed partial class StripedPool<T> where T : class
             T? item = set.Pop(HomeStripe(cache));
             if (item is not null)
             {
+                ReleaseBudget(sizeClass, 1);
                 if (_strict)
                 {
                     // The item leaves the stripes for the caller: its unit of the bound is free again.
@@ -318,6 +332,28 @@ internal sealed partial class StripedPool<T> where T : class
             return Drop(toStripes, sizeClass, cache);
         }
 
+        if (TakeBudget(sizeClass, 1) == 0)
+        {
+            // The byte budget is spent: the stripes of all pools on it hold as much as they may.
+            if (_strict)
+            {
+                _totals.Release(1);
+            }
+
+            if (_classes[sizeClass]?.IsOnTopOfAnyStripe(item) == true)
+            {
+                // Not pushed, so not checked there: a double return must not drop (and discard) the copy that is kept.
+                if (toStripes == parked)
+                {
+                    slot = parked;
+                }
+
+                return ReturnResult.Duplicate;
+            }
+
+            return Drop(toStripes, sizeClass, cache);
+        }
+
         StripeSet<T> set = _classes[sizeClass] ?? CreateStripes(sizeClass);
         StripeResult result = set.Push(HomeStripe(cache), toStripes, item);
         if (result == StripeResult.Done)
@@ -325,6 +361,7 @@ internal sealed partial class StripedPool<T> where T : class
             return ReturnResult.Stored;
         }
 
+        ReleaseBudget(sizeClass, 1);
         if (_strict)
         {
             _totals.Release(1);
@@ -419,7 +456,9 @@ internal sealed partial class StripedPool<T> where T : class
     private int MoveToStripes(int sizeClass, ThreadCache<T> cache, ReadOnlySpan<T?> items)
     {
         StripeSet<T> set = _classes[sizeClass] ?? CreateStripes(sizeClass);
-        int moved = PushAll(set, cache, items);
+        int allowed = TakeBudget(sizeClass, items.Length);
+        int moved = PushAll(set, cache, items[..allowed]);
+        ReleaseBudget(sizeClass, allowed - moved);
         foreach (T? dropped in items[moved..])
         {
             if (dropped is not null)
@@ -449,6 +488,25 @@ internal sealed partial class StripedPool<T> where T : class
         }
 
         return moved;
+    }
+
+    /// <summary>
+    /// Takes the byte budget's share of <paramref name="count"/> items of class <paramref name="sizeClass"/> about to go
+    /// onto the stripes; returns how many of them may (all when the pool has no budget or its items count 0 bytes).
+    /// </summary>
+    private int TakeBudget(int sizeClass, int count)
+    {
+        long itemBytes = _itemBytes[sizeClass];
+        return _budget is null || itemBytes == 0 || count == 0 ? count : _budget.Take(itemBytes, count);
+    }
+
+    /// <summary>Gives back the byte budget's share of <paramref name="count"/> items of class <paramref name="sizeClass"/> that left the stripes.</summary>
+    internal void ReleaseBudget(int sizeClass, int count)
+    {
+        if (_budget is not null && count != 0)
+        {
+            _budget.Release(count * _itemBytes[sizeClass]);
+        }
     }
 
     private ReturnResult Drop(T item, int sizeClass, ThreadCache<T> cache)

@@ -1,0 +1,94 @@
+using System;
+using System.Globalization;
+using System.Runtime.InteropServices;
+using System.Threading;
+
+namespace NativePool;
+
+/// <summary>
+/// A byte budget that the retention of many pools counts against: the bytes of the items in their stripes. Items are
+/// counted where they enter and leave the stripes (slow paths that already claim a stripe), never on a thread's own
+/// slot or magazine, so a thread's parked items are a bounded extra on top (see
+/// <see cref="StripedPool{T}.MaximumThreadBytes"/>).
+/// </summary>
+/// <remarks>
+/// A push onto the stripes that would take <see cref="Used"/> over <see cref="Limit"/> is refused and the item dropped,
+/// so the stripes of every pool together never hold more than the limit. Pools trim as under medium memory pressure
+/// (after a quarter of their trim age) while three quarters of the limit or more are used. Items of size 0 (objects of an
+/// object pool, whose size is unknown) do not count.
+/// </remarks>
+internal sealed class RetentionBudget
+{
+    /// <summary>The runtime setting (runtimeconfig.json <c>configProperties</c>) holding the process's limit in bytes.</summary>
+    public const string SettingName = "NativePool.RetainedBytesLimit";
+
+    /// <summary>The environment variable read when the runtime setting is not there.</summary>
+    public const string EnvironmentVariable = "NATIVEPOOL_RETAINED_BYTES_LIMIT";
+
+    private readonly long _limit;
+    private PaddedCount _used; // mutable: do not make readonly
+
+    /// <summary>Creates a budget of <paramref name="limit"/> bytes (at least 1).</summary>
+    public RetentionBudget(long limit) => _limit = limit;
+
+    /// <summary>The process's budget, or null when no limit is configured (then nothing is counted).</summary>
+    public static RetentionBudget? Process { get; } = ReadLimit(AppContext.GetData, Environment.GetEnvironmentVariable) is long limit ? new RetentionBudget(limit) : null;
+
+    /// <summary>The most bytes the stripes of all the pools on this budget hold together.</summary>
+    public long Limit => _limit;
+
+    /// <summary>The bytes the stripes of all the pools on this budget hold now (a snapshot).</summary>
+    // Volatile: a snapshot of a word every pool's stripe transfers add to.
+    public long Used => Volatile.Read(ref _used.Value);
+
+    /// <summary>Whether three quarters of the limit or more are used: the pools then trim as under medium memory pressure.</summary>
+    public bool IsUnderPressure => Used >= _limit - (_limit / 4);
+
+    /// <summary>
+    /// Reads the limit: the runtime setting <see cref="SettingName"/>, else the environment variable
+    /// <see cref="EnvironmentVariable"/>, as a whole number of bytes. Unset, not a positive number: no limit.
+    /// </summary>
+    internal static long? ReadLimit(Func<string, object?> getSetting, Func<string, string?> getEnvironment)
+    {
+        object? setting = getSetting(SettingName);
+        string? text = setting as string ?? (setting is IConvertible convertible ? convertible.ToString(CultureInfo.InvariantCulture) : null);
+        if (string.IsNullOrWhiteSpace(text))
+        {
+            text = getEnvironment(EnvironmentVariable);
+        }
+
+        return long.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out long limit) && limit > 0 ? limit : null;
+    }
+
+    /// <summary>Takes the bytes of up to <paramref name="count"/> items of <paramref name="itemBytes"/> each.</summary>
+    /// <returns>How many items' bytes were taken (the first ones of the batch): all, some, or none when the budget is full.</returns>
+    public int Take(long itemBytes, int count)
+    {
+        // Interlocked: the stripe transfers of every pool on this budget add to this one word at once.
+        long used = Interlocked.Add(ref _used.Value, itemBytes * count);
+        long excess = used - _limit;
+        if (excess <= 0)
+        {
+            return count;
+        }
+
+        // Over the limit: keep what fits, give the rest back at once.
+        int refused = (int)Math.Min(count, (excess + itemBytes - 1) / itemBytes);
+        Release(itemBytes * refused);
+        return count - refused;
+    }
+
+    /// <summary>Gives back the bytes of items that left the stripes (or never went on them).</summary>
+    public void Release(long bytes)
+    {
+        // Interlocked: the stripe transfers of every pool on this budget subtract from this one word at once.
+        Interlocked.Add(ref _used.Value, -bytes);
+    }
+
+    /// <summary>The used bytes, alone on their line. Mutable struct: do not make readonly.</summary>
+    [StructLayout(LayoutKind.Explicit, Size = 2 * CacheLine.Size)]
+    private struct PaddedCount
+    {
+        [FieldOffset(CacheLine.Size)] public long Value;
+    }
+}
