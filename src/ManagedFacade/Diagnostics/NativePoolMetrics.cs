@@ -17,7 +17,8 @@ namespace NativePool;
 /// <c>{item}</c>), <c>nativepool.pooled</c>, <c>nativepool.outstanding</c> (up-down counters, <c>{item}</c>),
 /// <c>nativepool.memory.pooled</c> (up-down counter, <c>By</c>) and, for pools with size classes,
 /// <c>nativepool.size_class.pooled</c> (up-down counter, <c>{item}</c>, only for the classes that hold something, tagged
-/// <c>nativepool.size_class</c>: the bytes one item of the class holds).
+/// <c>nativepool.size_class</c>: the bytes one item of the class holds). When a process-wide byte budget is set,
+/// <c>nativepool.budget.used</c> and <c>nativepool.budget.limit</c> (up-down counters, <c>By</c>, no tags) too.
 /// </para>
 /// <para>
 /// Every measurement is tagged <c>nativepool.pool.name</c>, <c>nativepool.pool.kind</c> (<c>array</c>, <c>memory</c>,
@@ -114,6 +115,11 @@ public static class NativePoolMetrics
         meter.CreateObservableUpDownCounter("nativepool.pooled", static () => ObserveTotals(static s => s.Pooled), "{item}", "Items the pools hold now.");
         meter.CreateObservableUpDownCounter("nativepool.memory.pooled", static () => ObserveTotals(static s => s.PooledBytes), "By", "Bytes held by the items the pools hold now.");
         meter.CreateObservableUpDownCounter("nativepool.size_class.pooled", ObserveSizeClasses, "{item}", "Items the pools hold now, per size class that holds any.");
+        if (RetentionBudget.Process is { } budget)
+        {
+            meter.CreateObservableUpDownCounter("nativepool.budget.used", () => budget.Used, "By", "Bytes the stripes of all pools hold now, counted against the process's byte budget.");
+            meter.CreateObservableUpDownCounter("nativepool.budget.limit", () => budget.Limit, "By", "The process's byte budget.");
+        }
     }
 
     private static List<Measurement<long>> ObserveTotals(Func<PoolStatistics, long> read)
