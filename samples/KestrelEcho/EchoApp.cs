@@ -6,14 +6,15 @@ using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
+using NativePool.AspNetCore;
 
 namespace NativePool.Samples.KestrelEcho;
 
 /// <summary>An echo server on Kestrel whose transport memory comes from the pool factory a registration puts in place.</summary>
 internal static class EchoApp
 {
-    /// <summary>Builds the app with <paramref name="poolFactory"/> as the transport's memory pool factory (null: Kestrel's own).</summary>
-    public static WebApplication Build(StripedMemoryPoolFactory? poolFactory, int port = 0) =>
+    /// <summary>Builds the app with <paramref name="poolFactory"/>, the package's factory, as the transport's memory pool factory (null: Kestrel's own).</summary>
+    public static WebApplication Build(StripedKestrelMemoryPoolFactory? poolFactory, int port = 0) =>
         Build(
             poolFactory is null
                 ? null

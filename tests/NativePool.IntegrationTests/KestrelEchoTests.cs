@@ -1,5 +1,7 @@
 using System.Net.Http;
 using Microsoft.AspNetCore.Builder;
+using Microsoft.Extensions.DependencyInjection;
+using NativePool.AspNetCore;
 using NativePool.Samples.KestrelEcho;
 
 namespace NativePool.IntegrationTests;
@@ -14,14 +16,14 @@ public sealed class KestrelEchoTests
     [Fact]
     public async Task ConcurrentEchoRequestsComeBackIntactThroughIndependentPools()
     {
-        var factory = new StripedMemoryPoolFactory(new StripedMemoryPoolOptions { TrimmingEnabled = false });
+        using var factory = new StripedKestrelMemoryPoolFactory(new StripedMemoryPoolOptions { TrimmingEnabled = false }, meterFactory: null);
         await using WebApplication app = EchoApp.Build(factory);
         await app.StartAsync();
         string url = app.Urls.Single();
 
         long sent = await SendEchoesAsync(url, requests: 200, concurrency: 16, maxBody: 256 * 1024);
 
-        Assert.NotEmpty(factory.CreatedPools);
+        Assert.NotEqual(0, factory.PoolCount);
         PoolStatistics during = factory.GetStatistics();
         // Rents served by a thread's slot are not counted; buffers the pool created or now holds prove Kestrel used it.
         Assert.True(sent > 0, $"nothing was echoed: {during}");
@@ -35,23 +37,18 @@ public sealed class KestrelEchoTests
     }
 
     [Fact]
-    public async Task EchoRequestsComeBackIntactThroughTheSharedPool()
+    public async Task EchoRequestsComeBackIntactThroughTheRegisteredFactory()
     {
-        var factory = new StripedMemoryPoolFactory();
-        long createdBefore = StripedMemoryPool<byte>.Shared.GetStatistics().Allocated;
-        await using WebApplication app = EchoApp.Build(factory);
+        await using WebApplication app = EchoApp.Build(static services => services.AddStripedKestrelMemoryPool());
         await app.StartAsync();
 
         await SendEchoesAsync(app.Urls.Single(), requests: 50, concurrency: 8, maxBody: 64 * 1024);
 
-        // Shared may be warm from other tests, so only "it was used": it created buffers now, or holds some.
-        PoolStatistics shared = StripedMemoryPool<byte>.Shared.GetStatistics();
-        Assert.True(shared.Allocated > createdBefore || shared.Pooled > 0, shared.ToString());
+        StripedKestrelMemoryPoolFactory factory = app.Services.GetRequiredService<StripedKestrelMemoryPoolFactory>();
+        PoolStatistics used = factory.GetStatistics();
+        Assert.True(used.Allocated > 0, $"Kestrel never used the registered factory's pools: {used}");
         await app.StopAsync();
-
-        // Kestrel disposed the pools it was given; Shared ignores that and keeps working.
-        using IMemoryOwner<byte> owner = StripedMemoryPool<byte>.Shared.Rent(10);
-        Assert.Equal(10, owner.Memory.Length);
+        Assert.Equal(0, factory.GetStatistics().Outstanding);
     }
 
     private static async Task<long> SendEchoesAsync(string url, int requests, int concurrency, int maxBody)
