@@ -116,6 +116,11 @@ internal sealed partial class StripedPool<T> where T : class
     ~StripedPool()
     {
         ReleaseId();
+        if (_budget is null)
+        {
+            return;
+        }
+
         for (int c = 0; c < _classCount; c++)
         {
             ReleaseBudget(c, _classes[c]?.CountItems() ?? 0);

@@ -1,5 +1,6 @@
 using System.IO;
 using System.Text.RegularExpressions;
+using NativePool.IntegrationTests.Infrastructure;
 
 namespace NativePool.Tests.ArrayPool;
 
@@ -16,7 +17,7 @@ public partial class BuildScriptTwinTests
 
     public BuildScriptTwinTests()
     {
-        string root = FindRepositoryRoot();
+        string root = RepositoryRoot.Path;
         _shell = File.ReadAllText(Path.Combine(root, "build.sh"));
         _powerShell = File.ReadAllText(Path.Combine(root, "build.ps1"));
     }
@@ -81,12 +82,13 @@ public partial class BuildScriptTwinTests
     }
 
     [Fact]
-    public void ThePackVerbTurnsTheVersionArgumentIntoTheVersionPropertyInBothScripts()
+    public void ThePackVerbTurnsTheVersionArgumentIntoTheVersionOverrideInBothScripts()
     {
         foreach (string block in new[] { Block(_shell, ShellVerbs(), "pack"), Block(_powerShell, PowerShellVerbs(), "pack") })
         {
             Assert.Contains("\"--version\"", block.Replace('\'', '"'), StringComparison.Ordinal);
-            Assert.Contains("-p:Version=", block, StringComparison.Ordinal);
+            // MinVer's override: a plain -p:Version would not reach the package version MinVer sets.
+            Assert.Contains("-p:MinVerVersionOverride=", block, StringComparison.Ordinal);
             Assert.Contains("-p:ContinuousIntegrationBuild=true", block, StringComparison.Ordinal);
         }
     }
@@ -96,19 +98,6 @@ public partial class BuildScriptTwinTests
     {
         string seconds = StressSecondsDefault().Match(Block(_shell, ShellVerbs(), "stress")).Groups["seconds"].Value;
         Assert.True(int.Parse(seconds, System.Globalization.CultureInfo.InvariantCulture) > 3, $"stress runs {seconds} s by default");
-    }
-
-    private static string FindRepositoryRoot()
-    {
-        for (DirectoryInfo? directory = new(AppContext.BaseDirectory); directory is not null; directory = directory.Parent)
-        {
-            if (File.Exists(Path.Combine(directory.FullName, "NativePool.sln")))
-            {
-                return directory.FullName;
-            }
-        }
-
-        throw new InvalidOperationException($"No NativePool.sln above {AppContext.BaseDirectory}.");
     }
 
     /// <summary>The text of one verb's branch: from its label to the next verb's label (or the default branch).</summary>
