@@ -18,7 +18,7 @@ public static class InterleavedCatalog
         BurstScenario.Create(),
         ProducerConsumerScenario.Create(),
         FreshThreadsScenario.Create(),
-        MemoryPoolScenario.Create(),
+        .. MemoryPoolScenario.Create(),
         ListenerAttachedScenario.Create(),
         PipeCopyScenario.Create(),
         JsonWriterScenario.Create(),

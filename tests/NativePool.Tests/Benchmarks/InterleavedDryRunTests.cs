@@ -36,6 +36,7 @@ public class InterleavedDryRunTests
         "producer/consumer byte[4096] vs ArrayPool.Shared",
         "2 fresh threads x 1 object vs DefaultObjectPool",
         "MemoryPool Rent(4096)+Dispose vs MemoryPool.Shared",
+        "MemoryPool Rent(4096)+Dispose, pool reusing owners, vs MemoryPool.Shared",
         "byte[4096] with a Verbose listener vs ArrayPool.Shared with one",
         "app: Pipe 64 KiB copy, StripedMemoryPool vs default pool",
         "app: JSON through a pooled IBufferWriter, StripedArrayPool vs ArrayPool",
