@@ -196,7 +196,7 @@ public sealed class PooledBufferWriter<T> : IBufferWriter<T>, IDisposable
         T[] array = Array;
 
         // A negative hint compares as a huge one and throws in Grow.
-        if ((uint)Math.Max(sizeHint, 1) > (uint)(array.Length - _index))
+        if ((uint)(sizeHint == 0 ? 1 : sizeHint) > (uint)(array.Length - _index))
         {
             array = Grow(sizeHint);
         }
