@@ -1,5 +1,4 @@
-using Microsoft.IO;
-using NativePool.Benchmarks.Infrastructure;
+using static NativePool.Benchmarks.Infrastructure.StreamSources;
 
 namespace NativePool.Benchmarks.Interleaved.Scenarios;
 
@@ -14,34 +13,9 @@ public static class ParallelStreamsScenario
     public const int Bytes = 64 * 1024;
 
     public static InterleavedScenario Create() =>
-        new InterleavedScenario<OnNewThreads<Pooled>, OnNewThreads<Recyclable>>(
+        new InterleavedScenario<OnNewThreads<WriteAndDispose<Pooled>>, OnNewThreads<WriteAndDispose<Recyclable>>>(
             "stream: 4 threads x write 64 KiB + dispose vs RecyclableMemoryStream",
             0.50,
-            () => new OnNewThreads<Pooled>(Threads, default),
-            () => new OnNewThreads<Recyclable>(Threads, default));
-
-    private readonly struct Pooled : IOperation
-    {
-        public void Run(int count)
-        {
-            for (int i = 0; i < count; i++)
-            {
-                using PooledStream stream = PooledStreamManager.Shared.GetStream();
-                StreamWork.WriteChunks(stream, Bytes);
-            }
-        }
-    }
-
-    private readonly struct Recyclable : IOperation
-    {
-        public void Run(int count)
-        {
-            RecyclableMemoryStreamManager manager = StreamWork.Recyclable;
-            for (int i = 0; i < count; i++)
-            {
-                using RecyclableMemoryStream stream = manager.GetStream();
-                StreamWork.WriteChunks(stream, Bytes);
-            }
-        }
-    }
+            () => new(Threads, new(Bytes)),
+            () => new(Threads, new(Bytes)));
 }

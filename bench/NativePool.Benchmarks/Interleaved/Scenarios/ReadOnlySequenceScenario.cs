@@ -1,5 +1,4 @@
-using Microsoft.IO;
-using NativePool.Benchmarks.Infrastructure;
+using static NativePool.Benchmarks.Infrastructure.StreamSources;
 
 namespace NativePool.Benchmarks.Interleaved.Scenarios;
 
@@ -13,48 +12,9 @@ public static class ReadOnlySequenceScenario
     public const int Bytes = 1024 * 1024;
 
     public static InterleavedScenario Create() =>
-        new InterleavedScenario<Pooled, Recyclable>(
+        new InterleavedScenario<ReadSequence<Pooled>, ReadSequence<Recyclable>>(
             "stream: GetReadOnlySequence of 1 MiB + read back vs RecyclableMemoryStream",
             0.80,
-            () => new Pooled(Filled(PooledStreamManager.Shared.GetStream())),
-            () => new Recyclable(Filled(StreamWork.Recyclable.GetStream())));
-
-    private static T Filled<T>(T stream)
-        where T : System.IO.Stream
-    {
-        StreamWork.WriteChunks(stream, Bytes);
-        return stream;
-    }
-
-    private readonly struct Pooled(PooledStream stream) : IOperation, IDisposable
-    {
-        public void Run(int count)
-        {
-            long sum = 0;
-            for (int i = 0; i < count; i++)
-            {
-                sum += StreamWork.ReadBack(stream.GetReadOnlySequence());
-            }
-
-            GC.KeepAlive(sum);
-        }
-
-        public void Dispose() => stream.Dispose();
-    }
-
-    private readonly struct Recyclable(RecyclableMemoryStream stream) : IOperation, IDisposable
-    {
-        public void Run(int count)
-        {
-            long sum = 0;
-            for (int i = 0; i < count; i++)
-            {
-                sum += StreamWork.ReadBack(stream.GetReadOnlySequence());
-            }
-
-            GC.KeepAlive(sum);
-        }
-
-        public void Dispose() => stream.Dispose();
-    }
+            () => new(Bytes),
+            () => new(Bytes));
 }

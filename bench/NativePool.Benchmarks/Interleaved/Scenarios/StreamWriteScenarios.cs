@@ -1,6 +1,6 @@
 using System.IO;
-using Microsoft.IO;
 using NativePool.Benchmarks.Infrastructure;
+using static NativePool.Benchmarks.Infrastructure.StreamSources;
 
 namespace NativePool.Benchmarks.Interleaved.Scenarios;
 
@@ -18,62 +18,24 @@ public static class StreamWriteScenarios
     {
         foreach (int size in Sizes)
         {
-            yield return new InterleavedScenario<Pooled, Recyclable>(
+            yield return new InterleavedScenario<WriteAndDispose<Pooled>, WriteAndDispose<Recyclable>>(
                 $"stream: write {Label(size)} in 4 KiB + dispose vs RecyclableMemoryStream",
                 0.80,
                 AllocationGoal.OursNoMoreThanPeer,
-                () => new Pooled(size),
-                () => new Recyclable(size));
+                () => new(size),
+                () => new(size));
         }
 
         foreach (int size in Sizes)
         {
-            yield return new InterleavedScenario<Pooled, Plain>(
+            yield return new InterleavedScenario<WriteAndDispose<Pooled>, WriteAndDispose<Plain>>(
                 $"stream: write {Label(size)} in 4 KiB + dispose vs MemoryStream",
                 0.50,
                 AllocationGoal.OursAllocatesNothing,
-                () => new Pooled(size),
-                () => new Plain(size));
+                () => new(size),
+                () => new(size));
         }
     }
 
     public static string Label(int size) => size >= 1024 * 1024 ? $"{size >> 20} MiB" : $"{size >> 10} KiB";
-
-    private readonly struct Pooled(int size) : IOperation
-    {
-        public void Run(int count)
-        {
-            PooledStreamManager manager = PooledStreamManager.Shared;
-            for (int i = 0; i < count; i++)
-            {
-                using PooledStream stream = manager.GetStream();
-                StreamWork.WriteChunks(stream, size);
-            }
-        }
-    }
-
-    private readonly struct Recyclable(int size) : IOperation
-    {
-        public void Run(int count)
-        {
-            RecyclableMemoryStreamManager manager = StreamWork.Recyclable;
-            for (int i = 0; i < count; i++)
-            {
-                using RecyclableMemoryStream stream = manager.GetStream();
-                StreamWork.WriteChunks(stream, size);
-            }
-        }
-    }
-
-    private readonly struct Plain(int size) : IOperation
-    {
-        public void Run(int count)
-        {
-            for (int i = 0; i < count; i++)
-            {
-                using var stream = new MemoryStream();
-                StreamWork.WriteChunks(stream, size);
-            }
-        }
-    }
 }
