@@ -87,6 +87,10 @@ public class PooledStreamTests
         Assert.Equal(length, sequence.Length);
         Assert.Equal(data, sequence.ToArray());
         Assert.Equal(length <= BlockSize, sequence.IsSingleSegment);
+
+        // In place: the stream still holds its blocks only, and the segments are those blocks.
+        Assert.Equal((length + BlockSize - 1) / BlockSize, stream.Manager.GetStatistics().Outstanding);
+        Assert.All(length == 0 ? [] : EnumerateSegments(sequence), segment => Assert.Equal(BlockSize, segment.Array!.Length));
         if (length > 0)
         {
             Assert.Same(stream.GetBuffer(), MemoryMarshal.TryGetArray(stream.GetReadOnlySequence().First, out ArraySegment<byte> first) ? first.Array : null);
@@ -271,6 +275,35 @@ public class PooledStreamTests
         Assert.Equal("PooledStreamManager.Shared", PooledStreamManager.Shared.Name);
         using PooledStream stream = PooledStreamManager.Shared.GetStream();
         Assert.Same(PooledStreamManager.Shared, stream.Manager);
+    }
+
+    [Fact]
+    public void IdleBlocksAreTrimmedAndCountedAsAStreamPool()
+    {
+        PooledStreamManager manager = Manager();
+        Assert.Equal("stream", manager.Buffers.Engine.Kind);
+        using (PooledStream stream = manager.GetStream())
+        {
+            stream.Write(Pattern(4 * BlockSize));
+        }
+
+        Assert.True(manager.GetStatistics().Pooled > 0);
+        Assert.True(manager.Clear() > 0);
+        PoolStatistics statistics = manager.GetStatistics();
+        Assert.Equal(0, statistics.Pooled);
+        Assert.Equal(0, statistics.Outstanding);
+    }
+
+    private static List<ArraySegment<byte>> EnumerateSegments(ReadOnlySequence<byte> sequence)
+    {
+        var segments = new List<ArraySegment<byte>>();
+        foreach (ReadOnlyMemory<byte> memory in sequence)
+        {
+            Assert.True(MemoryMarshal.TryGetArray(memory, out ArraySegment<byte> segment));
+            segments.Add(segment);
+        }
+
+        return segments;
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
