@@ -22,7 +22,7 @@ namespace NativePool;
 /// </para>
 /// <para>
 /// Every measurement is tagged <c>nativepool.pool.name</c>, <c>nativepool.pool.kind</c> (<c>array</c>, <c>memory</c>,
-/// <c>object</c> or <c>native</c>) and <c>nativepool.pool.instance</c>, a number no other pool of the process has or
+/// <c>object</c>, <c>native</c> or <c>stream</c>) and <c>nativepool.pool.instance</c>, a number no other pool of the process has or
 /// had: two pools with one name (two unnamed pools of one type, Kestrel's pools) are two series each, never one
 /// series with two values. Sum over the instance tag for a name's total.
 /// </para>

@@ -1,8 +1,6 @@
 using System.Diagnostics.Tracing;
 using System.Runtime.CompilerServices;
 
-using NativePool.Tests.Infrastructure;
-
 namespace NativePool.Tests.Diagnostics;
 
 /// <summary>The NativePool event source, read in-process with an <see cref="EventListener"/> and filtered by pool name.</summary>
@@ -93,5 +91,4 @@ public class EventSourceTests
 
         public override bool Return(List<int> obj) => false;
     }
-
 }

@@ -1,5 +1,3 @@
-using NativePool.Tests.Infrastructure;
-
 namespace NativePool.Tests.Diagnostics;
 
 /// <summary>

@@ -1,7 +1,7 @@
 using System.Collections.Concurrent;
 using System.Diagnostics.Tracing;
 
-namespace NativePool.Tests.Infrastructure;
+namespace NativePool.Tests;
 
 /// <summary>
 /// Records the <c>NativePool</c> event source's events of one pool, picked by the pool's name or by its id (pools made
