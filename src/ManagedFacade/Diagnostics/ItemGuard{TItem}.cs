@@ -1,6 +1,8 @@
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
+using System.Diagnostics.CodeAnalysis;
+using System.Reflection;
 using System.Runtime.CompilerServices;
 
 namespace NativePool;
@@ -38,7 +40,10 @@ internal sealed class ItemGuard<TItem>
     /// <param name="engine">The pool whose id and name go into events and reports (its engine).</param>
     /// <param name="itemBytes">The bytes an item holds, for events; null for items without a size (0).</param>
     /// <param name="keepStacks">Record a stack trace per rent (for <see cref="GetLeaks"/>).</param>
-    /// <param name="guardFrames">The frames of the guard and the pool's observed-rent path a rent stack leaves out (from <see cref="OnRent"/> up).</param>
+    /// <param name="guardFrames">
+    /// The most frames of the guard and the pool's observed-rent path a rent stack leaves out (from <see cref="OnRent"/>
+    /// up); fewer when the JIT has inlined some of them, since only the library's own frames are left out.
+    /// </param>
     /// <param name="policy">What a detected misuse does.</param>
     /// <param name="onMisuse">The callback of <see cref="PoolMisusePolicy.Report"/>, or null.</param>
     public ItemGuard(IObservablePool engine, Func<TItem, int>? itemBytes, bool keepStacks, int guardFrames, PoolMisusePolicy policy, Action<PoolMisuse>? onMisuse)
@@ -57,7 +62,7 @@ internal sealed class ItemGuard<TItem>
     /// <returns>True when the item had been handed out and returned before (a re-rent), false for a new item.</returns>
     public bool OnRent(TItem item, out bool cleared)
     {
-        StackTrace? stack = _keepStacks ? new StackTrace(_guardFrames, false) : null;
+        StackTrace? stack = _keepStacks ? CallerStack() : null;
         bool wasReturned;
         lock (_outstanding)
         {
@@ -166,5 +171,31 @@ internal sealed class ItemGuard<TItem>
 
         /// <summary>Where it was last rented, while it is out and stacks are kept.</summary>
         public StackTrace? RentStack;
+    }
+
+    /// <summary>
+    /// The stack of the rent's caller: the current stack without its leading frames in NativePool's assemblies (at most
+    /// the guard frames). Counted, not assumed: once tiered compilation inlines a frame of the rent path, a fixed skip
+    /// would cut the caller's own frame.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private StackTrace CallerStack()
+    {
+        var full = new StackTrace(false);
+        int skip = 0;
+        while (skip < full.FrameCount && skip <= _guardFrames && IsLibraryFrame(full.GetFrame(skip)))
+        {
+            skip++;
+        }
+
+        // Built in this method too, so its frame 0 is the same as the full stack's.
+        return new StackTrace(skip, false);
+    }
+
+    [UnconditionalSuppressMessage("Trimming", "IL2026", Justification = "A frame whose method metadata was trimmed away counts as the caller's: the stack is then only longer.")]
+    private static bool IsLibraryFrame(StackFrame? frame)
+    {
+        Assembly? assembly = frame?.GetMethod()?.DeclaringType?.Assembly;
+        return assembly == typeof(ItemGuard<>).Assembly || assembly == typeof(StripedPool<>).Assembly;
     }
 }
