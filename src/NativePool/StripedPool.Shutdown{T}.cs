@@ -229,6 +229,6 @@ internal sealed partial class StripedPool<T>
 
         [DoesNotReturn]
         private static void ThrowAggregate(List<Exception> errors) =>
-            ThrowHelper.ThrowAggregate("Discarding the pooled items threw.", errors);
+            EngineThrowHelper.ThrowAggregate("Discarding the pooled items threw.", errors);
     }
 }

@@ -72,7 +72,7 @@ internal sealed partial class StripedPool<T> where T : class
     {
         if (settings.ClassCount > SlotBuffer<T>.Length)
         {
-            ThrowHelper.ThrowArgumentOutOfRange(nameof(settings), "A pool has at most 32 size classes.");
+            EngineThrowHelper.ThrowArgumentOutOfRange(nameof(settings), "A pool has at most 32 size classes.");
         }
 
         _classCount = settings.ClassCount;

@@ -123,7 +123,7 @@ internal static class ThreadCacheTable
 
             if (s_nextPoolId >= s_maximumPools)
             {
-                ThrowHelper.ThrowInvalidOperation($"More than {s_maximumPools} NativePool pools are alive at once.");
+                EngineThrowHelper.ThrowInvalidOperation($"More than {s_maximumPools} NativePool pools are alive at once.");
             }
 
             return s_nextPoolId++;

@@ -30,7 +30,7 @@ public sealed unsafe class LeaseAfterDisposeTests
         Assert.False(ended.ActiveAfterDispose);
         Assert.False(ended.CopyActiveAfterDispose);
         Assert.NotEmpty(ended.AccessorErrors);
-        Exception expected = Record.Exception(LeaseThrowHelper.ThrowLeaseEnded)!;
+        Exception expected = Record.Exception(ThrowHelper.ThrowLeaseEnded)!;
         Assert.All(ended.AccessorErrors, error =>
         {
             ObjectDisposedException disposed = Assert.IsType<ObjectDisposedException>(error);
