@@ -39,7 +39,7 @@ public sealed class StripedMemoryPoolOptions : StripedPoolOptions
     /// then goes to later renters: a reference kept after <c>Dispose</c> (a second, late <c>Dispose</c>, or a read of
     /// <c>Memory</c>) acts on whichever lease the object serves at that moment, and can end another renter's lease and
     /// let two renters share one buffer. Set it only where every owner is disposed exactly once and dropped at once (as
-    /// System.IO.Pipelines does with its segments). <c>RentScoped</c> allocates nothing and is stale-safe either way.
+    /// System.IO.Pipelines does with its segments). <c>RentLease</c> allocates nothing and is stale-safe either way.
     /// </summary>
     public bool ReuseOwners { get; set; }
 

@@ -41,7 +41,7 @@ public sealed class StripedObjectPoolOptions
     /// still in the pool, or returned twice after the pool dropped it) and returns of objects this pool never handed
     /// out; each is handled per <see cref="MisusePolicy"/>, and the refused object is never kept. The policy does not
     /// run on a refused object. A stale return, made after another <c>Get</c> handed the same object out again, looks
-    /// like that caller's and is not detected; only <see cref="StripedObjectPool{T}.RentScoped"/> leases rule it out.
+    /// like that caller's and is not detected; only <see cref="StripedObjectPool{T}.RentLease"/> leases rule it out.
     /// A debugging aid: every <c>Get</c> and <c>Return</c> takes a lock and every <c>Get</c> records a stack trace. The
     /// AppContext switch <c>NativePool.Guarded</c> or the environment variable <c>NATIVEPOOL_GUARDED=1</c> turns it on
     /// for every pool of the process. Default false.

@@ -31,7 +31,7 @@ namespace NativePool;
 /// pool is guarded (<see cref="StripedObjectPoolOptions.Guarded"/>): a guarded pool tracks every object it hands out and
 /// refuses, before the policy runs, a double return while the object is still in the pool and any foreign return. No
 /// pool detects a stale return, made after another <see cref="Get"/> handed the same object out again (it looks like
-/// that caller's return); a <see cref="RentScoped"/> lease never returns twice.
+/// that caller's return); a <see cref="RentLease"/> lease never returns twice.
 /// </para>
 /// <para>
 /// The strict bound. <see cref="MaximumRetained"/> is one budget for the whole pool: an object in a stripe holds one

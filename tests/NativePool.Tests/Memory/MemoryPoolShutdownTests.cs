@@ -23,7 +23,7 @@ public sealed class MemoryPoolShutdownTests
         ShutDownUnderARacingCall(pool);
 
         Assert.Throws<ObjectDisposedException>(() => pool.Rent(100));
-        Assert.Throws<ObjectDisposedException>(() => pool.RentScoped(100));
+        Assert.Throws<ObjectDisposedException>(() => pool.RentLease(100));
         Assert.Throws<ObjectDisposedException>(() => pool.Rent());
 
         // The parked buffer went to the shutdown's drain; each raced rent's buffer went to nobody.
@@ -35,7 +35,7 @@ public sealed class MemoryPoolShutdownTests
     {
         using StripedMemoryPool<byte> pool = CreatePool();
         IMemoryOwner<byte> owner = pool.Rent(100);
-        MemoryLease<byte> lease = pool.RentScoped(1000);
+        MemoryLease<byte> lease = pool.RentLease(1000);
         ShutDownUnderARacingCall(pool);
 
         owner.Dispose();
@@ -52,13 +52,13 @@ public sealed class MemoryPoolShutdownTests
         StripedMemoryPool<byte> pool = CreatePool();
         pool.Rent(100).Dispose();
         IMemoryOwner<byte> owner = pool.Rent(200);
-        MemoryLease<byte> lease = pool.RentScoped(300);
+        MemoryLease<byte> lease = pool.RentLease(300);
         pool.Dispose();
 
         Assert.Throws<ObjectDisposedException>(() => pool.Rent(100));
         Assert.Throws<ObjectDisposedException>(() => pool.Rent(0));
         Assert.Throws<ObjectDisposedException>(() => pool.Rent());
-        Assert.Throws<ObjectDisposedException>(() => pool.RentScoped(100));
+        Assert.Throws<ObjectDisposedException>(() => pool.RentLease(100));
         owner.Dispose();
         lease.Dispose();
         owner.Dispose();

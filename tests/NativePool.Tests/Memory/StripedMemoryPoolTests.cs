@@ -33,7 +33,7 @@ public sealed class StripedMemoryPoolTests
         using IMemoryOwner<byte> owner = pool.Rent(length);
         Assert.Equal(length, owner.Memory.Length);
         Assert.Equal(length, owner.Memory.Span.Length);
-        using MemoryLease<byte> lease = pool.RentScoped(length);
+        using MemoryLease<byte> lease = pool.RentLease(length);
         Assert.Equal(length, lease.Memory.Length);
         Assert.Equal(length, lease.Span.Length);
     }
@@ -95,7 +95,7 @@ public sealed class StripedMemoryPoolTests
                 }
 
                 owner.Dispose();
-                using MemoryLease<byte> lease = pool.RentScoped(length);
+                using MemoryLease<byte> lease = pool.RentLease(length);
                 lease.Span[0] = 2;
             }
         }));
@@ -178,7 +178,7 @@ public sealed class StripedMemoryPoolTests
         {
             for (int i = 0; i < count; i++)
             {
-                using MemoryLease<byte> lease = pool.RentScoped(4096);
+                using MemoryLease<byte> lease = pool.RentLease(4096);
                 lease.Span[0] = 1;
                 using MemoryHandle handle = lease.Memory.Pin();
             }
@@ -290,10 +290,10 @@ public sealed class StripedMemoryPoolTests
     public void AStaleLeaseNeverEndsANewerLease()
     {
         using StripedMemoryPool<byte> pool = CreatePool();
-        MemoryLease<byte> stale = pool.RentScoped(100);
+        MemoryLease<byte> stale = pool.RentLease(100);
         MemoryLease<byte> copy = stale;
         stale.Dispose();
-        using MemoryLease<byte> fresh = pool.RentScoped(100);
+        using MemoryLease<byte> fresh = pool.RentLease(100);
         Assert.False(stale.IsActive);
         Assert.True(fresh.IsActive);
 
@@ -373,7 +373,7 @@ public sealed class StripedMemoryPoolTests
         pool.Rent(100).Dispose();
         pool.Dispose();
         Assert.Throws<ObjectDisposedException>(() => pool.Rent(100));
-        Assert.Throws<ObjectDisposedException>(() => pool.RentScoped(100));
+        Assert.Throws<ObjectDisposedException>(() => pool.RentLease(100));
         outstanding.Dispose();
         PoolStatistics stats = pool.GetStatistics();
         Assert.Equal(0, stats.Pooled);

@@ -50,7 +50,7 @@ public sealed class StripedObjectPoolMisuseTests
         ["AddStripedPooled on null"] = Case.Of<ArgumentNullException>(static _ => StripedObjectPoolServiceCollectionExtensions.AddStripedPooled<Thing>(null!), "services"),
         ["AddStripedPooled with bound 0"] = Case.Of<ArgumentOutOfRangeException>(static _ => new ServiceCollection().AddStripedPooled<Thing>(static o => o.MaximumRetained = 0), "value"),
         ["Get after Dispose"] = Case.Disposed<ObjectDisposedException>(static pool => pool.Get()),
-        ["RentScoped after Dispose"] = Case.Disposed<ObjectDisposedException>(static pool => pool.RentScoped()),
+        ["RentLease after Dispose"] = Case.Disposed<ObjectDisposedException>(static pool => pool.RentLease()),
         ["Scoped after Dispose"] = Case.Disposed<ObjectDisposedException>(static pool => pool.Scoped(0, static (_, _) => { })),
         ["Prefill after Dispose"] = Case.Disposed<ObjectDisposedException>(static pool => pool.Prefill(1)),
     };
