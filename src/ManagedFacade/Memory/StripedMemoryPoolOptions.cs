@@ -3,7 +3,7 @@ namespace NativePool;
 /// <summary>How a <see cref="StripedMemoryPool{T}"/> made by <see cref="StripedMemoryPool{T}.Create(StripedMemoryPoolOptions)"/> is shaped.</summary>
 /// <remarks>
 /// The shared options (stripes, <see cref="StripedPoolOptions.ItemsPerStripe"/>, the byte budget, trimming, the clock,
-/// the name) and their rules are <see cref="StripedPoolOptions"/>'s; <see cref="StripedPoolOptions.Name"/> defaults to
+/// the name) and their rules are <see cref="StripedPoolOptions"/>'s; <see cref="PoolOptions.Name"/> defaults to
 /// <c>StripedMemoryPool&lt;T&gt;</c> with the element type's name, e.g. <c>StripedMemoryPool&lt;Byte&gt;</c>.
 /// </remarks>
 public sealed class StripedMemoryPoolOptions : StripedPoolOptions
@@ -44,7 +44,7 @@ public sealed class StripedMemoryPoolOptions : StripedPoolOptions
     public bool ReuseOwners { get; set; }
 
     /// <inheritdoc/>
-    private protected override void ValidateOwnOptions()
+    private protected override void ValidateSizeClassOptions()
     {
         if (MaximumBufferLength is < SizeClasses.MinimumLength or > SizeClasses.MaximumLength)
         {

@@ -4,11 +4,12 @@ namespace NativePool;
 
 /// <summary>How a <see cref="StripedObjectPool{T}"/> is shaped.</summary>
 /// <remarks>
-/// The pool copies and validates the values when it is created; changing the options afterwards has no effect.
-/// A bad value makes the constructor throw an <see cref="ArgumentOutOfRangeException"/> whose
-/// <see cref="ArgumentException.ParamName"/> is the option's name.
+/// The name, trimming and the trim clock, and their rules (validated once, when the pool is created), are
+/// <see cref="PoolOptions"/>'s; <see cref="PoolOptions.Name"/> defaults to <c>StripedObjectPool&lt;T&gt;</c> with the
+/// object type's name. A pool that disposes its items is never trimmed, whatever <see cref="PoolOptions.TrimmingEnabled"/>
+/// says (see <see cref="StripedObjectPool{T}"/>).
 /// </remarks>
-public sealed class StripedObjectPoolOptions
+public sealed class StripedObjectPoolOptions : PoolOptions
 {
     /// <summary>
     /// The strict bound on retained objects, per-thread slots and magazines included: 1 to
@@ -23,18 +24,6 @@ public sealed class StripedObjectPoolOptions
     /// <see cref="StripedObjectPoolProvider"/> picks for <see cref="IDisposable"/> types. Default false.
     /// </summary>
     public bool DisposeItems { get; set; }
-
-    /// <summary>
-    /// Whether idle objects are given back to the GC after gen-2 collections and after a while untouched. Default true.
-    /// A pool that disposes its items is never trimmed, whatever this says (see <see cref="StripedObjectPool{T}"/>).
-    /// </summary>
-    public bool TrimmingEnabled { get; set; } = true;
-
-    /// <summary>
-    /// The pool's name in events and metrics (the <c>pool.name</c> tag). Null (the default) means
-    /// <c>StripedObjectPool&lt;T&gt;</c> with the object type's name.
-    /// </summary>
-    public string? Name { get; set; }
 
     /// <summary>
     /// Guarded mode: track every object the pool hands out and detect double returns (an object returned while it is
@@ -66,9 +55,12 @@ public sealed class StripedObjectPoolOptions
     /// <summary>The default of <see cref="MaximumRetained"/>.</summary>
     internal static int DefaultMaximumRetained => Environment.ProcessorCount * 2;
 
-    /// <summary>Checks the options other than <see cref="MaximumRetained"/> (which <see cref="ValidateMaximumRetained"/> checks).</summary>
-    /// <exception cref="ArgumentOutOfRangeException">An option is out of range; ParamName is the option's name.</exception>
-    internal void ValidateOtherOptions() => MisuseReporter.ValidatePolicy(MisusePolicy, nameof(MisusePolicy));
+    /// <inheritdoc/>
+    private protected override void ValidateOwnOptions()
+    {
+        ValidateMaximumRetained(MaximumRetained, nameof(MaximumRetained));
+        MisuseReporter.ValidatePolicy(MisusePolicy, nameof(MisusePolicy));
+    }
 
     /// <summary>Checks <paramref name="maximumRetained"/>, naming <paramref name="paramName"/> when it is out of range.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is below 1 or above the limit.</exception>

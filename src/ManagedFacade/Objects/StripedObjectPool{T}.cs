@@ -84,7 +84,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     /// <param name="policy">Creates objects and decides whether a returned one is kept.</param>
     /// <exception cref="ArgumentNullException"><paramref name="policy"/> is null.</exception>
     public StripedObjectPool(IPooledObjectPolicy<T> policy)
-        : this(policy, StripedObjectPoolOptions.DefaultMaximumRetained, disposeItems: false, trimmingEnabled: true, name: null, nameof(MaximumRetained), diagnostics: null)
+        : this(policy, new StripedObjectPoolOptions())
     {
     }
 
@@ -94,7 +94,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     /// <exception cref="ArgumentNullException"><paramref name="policy"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="maximumRetained"/> is out of range.</exception>
     public StripedObjectPool(IPooledObjectPolicy<T> policy, int maximumRetained)
-        : this(policy, maximumRetained, disposeItems: false, trimmingEnabled: true, name: null, nameof(maximumRetained), diagnostics: null)
+        : this(policy, WithBound(maximumRetained))
     {
     }
 
@@ -104,40 +104,20 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     /// <exception cref="ArgumentNullException"><paramref name="policy"/> or <paramref name="options"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException">An option is out of range; ParamName is the option's name.</exception>
     public StripedObjectPool(IPooledObjectPolicy<T> policy, StripedObjectPoolOptions options)
-        : this(policy, NotNull(options).MaximumRetained, options.DisposeItems, options.TrimmingEnabled, options.Name, nameof(options.MaximumRetained), options)
-    {
-    }
-
-    /// <summary>Creates a pool from a factory and a cleanup, shaped by <paramref name="options"/>.</summary>
-    /// <param name="factory">Creates an object on a miss; must not return null.</param>
-    /// <param name="cleanup">
-    /// Resets a returned object before the pool keeps it, or null. If it throws, <see cref="Return"/> drops the object and
-    /// lets the exception through.
-    /// </param>
-    /// <param name="options">The bound, disposal, trimming, name and guarding.</param>
-    /// <exception cref="ArgumentNullException"><paramref name="factory"/> or <paramref name="options"/> is null.</exception>
-    /// <exception cref="ArgumentOutOfRangeException">An option is out of range; ParamName is the option's name.</exception>
-    public StripedObjectPool(Func<T> factory, Action<T>? cleanup, StripedObjectPoolOptions options)
-        : this(DelegatePooledObjectPolicy<T>.Create(factory, cleanup), options)
-    {
-    }
-
-    private StripedObjectPool(
-        IPooledObjectPolicy<T> policy,
-        int maximumRetained,
-        bool disposeItems,
-        bool trimmingEnabled,
-        string? name,
-        string maximumRetainedName,
-        StripedObjectPoolOptions? diagnostics)
     {
         if (policy is null)
         {
             ThrowHelper.ThrowArgumentNull(nameof(policy));
         }
 
-        StripedObjectPoolOptions.ValidateMaximumRetained(maximumRetained, maximumRetainedName);
-        diagnostics?.ValidateOtherOptions();
+        if (options is null)
+        {
+            ThrowHelper.ThrowArgumentNull(nameof(options));
+        }
+
+        options.Validate();
+        int maximumRetained = options.MaximumRetained;
+        bool disposeItems = options.DisposeItems;
 
         _policy = policy;
         _fastPolicy = policy as PooledObjectPolicy<T>;
@@ -155,21 +135,25 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
             MagazineCapacity = [magazineCapacity],
             RetentionLimit = maximumRetained,
             StripeCount = stripes,
-            TrimmingEnabled = trimmingEnabled && !disposeItems,
+            TrimmingEnabled = options.TrimmingEnabled && !disposeItems,
+            TrimInterval = options.TrimInterval,
+            TrimAge = options.TrimAge,
+            Clock = options.TimeProvider ?? TimeProvider.System,
+            Pressure = options.PressureSource ?? GCMemoryPressure.Read,
         };
         _engine = new StripedPool<T>(settings, CreateForEngine, disposeItems ? Discard : null);
         _engine.Kind = "object";
-        _engine.Name = name ?? $"StripedObjectPool<{typeof(T).Name}>";
-        bool guarded = (diagnostics is not null && diagnostics.Guarded) || GuardedMode.IsOnProcessWide;
-        if (guarded || (diagnostics is not null && diagnostics.TrackLeaks))
+        _engine.Name = options.Name ?? $"StripedObjectPool<{typeof(T).Name}>";
+        bool guarded = options.Guarded || GuardedMode.IsOnProcessWide;
+        if (guarded || options.TrackLeaks)
         {
             _guard = new ItemGuard<T>(
                 _engine,
                 itemBytes: null,
                 keepStacks: true,
                 GuardFrames,
-                diagnostics?.MisusePolicy ?? PoolMisusePolicy.Throw,
-                diagnostics?.OnMisuse);
+                options.MisusePolicy,
+                options.OnMisuse);
             PoolObservation.AddGuardedPool();
         }
 
@@ -177,8 +161,22 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         PoolObservation.Subscribe(this);
     }
 
+    /// <summary>Creates a pool from a factory and a cleanup, shaped by <paramref name="options"/>.</summary>
+    /// <param name="factory">Creates an object on a miss; must not return null.</param>
+    /// <param name="cleanup">
+    /// Resets a returned object before the pool keeps it, or null. If it throws, <see cref="Return"/> drops the object and
+    /// lets the exception through.
+    /// </param>
+    /// <param name="options">The bound, disposal, trimming, name and guarding.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="factory"/> or <paramref name="options"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">An option is out of range; ParamName is the option's name.</exception>
+    public StripedObjectPool(Func<T> factory, Action<T>? cleanup, StripedObjectPoolOptions options)
+        : this(DelegatePooledObjectPolicy<T>.Create(factory, cleanup), options)
+    {
+    }
+
     /// <summary>
-    /// The pool's name in events and metrics (the <c>pool.name</c> tag): <see cref="StripedObjectPoolOptions.Name"/>, by
+    /// The pool's name in events and metrics (the <c>pool.name</c> tag): <see cref="PoolOptions.Name"/>, by
     /// default <c>StripedObjectPool&lt;T&gt;</c> with the object type's name.
     /// </summary>
     public string Name => _engine.Name;
@@ -365,14 +363,12 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         return (stripes, stripeCapacity, magazineCapacity);
     }
 
-    private static StripedObjectPoolOptions NotNull(StripedObjectPoolOptions options)
+    /// <summary>The options of the constructor that takes a bound: the bound checked under its parameter's name, every other option its default.</summary>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="maximumRetained"/> is out of range.</exception>
+    private static StripedObjectPoolOptions WithBound(int maximumRetained)
     {
-        if (options is null)
-        {
-            ThrowHelper.ThrowArgumentNull(nameof(options));
-        }
-
-        return options;
+        StripedObjectPoolOptions.ValidateMaximumRetained(maximumRetained, nameof(maximumRetained));
+        return new StripedObjectPoolOptions { MaximumRetained = maximumRetained };
     }
 
     /// <summary>True for Microsoft's <see cref="DefaultPooledObjectPolicy{T}"/> itself (not a subclass, which may override Return).</summary>
