@@ -78,7 +78,6 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
 
     // 1 while a return may park its owner in the thread's slot inline: not in a clearing pool, nor after Dispose.
     private int _returnOpen;
-    private int _disposed;
 
     private unsafe StripedMemoryPool(StripedMemoryPoolOptions options, bool isShared)
     {
@@ -318,20 +317,21 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
     /// <param name="disposing">True from <see cref="IDisposable.Dispose"/>.</param>
     protected override void Dispose(bool disposing)
     {
-        // Interlocked: two threads disposing at once; only the first releases the buffers.
-        if (_isShared || Interlocked.Exchange(ref _disposed, 1) != 0)
+        if (_isShared)
         {
             return;
         }
 
-        // Volatile: later rents on other threads take the slow path and throw; a rent racing this write may still succeed.
-        Volatile.Write(ref _rentLimit, 0);
+        // The engine's one shutdown: every buffer on the stripes and in every thread's slots and magazines goes, once.
+        _engine.Shutdown(this, static pool =>
+        {
+            // Volatile: later rents on other threads take the slow path and throw; a rent racing this write may still succeed.
+            Volatile.Write(ref pool._rentLimit, 0);
 
-        // Volatile: later returns take the slow path and are dropped; one racing this write is settled by the re-check.
-        Volatile.Write(ref _returnOpen, 0);
-
-        // The engine's one shutdown: every buffer on the stripes and in every thread's slots and magazines goes.
-        _engine.Shutdown();
+            // Volatile: later returns take the slow path and are dropped; one racing this write is settled by the re-check.
+            Volatile.Write(ref pool._returnOpen, 0);
+            PoolRegistry.Unregister(pool._engine);
+        });
     }
 
     private PinnedMemoryOwner<T> Allocate(int sizeClass) => new(this, sizeClass, SizeClasses.GetLength(sizeClass));
@@ -339,8 +339,7 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private PinnedMemoryOwner<T> RentUncommon(int minBufferSize)
     {
-        // Volatile: observes a Dispose made on another thread.
-        if (Volatile.Read(ref _disposed) != 0)
+        if (_engine.IsShutDown)
         {
             ThrowHelper.ThrowObjectDisposed(nameof(StripedMemoryPool<T>));
         }
