@@ -65,7 +65,7 @@ public abstract class StripedPoolOptions : PoolOptions
         }
     }
 
-    /// <summary>The engine's settings for <paramref name="classCount"/> size classes shaped by these (validated) options.</summary>
+    /// <summary>The engine's settings for <paramref name="classCount"/> size classes shaped by these options; the pool calls <see cref="PoolOptions.Validate"/> first.</summary>
     /// <param name="classCount">The number of size classes.</param>
     /// <param name="itemBytes">The bytes one item of a class holds.</param>
     /// <param name="sideEffectingDiscard">Whether discarding an item frees native memory (no magazines).</param>

@@ -209,7 +209,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     public override T Get()
     {
         // Read on every path, before any branch, so an inlined Get and Return share one thread-static access.
-        object?[]? caches = ThreadCacheTable.Current;
+        ThreadCaches caches = ThreadCacheTable.Current;
         if (_fastOpen)
         {
             T item = _engine.Rent(0, caches);
@@ -228,7 +228,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
 
     /// <summary>The get while anybody observes pools or after <see cref="Dispose"/>: the disposed check, events, guards.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private T GetInFull(object?[]? caches)
+    private T GetInFull(ThreadCaches caches)
     {
         // Dispose publishes the mark from another thread; a stale read here is settled by the re-check below.
         if (_engine.IsShutDown)
@@ -274,7 +274,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     public override void Return(T obj)
     {
         // Read on every path, before any branch, so an inlined Get and Return share one thread-static access.
-        object?[]? caches = ThreadCacheTable.Current;
+        ThreadCaches caches = ThreadCacheTable.Current;
         if (obj is not null && _fastOpen)
         {
             PolicyThenKeep(obj, caches);
@@ -286,7 +286,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
 
     /// <summary>The end of every return: the policy, then the engine, then the re-check of the shutdown mark.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private void PolicyThenKeep(T obj, object?[]? caches)
+    private void PolicyThenKeep(T obj, ThreadCaches caches)
     {
         if (!AcceptReturn(obj))
         {
@@ -308,7 +308,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
 
     /// <summary>The return of a null, or while anybody observes pools, or after <see cref="Dispose"/>.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private void ReturnInFull(T? obj, object?[]? caches)
+    private void ReturnInFull(T? obj, ThreadCaches caches)
     {
         if (obj is null)
         {
