@@ -86,10 +86,7 @@ public sealed class StripedKestrelMemoryPoolFactory : IMemoryPoolFactory<byte>, 
     public MemoryPool<byte> Create(MemoryPoolOptions? options = null)
     {
         // Volatile: a Dispose on another thread (the container's) stops new pools.
-        if (Volatile.Read(ref _disposed) != 0)
-        {
-            ThrowHelper.ThrowObjectDisposed(nameof(StripedKestrelMemoryPoolFactory));
-        }
+        ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
 
         StripedMemoryPool<byte> pool = StripedMemoryPool<byte>.Create(_options);
         _pools.Enqueue(new CreatedPool(pool, string.IsNullOrEmpty(options?.Owner) ? null : options.Owner));

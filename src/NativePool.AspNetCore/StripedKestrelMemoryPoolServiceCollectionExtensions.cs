@@ -31,10 +31,7 @@ public static class StripedKestrelMemoryPoolServiceCollectionExtensions
     /// <exception cref="ArgumentNullException"><paramref name="services"/> is null.</exception>
     public static IServiceCollection AddStripedKestrelMemoryPool(this IServiceCollection services, Action<StripedMemoryPoolOptions>? configure = null)
     {
-        if (services is null)
-        {
-            ThrowHelper.ThrowArgumentNull(nameof(services));
-        }
+        ArgumentNullException.ThrowIfNull(services);
 
         var options = new StripedMemoryPoolOptions
         {

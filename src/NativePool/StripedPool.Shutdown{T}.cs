@@ -1,6 +1,5 @@
 using System;
 using System.Collections.Generic;
-using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 using System.Threading;
 
@@ -240,12 +239,8 @@ internal sealed partial class StripedPool<T>
 
             if (errors is not null)
             {
-                ThrowAggregate(errors);
+                EngineThrowHelper.ThrowDiscardFailed(errors);
             }
         }
-
-        [DoesNotReturn]
-        private static void ThrowAggregate(List<Exception> errors) =>
-            EngineThrowHelper.ThrowAggregate("Discarding the pooled items threw.", errors);
     }
 }

@@ -72,7 +72,7 @@ internal sealed partial class StripedPool<T> where T : class
     {
         if (settings.ClassCount > SlotBuffer<T>.Length)
         {
-            EngineThrowHelper.ThrowArgumentOutOfRange(nameof(settings), "A pool has at most 32 size classes.");
+            EngineThrowHelper.ThrowTooManySizeClasses(nameof(settings), SlotBuffer<T>.Length);
         }
 
         _classCount = settings.ClassCount;

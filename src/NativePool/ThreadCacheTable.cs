@@ -123,7 +123,7 @@ internal static class ThreadCacheTable
 
             if (s_nextPoolId >= s_maximumPools)
             {
-                EngineThrowHelper.ThrowInvalidOperation($"More than {s_maximumPools} NativePool pools are alive at once.");
+                EngineThrowHelper.ThrowTooManyPools(s_maximumPools);
             }
 
             return s_nextPoolId++;

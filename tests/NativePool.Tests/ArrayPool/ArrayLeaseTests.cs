@@ -145,10 +145,7 @@ public class ArrayLeaseTests
         lease.Dispose();
         lease.Dispose();
         Assert.False(lease.IsActive);
-        PoolStatistics statistics = _pool.GetStatistics();
-        Assert.Equal(0, statistics.Allocated);
-        Assert.Equal(0, statistics.Pooled);
-        Assert.Equal(0, statistics.Dropped);
+        StatisticsAssert.Counts(_pool.GetStatistics(), allocated: 0, pooled: 0, dropped: 0);
     }
 
     [Fact]
@@ -243,10 +240,7 @@ public class ArrayLeaseTests
         lease.Dispose();
 
         Assert.NotSame(array, _pool.Rent(length));
-        PoolStatistics statistics = _pool.GetStatistics();
-        Assert.Equal(2, statistics.Allocated);
-        Assert.Equal(1, statistics.Dropped);
-        Assert.Equal(0, statistics.Pooled);
+        StatisticsAssert.Counts(_pool.GetStatistics(), allocated: 2, pooled: 0, dropped: 1);
     }
 
     [Fact]

@@ -61,10 +61,7 @@ public class ArrayScopeTests
         scope.Dispose();
         scope.Dispose();
 
-        PoolStatistics statistics = _pool.GetStatistics();
-        Assert.Equal(1, statistics.Pooled);
-        Assert.Equal(0, statistics.Dropped);
-        Assert.Equal(0, statistics.Outstanding);
+        StatisticsAssert.Counts(_pool.GetStatistics(), pooled: 1, dropped: 0, outstanding: 0);
 
         byte[] first = _pool.Rent(100);
         byte[] second = _pool.Rent(100);
@@ -184,10 +181,7 @@ public class ArrayScopeTests
         scope.Dispose();
         scope.Dispose();
         Assert.False(scope.IsActive);
-        PoolStatistics statistics = _pool.GetStatistics();
-        Assert.Equal(0, statistics.Allocated);
-        Assert.Equal(0, statistics.Pooled);
-        Assert.Equal(0, statistics.Dropped);
+        StatisticsAssert.Counts(_pool.GetStatistics(), allocated: 0, pooled: 0, dropped: 0);
     }
 
     [Theory]
@@ -240,11 +234,7 @@ public class ArrayScopeTests
         scope.Dispose();
         scope.Dispose();
 
-        PoolStatistics statistics = _pool.GetStatistics();
-        Assert.Equal(1, statistics.Allocated);
-        Assert.Equal(1, statistics.Dropped);
-        Assert.Equal(0, statistics.Pooled);
-        Assert.Equal(0, statistics.Outstanding);
+        StatisticsAssert.Counts(_pool.GetStatistics(), allocated: 1, pooled: 0, dropped: 1, outstanding: 0);
     }
 
     private static void AssertEnded(ArrayScope<byte> scope)

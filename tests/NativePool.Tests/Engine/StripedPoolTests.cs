@@ -97,10 +97,7 @@ public class StripedPoolTests
         Item item = pool.Rent(0);
         Assert.Equal(ReturnResult.Stored, pool.Return(0, item));
         Assert.Equal(ReturnResult.Duplicate, pool.Return(0, item));
-        PoolStatistics stats = pool.GetStatistics();
-        Assert.Equal(1, stats.Pooled);
-        Assert.Equal(1, stats.Allocated);
-        Assert.Equal(0, stats.Outstanding);
+        StatisticsAssert.Counts(pool.GetStatistics(), allocated: 1, pooled: 1, outstanding: 0);
     }
 
     [Fact]
@@ -207,10 +204,7 @@ public class StripedPoolTests
         Assert.Equal(0, pool.Trim());
         pressure = MemoryPressure.High;
         Assert.Equal(10, pool.Trim());
-        PoolStatistics stats = pool.GetStatistics();
-        Assert.Equal(0, stats.Pooled);
-        Assert.Equal(10, stats.Trimmed);
-        Assert.Equal(0, stats.Outstanding);
+        StatisticsAssert.Counts(pool.GetStatistics(), pooled: 0, trimmed: 10, outstanding: 0);
     }
 
     [Fact]
@@ -306,11 +300,7 @@ public class StripedPoolTests
         Finalization.WaitUntil(
             () => pool.CountLiveThreadCaches() == 0,
             () => $"{pool.CountLiveThreadCaches()} thread caches not finalized");
-        PoolStatistics stats = pool.GetStatistics();
-        Assert.Equal(1, stats.Allocated);
-        Assert.Equal(1, stats.Dropped);
-        Assert.Equal(0, stats.Outstanding);
-        Assert.Equal(0, stats.Pooled);
+        StatisticsAssert.Counts(pool.GetStatistics(), allocated: 1, pooled: 0, dropped: 1, outstanding: 0);
     }
 
     [Fact]

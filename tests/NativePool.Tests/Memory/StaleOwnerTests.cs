@@ -67,9 +67,7 @@ public sealed class StaleOwnerTests
         using IMemoryOwner<byte> current = pool.Rent(64);
         PoolStatistics before = pool.GetStatistics();
         stale.Dispose();
-        PoolStatistics after = pool.GetStatistics();
-        Assert.Equal(before.Pooled, after.Pooled);
-        Assert.Equal(before.Outstanding, after.Outstanding);
+        StatisticsAssert.Counts(pool.GetStatistics(), pooled: before.Pooled, outstanding: before.Outstanding);
         Assert.Equal(64, current.Memory.Length);
     }
 

@@ -253,10 +253,7 @@ public sealed class StripedMemoryPoolTests
         IMemoryOwner<byte> owner = pool.Rent(100);
         owner.Dispose();
         owner.Dispose();
-        PoolStatistics stats = pool.GetStatistics();
-        Assert.Equal(1, stats.Allocated);
-        Assert.Equal(1, stats.Pooled);
-        Assert.Equal(0, stats.Outstanding);
+        StatisticsAssert.Counts(pool.GetStatistics(), allocated: 1, pooled: 1, outstanding: 0);
     }
 
     [Fact]
@@ -303,10 +300,7 @@ public sealed class StripedMemoryPoolTests
         Assert.Equal(100, fresh.Memory.Length);
         Assert.Throws<ObjectDisposedException>(() => stale.Memory);
         Assert.Throws<ObjectDisposedException>(() => copy.Span.Length);
-        PoolStatistics stats = pool.GetStatistics();
-        Assert.Equal(1, stats.Allocated);
-        Assert.Equal(0, stats.Pooled);
-        Assert.Equal(1, stats.Outstanding);
+        StatisticsAssert.Counts(pool.GetStatistics(), allocated: 1, pooled: 0, outstanding: 1);
     }
 
     [Fact]
@@ -376,8 +370,7 @@ public sealed class StripedMemoryPoolTests
         Assert.Throws<ObjectDisposedException>(() => pool.RentLease(100));
         outstanding.Dispose();
         PoolStatistics stats = pool.GetStatistics();
-        Assert.Equal(0, stats.Pooled);
-        Assert.Equal(0, stats.Outstanding);
+        StatisticsAssert.Counts(stats, pooled: 0, outstanding: 0);
         Assert.True(stats.IsConserved, stats.ToString());
     }
 
@@ -396,9 +389,7 @@ public sealed class StripedMemoryPoolTests
         IMemoryOwner<byte>[] owners = Enumerable.Range(0, 10).Select(_ => pool.Rent(1000)).ToArray();
         Array.ForEach(owners, o => o.Dispose());
         PoolStatistics stats = pool.GetStatistics();
-        Assert.Equal(10, stats.Allocated);
-        Assert.Equal(0, stats.Outstanding);
-        Assert.Equal(10, stats.Pooled);
+        StatisticsAssert.Counts(stats, allocated: 10, pooled: 10, outstanding: 0);
         Assert.Equal(10 * 1024, stats.PooledBytes);
         Assert.True(stats.IsConserved, stats.ToString());
         Assert.Equal(10, pool.Clear());

@@ -59,10 +59,7 @@ public sealed class StripedObjectPoolConvenienceTests
         pool.Dispose();
         pool.Return(held);
 
-        PoolStatistics statistics = pool.GetStatistics();
-        Assert.Equal(0, statistics.Outstanding);
-        Assert.Equal(1, statistics.Allocated);
-        Assert.Equal(1, statistics.Dropped);
+        StatisticsAssert.Counts(pool.GetStatistics(), allocated: 1, dropped: 1, outstanding: 0);
     }
 
     [Fact]
@@ -286,10 +283,7 @@ public sealed class StripedObjectPoolConvenienceTests
 
         Assert.Same(first, second);
         Assert.Equal(2, policy.Created);
-        PoolStatistics stats = pool.GetStatistics();
-        Assert.Equal(2, stats.Pooled);
-        Assert.Equal(0, stats.Dropped);
-        Assert.Equal(0, stats.Outstanding);
+        StatisticsAssert.Counts(pool.GetStatistics(), pooled: 2, dropped: 0, outstanding: 0);
     }
 
     [Fact]
@@ -303,9 +297,7 @@ public sealed class StripedObjectPoolConvenienceTests
 
         TestThreads.RunOnNewThread(() => pool.Return(new Thing()));
 
-        PoolStatistics stats = pool.GetStatistics();
-        Assert.Equal(3, stats.Pooled);
-        Assert.Equal(1, stats.Dropped);
+        StatisticsAssert.Counts(pool.GetStatistics(), pooled: 3, dropped: 1);
     }
 
     [Theory]
