@@ -1,7 +1,6 @@
-using System.Diagnostics;
 using System.IO;
-using System.Text;
 using System.Text.RegularExpressions;
+using NativePool.Tests;
 using Xunit.Abstractions;
 
 namespace NativePool.IntegrationTests.Packaging;
@@ -23,7 +22,7 @@ public partial class TrimmedPublishTests
     [Trait("Category", "Packaging")]
     public void TheTrimmedSelfContainedAppPublishesWithoutTrimWarningsAndRuns()
     {
-        string root = FindRepositoryRoot();
+        string root = RepositoryRoot.Find();
         string output = Path.Combine(Path.GetTempPath(), "nativepool-trim-smoke-" + Guid.NewGuid().ToString("N"));
         try
         {
@@ -58,71 +57,12 @@ public partial class TrimmedPublishTests
 
     private (int ExitCode, string Log) Run(string program, string workingDirectory, params string[] arguments)
     {
-        var start = new ProcessStartInfo(program)
-        {
-            WorkingDirectory = workingDirectory,
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        foreach (string argument in arguments)
-        {
-            start.ArgumentList.Add(argument);
-        }
-
-        var log = new StringBuilder();
-        using var process = new Process { StartInfo = start };
-        process.OutputDataReceived += (_, e) => Append(log, e.Data);
-        process.ErrorDataReceived += (_, e) => Append(log, e.Data);
-        process.Start();
-        process.BeginOutputReadLine();
-        process.BeginErrorReadLine();
-        if (!process.WaitForExit(s_timeout))
-        {
-            process.Kill(entireProcessTree: true);
-            process.WaitForExit();
-            Assert.Fail($"{program} did not finish in {s_timeout}:\n{Tail(Text(log), 40)}");
-        }
-
-        process.WaitForExit();
-        string text = Text(log);
-        _output.WriteLine(Tail(text, 100));
-        return (process.ExitCode, text);
+        (int exitCode, string log) = ChildProcess.Run(program, workingDirectory, s_timeout, arguments);
+        _output.WriteLine(Tail(log, 100));
+        return (exitCode, log);
     }
 
-    private static string Text(StringBuilder log)
-    {
-        lock (log)
-        {
-            return log.ToString();
-        }
-    }
-
-    private static void Append(StringBuilder log, string? line)
-    {
-        if (line is not null)
-        {
-            lock (log)
-            {
-                log.AppendLine(line);
-            }
-        }
-    }
-
-    private static string Tail(string text, int lines) => string.Join('\n', text.Split('\n').TakeLast(lines));
-
-    private static string FindRepositoryRoot()
-    {
-        for (DirectoryInfo? directory = new(AppContext.BaseDirectory); directory is not null; directory = directory.Parent)
-        {
-            if (File.Exists(Path.Combine(directory.FullName, "NativePool.sln")))
-            {
-                return directory.FullName;
-            }
-        }
-
-        throw new InvalidOperationException($"No NativePool.sln above {AppContext.BaseDirectory}.");
-    }
+    private static string Tail(string text, int lines) => ChildProcess.Tail(text, lines);
 
     /// <summary>A trim (IL2xxx) or AOT (IL3xxx) diagnostic, as a warning or as an error.</summary>
     [GeneratedRegex(@"[^\n]*\b(?:warning|error) IL[23]\d{3}\b[^\n]*")]
