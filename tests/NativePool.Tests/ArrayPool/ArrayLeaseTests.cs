@@ -61,13 +61,11 @@ public class ArrayLeaseTests
         ArrayLease<byte> lease = _pool.RentLease(100);
         byte[] array = lease.Array;
         lease.Dispose();
-        byte[] nextRenters = _pool.Rent(100);
-        Assert.Same(array, nextRenters);
+        byte[] nextRenters = ReturnedOnce.NextRenterGets(_pool, array, 100);
 
         lease.Dispose();
 
-        Assert.Equal(0, _pool.GetStatistics().Pooled);
-        Assert.NotSame(nextRenters, _pool.Rent(100));
+        ReturnedOnce.StaleDisposeReturnedNothing(_pool, nextRenters, 100);
         Assert.Equal(2, _pool.GetStatistics().Outstanding);
     }
 
@@ -78,13 +76,11 @@ public class ArrayLeaseTests
         ArrayLease<byte> copy = lease;
         byte[] array = lease.Array;
         lease.Dispose();
-        byte[] nextRenters = _pool.Rent(100);
-        Assert.Same(array, nextRenters);
+        byte[] nextRenters = ReturnedOnce.NextRenterGets(_pool, array, 100);
 
         copy.Dispose();
 
-        Assert.Equal(0, _pool.GetStatistics().Pooled);
-        Assert.NotSame(nextRenters, _pool.Rent(100));
+        ReturnedOnce.StaleDisposeReturnedNothing(_pool, nextRenters, 100);
         Assert.Equal(2, _pool.GetStatistics().Outstanding);
     }
 
@@ -189,30 +185,42 @@ public class ArrayLeaseTests
         Assert.Equal(0, _pool.GetStatistics().Allocated);
     }
 
-    [Fact]
-    public void ClearOnReturnClearsTheArray()
+    [Theory]
+    [InlineData(false, false)]
+    [InlineData(false, true)]
+    [InlineData(true, false)]
+    [InlineData(true, true)]
+    public void ClearOnReturnDecidesWhetherTheNextRenterSeesTheContents(bool scoped, bool clearOnReturn)
     {
-        ArrayLease<byte> lease = _pool.RentLease(100, clearOnReturn: true);
-        byte[] array = lease.Array;
-        array.AsSpan().Fill(0xAB);
-        lease.Dispose();
+        byte[] array = scoped ? FillAndEndScope(_pool, clearOnReturn) : FillAndEndLease(_pool, clearOnReturn);
 
-        byte[] again = _pool.Rent(100);
-        Assert.Same(array, again);
-        Assert.True(TestElements<byte>.IsCleared(again));
-    }
+        byte[] again = ReturnedOnce.NextRenterGets(_pool, array, 100);
+        if (clearOnReturn)
+        {
+            Assert.True(TestElements<byte>.IsCleared(again));
+        }
+        else
+        {
+            Assert.All(again, value => Assert.Equal(0xAB, value));
+        }
 
-    [Fact]
-    public void WithoutClearOnReturnTheContentsStay()
-    {
-        ArrayLease<byte> lease = _pool.RentLease(100);
-        byte[] array = lease.Array;
-        array.AsSpan().Fill(0xAB);
-        lease.Dispose();
+        static byte[] FillAndEndLease(StripedArrayPool<byte> pool, bool clearOnReturn)
+        {
+            ArrayLease<byte> lease = pool.RentLease(100, clearOnReturn);
+            byte[] array = lease.Array;
+            array.AsSpan().Fill(0xAB);
+            lease.Dispose();
+            return array;
+        }
 
-        byte[] again = _pool.Rent(100);
-        Assert.Same(array, again);
-        Assert.All(again, value => Assert.Equal(0xAB, value));
+        static byte[] FillAndEndScope(StripedArrayPool<byte> pool, bool clearOnReturn)
+        {
+            ArrayScope<byte> scope = pool.RentScoped(100, clearOnReturn);
+            byte[] array = scope.Array;
+            array.AsSpan().Fill(0xAB);
+            scope.Dispose();
+            return array;
+        }
     }
 
     [Fact]

@@ -198,33 +198,6 @@ public class ArrayScopeTests
     }
 
     [Fact]
-    public void ClearOnReturnClearsTheArray()
-    {
-        ArrayScope<byte> scope = _pool.RentScoped(100, clearOnReturn: true);
-        byte[] array = scope.Array;
-        scope.Span.Fill(0xAB);
-        array[^1] = 0xCD;
-        scope.Dispose();
-
-        byte[] again = _pool.Rent(100);
-        Assert.Same(array, again);
-        Assert.True(TestElements<byte>.IsCleared(again));
-    }
-
-    [Fact]
-    public void WithoutClearOnReturnTheContentsStay()
-    {
-        ArrayScope<byte> scope = _pool.RentScoped(100);
-        byte[] array = scope.Array;
-        scope.Span.Fill(0xAB);
-        scope.Dispose();
-
-        byte[] again = _pool.Rent(100);
-        Assert.Same(array, again);
-        Assert.All(again.AsSpan(0, 100).ToArray(), value => Assert.Equal(0xAB, value));
-    }
-
-    [Fact]
     public void AScopeLongerThanTheMaximumIsAllocatedExactlyAndDroppedOnDispose()
     {
         int length = _pool.MaximumArrayLength + 1;
