@@ -192,21 +192,22 @@ public class ArrayLeaseTests
             Assert.All(again, value => Assert.Equal(0xAB, value));
         }
 
+        // The lease or scope is disposed (returning the array) after the array was filled.
         static byte[] FillAndEndLease(StripedArrayPool<byte> pool, bool clearOnReturn)
         {
-            ArrayLease<byte> lease = pool.RentLease(100, clearOnReturn);
-            byte[] array = lease.Array;
-            array.AsSpan().Fill(0xAB);
-            lease.Dispose();
-            return array;
+            using ArrayLease<byte> lease = pool.RentLease(100, clearOnReturn);
+            return Filled(lease.Array);
         }
 
         static byte[] FillAndEndScope(StripedArrayPool<byte> pool, bool clearOnReturn)
         {
-            ArrayScope<byte> scope = pool.RentScoped(100, clearOnReturn);
-            byte[] array = scope.Array;
+            using ArrayScope<byte> scope = pool.RentScoped(100, clearOnReturn);
+            return Filled(scope.Array);
+        }
+
+        static byte[] Filled(byte[] array)
+        {
             array.AsSpan().Fill(0xAB);
-            scope.Dispose();
             return array;
         }
     }
