@@ -54,7 +54,9 @@ public sealed class StripedArrayPoolOptions : StripedPoolOptions
 
     /// <summary>
     /// Remember the stack that rented each array until it is returned, so <see cref="StripedArrayPool{T}.GetLeaks"/>
-    /// can say where the arrays still out were rented. Works in Release builds; costs a stack trace per rent. Default false.
+    /// can say where the arrays still out were rented. Works in Release builds; costs a stack trace per rent. Leaks are
+    /// reported only by <see cref="StripedArrayPool{T}.GetLeaks"/>: the pool holds each outstanding array until it comes
+    /// back, so an array never returned stays alive and is never reported on collection. Default false.
     /// </summary>
     public bool TrackLeaks { get; set; }
 

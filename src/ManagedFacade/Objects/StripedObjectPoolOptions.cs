@@ -39,7 +39,9 @@ public sealed class StripedObjectPoolOptions : PoolOptions
 
     /// <summary>
     /// Remember the stack that got each object until it is returned, so <see cref="StripedObjectPool{T}.GetLeaks"/> can
-    /// say where the objects still out were taken. Works in Release builds; costs a stack trace per <c>Get</c>. Default false.
+    /// say where the objects still out were taken. Works in Release builds; costs a stack trace per <c>Get</c>. Leaks are
+    /// reported only by <see cref="StripedObjectPool{T}.GetLeaks"/>: the pool holds each outstanding object until it
+    /// comes back, so an object never returned stays alive and is never reported on collection. Default false.
     /// </summary>
     public bool TrackLeaks { get; set; }
 
