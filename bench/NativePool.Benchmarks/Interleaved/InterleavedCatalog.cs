@@ -22,5 +22,9 @@ public static class InterleavedCatalog
         ListenerAttachedScenario.Create(),
         PipeCopyScenario.Create(),
         JsonWriterScenario.Create(),
+        .. StreamWriteScenarios.Create(),
+        ReadOnlySequenceScenario.Create(),
+        JsonSerializeScenario.Create(),
+        ParallelStreamsScenario.Create(),
     ];
 }

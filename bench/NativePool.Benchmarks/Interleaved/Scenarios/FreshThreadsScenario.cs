@@ -1,4 +1,3 @@
-using System.Threading;
 using Microsoft.Extensions.ObjectPool;
 using NativePool.Benchmarks.Infrastructure;
 
@@ -16,35 +15,11 @@ public static class FreshThreadsScenario
     public const int MaximumRetained = 8;
 
     public static InterleavedScenario Create() =>
-        new InterleavedScenario<OnFreshThreads<Striped>, OnFreshThreads<Default>>(
+        new InterleavedScenario<OnNewThreads<Striped>, OnNewThreads<Default>>(
             "2 fresh threads x 1 object vs DefaultObjectPool",
             0.50,
-            () => new OnFreshThreads<Striped>(new Striped(new StripedObjectPool<PooledObject>(new DefaultPooledObjectPolicy<PooledObject>(), MaximumRetained))),
-            () => new OnFreshThreads<Default>(new Default(new DefaultObjectPool<PooledObject>(new DefaultPooledObjectPolicy<PooledObject>(), MaximumRetained))));
-
-    /// <summary>Runs <typeparamref name="TOp"/> on <see cref="Threads"/> new threads, the batch split between them.</summary>
-    private readonly struct OnFreshThreads<TOp>(TOp body) : IOperation, IDisposable
-        where TOp : struct, IOperation
-    {
-        public void Run(int count)
-        {
-            var threads = new Thread[Threads];
-            for (int t = 0; t < threads.Length; t++)
-            {
-                TOp copy = body;
-                int share = (count / Threads) + (t < count % Threads ? 1 : 0);
-                threads[t] = new Thread(() => copy.Run(share)) { IsBackground = true };
-                threads[t].Start();
-            }
-
-            foreach (Thread thread in threads)
-            {
-                thread.Join();
-            }
-        }
-
-        public void Dispose() => (body as IDisposable)?.Dispose();
-    }
+            () => new OnNewThreads<Striped>(Threads, new Striped(new StripedObjectPool<PooledObject>(new DefaultPooledObjectPolicy<PooledObject>(), MaximumRetained))),
+            () => new OnNewThreads<Default>(Threads, new Default(new DefaultObjectPool<PooledObject>(new DefaultPooledObjectPolicy<PooledObject>(), MaximumRetained))));
 
     private readonly struct Striped(StripedObjectPool<PooledObject> pool) : IOperation, IDisposable
     {
