@@ -13,6 +13,15 @@ public static class ObjectWork
     public static void GetReturn<TPool>(TPool pool)
         where TPool : struct, IObjectPoolAdapter<PooledObject> => pool.Give(pool.Take());
 
+    /// <summary>One Get, the least use of the object (one write), one Return.</summary>
+    public static void GetTouchReturn<TPool>(TPool pool)
+        where TPool : struct, IObjectPoolAdapter<PooledObject>
+    {
+        PooledObject item = pool.Take();
+        item.Touch();
+        pool.Give(item);
+    }
+
     /// <summary>One Get, the simulated work on the object, one Return; the work's result.</summary>
     public static int GetWorkReturn<TPool>(TPool pool, Random random)
         where TPool : struct, IObjectPoolAdapter<PooledObject>

@@ -1,5 +1,6 @@
 using Microsoft.Extensions.ObjectPool;
 using NativePool.Benchmarks.Infrastructure;
+using NativePool.Benchmarks.Peers;
 
 namespace NativePool.Benchmarks.Interleaved.Scenarios;
 
@@ -15,37 +16,13 @@ public static class FreshThreadsScenario
     public const int MaximumRetained = 8;
 
     public static InterleavedScenario Create() =>
-        new InterleavedScenario<OnNewThreads<Striped>, OnNewThreads<Default>>(
+        new InterleavedScenario<OnNewThreads<GetTouchReturnOperation<StripedPoolAdapter<PooledObject>>>, OnNewThreads<GetTouchReturnOperation<MicrosoftPoolAdapter<PooledObject>>>>(
             "2 fresh threads x 1 object vs DefaultObjectPool",
             0.50,
-            () => new OnNewThreads<Striped>(Threads, new Striped(new StripedObjectPool<PooledObject>(new DefaultPooledObjectPolicy<PooledObject>(), MaximumRetained))),
-            () => new OnNewThreads<Default>(Threads, new Default(new DefaultObjectPool<PooledObject>(new DefaultPooledObjectPolicy<PooledObject>(), MaximumRetained))));
-
-    private readonly struct Striped(StripedObjectPool<PooledObject> pool) : IOperation, IDisposable
-    {
-        public void Run(int count)
-        {
-            for (int i = 0; i < count; i++)
+            () =>
             {
-                PooledObject item = pool.Get();
-                item.Touch();
-                pool.Return(item);
-            }
-        }
-
-        public void Dispose() => pool.Dispose();
-    }
-
-    private readonly struct Default(DefaultObjectPool<PooledObject> pool) : IOperation
-    {
-        public void Run(int count)
-        {
-            for (int i = 0; i < count; i++)
-            {
-                PooledObject item = pool.Get();
-                item.Touch();
-                pool.Return(item);
-            }
-        }
-    }
+                var pool = new StripedObjectPool<PooledObject>(new DefaultPooledObjectPolicy<PooledObject>(), MaximumRetained);
+                return new(Threads, new(new StripedPoolAdapter<PooledObject>(pool), pool));
+            },
+            () => new(Threads, new(new MicrosoftPoolAdapter<PooledObject>(new DefaultObjectPool<PooledObject>(new DefaultPooledObjectPolicy<PooledObject>(), MaximumRetained)), null)));
 }

@@ -19,6 +19,21 @@ public readonly struct GetReturnOperation<TPool>(TPool pool, IDisposable? owner)
     public void Dispose() => owner?.Dispose();
 }
 
+/// <summary>One Get, one write to the object and one Return per operation (<see cref="ObjectWork.GetTouchReturn{TPool}"/>).</summary>
+public readonly struct GetTouchReturnOperation<TPool>(TPool pool, IDisposable? owner) : IOperation, IDisposable
+    where TPool : struct, IObjectPoolAdapter<PooledObject>
+{
+    public void Run(int count)
+    {
+        for (int i = 0; i < count; i++)
+        {
+            ObjectWork.GetTouchReturn(pool);
+        }
+    }
+
+    public void Dispose() => owner?.Dispose();
+}
+
 /// <summary>One whole drain and refill of the store per operation (<see cref="ObjectWork.DrainRefill{TPool}"/>).</summary>
 public readonly struct DrainRefillOperation<TPool>(TPool pool, PooledObject[] store, IDisposable? owner) : IOperation, IDisposable
     where TPool : struct, IObjectPoolAdapter<PooledObject>
