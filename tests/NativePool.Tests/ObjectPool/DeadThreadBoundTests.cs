@@ -4,6 +4,11 @@ namespace NativePool.Tests.ObjectPool;
 /// A strict pool's bound held by threads that have ended goes back when a return finds the bound spent, not only when
 /// a collection finalizes their caches.
 /// </summary>
+/// <remarks>
+/// Alone, after the parallel tests: a collection forced by a test running beside it would finalize the ended threads'
+/// caches before their return does, which is the other way the bound comes back, not the one this test checks.
+/// </remarks>
+[Collection(RunsAlone.Name)]
 public sealed class DeadThreadBoundTests
 {
     [Theory]
