@@ -15,13 +15,10 @@ namespace NativePool;
 /// </remarks>
 public sealed class StripedObjectPoolProvider : ObjectPoolProvider
 {
-    private int _maximumRetained = StripedObjectPoolOptions.DefaultMaximumRetained;
+    /// <summary>The options every pool copies (their bound and disposal are set per pool); never handed out.</summary>
+    private readonly StripedObjectPoolOptions _template = new();
 
-    private readonly bool _trimmingEnabled = true;
-    private readonly bool _guarded;
-    private readonly bool _trackLeaks;
-    private readonly PoolMisusePolicy _misusePolicy;
-    private readonly Action<PoolMisuse>? _onMisuse;
+    private int _maximumRetained = StripedObjectPoolOptions.DefaultMaximumRetained;
 
     /// <summary>Creates a provider whose pools keep at most <c>Environment.ProcessorCount * 2</c> objects.</summary>
     public StripedObjectPoolProvider()
@@ -29,9 +26,9 @@ public sealed class StripedObjectPoolProvider : ObjectPoolProvider
     }
 
     /// <summary>
-    /// Creates a provider whose pools copy <paramref name="options"/>: the bound, trimming, guarding, leak tracking and
-    /// misuse handling. <see cref="StripedObjectPoolOptions.DisposeItems"/> is decided per pooled type (as by the
-    /// parameterless constructor) and <see cref="StripedObjectPoolOptions.Name"/> is each pool's default.
+    /// Creates a provider whose pools copy <paramref name="options"/> (the bound, trimming, guarding, leak tracking, misuse
+    /// handling). <see cref="StripedObjectPoolOptions.DisposeItems"/> is decided per pooled type (as by the parameterless
+    /// constructor) and each pool has its default name.
     /// </summary>
     /// <param name="options">The options every pool created from now on copies; read now, not kept.</param>
     /// <exception cref="ArgumentNullException"><paramref name="options"/> is null.</exception>
@@ -43,14 +40,10 @@ public sealed class StripedObjectPoolProvider : ObjectPoolProvider
             ThrowHelper.ThrowArgumentNull(nameof(options));
         }
 
-        StripedObjectPoolOptions.ValidateMaximumRetained(options.MaximumRetained, nameof(options.MaximumRetained));
-        options.ValidateOtherOptions();
+        options.Validate();
+        _template = (StripedObjectPoolOptions)options.Clone();
+        _template.Name = null;
         _maximumRetained = options.MaximumRetained;
-        _trimmingEnabled = options.TrimmingEnabled;
-        _guarded = options.Guarded;
-        _trackLeaks = options.TrackLeaks;
-        _misusePolicy = options.MisusePolicy;
-        _onMisuse = options.OnMisuse;
     }
 
     /// <summary>The strict bound on retained objects of the pools created from now on. Defaults to <c>Environment.ProcessorCount * 2</c>.</summary>
@@ -74,15 +67,11 @@ public sealed class StripedObjectPoolProvider : ObjectPoolProvider
 
     /// <summary>Creates a striped pool with <paramref name="policy"/>, typed as what it is.</summary>
     internal StripedObjectPool<T> CreatePool<T>(IPooledObjectPolicy<T> policy)
-        where T : class =>
-        new(policy, new StripedObjectPoolOptions
-        {
-            MaximumRetained = _maximumRetained,
-            DisposeItems = typeof(IDisposable).IsAssignableFrom(typeof(T)),
-            TrimmingEnabled = _trimmingEnabled,
-            Guarded = _guarded,
-            TrackLeaks = _trackLeaks,
-            MisusePolicy = _misusePolicy,
-            OnMisuse = _onMisuse,
-        });
+        where T : class
+    {
+        var options = (StripedObjectPoolOptions)_template.Clone();
+        options.MaximumRetained = _maximumRetained;
+        options.DisposeItems = typeof(IDisposable).IsAssignableFrom(typeof(T));
+        return new StripedObjectPool<T>(policy, options);
+    }
 }

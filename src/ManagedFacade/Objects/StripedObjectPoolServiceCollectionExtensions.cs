@@ -47,8 +47,8 @@ public static class StripedObjectPoolServiceCollectionExtensions
     /// </summary>
     /// <remarks>
     /// The keys are the settable properties of <see cref="StripedObjectPoolOptions"/> (for example
-    /// <c>"MaximumRetained": 64</c>, <c>"Guarded": true</c>); <see cref="StripedObjectPoolOptions.OnMisuse"/> and
-    /// <see cref="StripedObjectPoolOptions.Name"/> are not taken from configuration, and
+    /// <c>"MaximumRetained": 64</c>, <c>"Guarded": true</c>); <see cref="StripedObjectPoolOptions.OnMisuse"/>,
+    /// <see cref="PoolOptions.Name"/> and <see cref="PoolOptions.TimeProvider"/> are not taken from configuration, and
     /// <see cref="StripedObjectPoolOptions.DisposeItems"/> is decided per pooled type, as without configuration. The
     /// provider is created, and the values validated, the first time it is resolved: a value out of range throws
     /// <see cref="ArgumentOutOfRangeException"/> then. Binding is source-generated: no reflection, trim- and AOT-safe.
@@ -122,6 +122,7 @@ public static class StripedObjectPoolServiceCollectionExtensions
             MaximumRetained = options.MaximumRetained,
             DisposeItems = typeof(IDisposable).IsAssignableFrom(typeof(TImplementation)),
         };
+        poolOptions.Validate();
 
         services.AddSingleton(serviceProvider => new StripedObjectPool<TService>(
             new ServicePooledObjectPolicy<TService, TImplementation>(serviceProvider), poolOptions));

@@ -3,7 +3,7 @@ using System.IO;
 using System.Text.RegularExpressions;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
-using NativePool.IntegrationTests.Infrastructure;
+using NativePool.Tests;
 
 namespace NativePool.IntegrationTests.Docs;
 
@@ -28,7 +28,7 @@ public partial class SnippetCompilationTests
     public static TheoryData<string> Snippets()
     {
         var data = new TheoryData<string>();
-        foreach (string key in FindSnippets(RepositoryRoot.Path).Keys)
+        foreach (string key in FindSnippets(RepositoryRoot.Find()).Keys)
         {
             data.Add(key);
         }
@@ -40,7 +40,7 @@ public partial class SnippetCompilationTests
     [MemberData(nameof(Snippets))]
     public void TheSnippetCompiles(string snippet)
     {
-        string code = FindSnippets(RepositoryRoot.Path)[snippet];
+        string code = FindSnippets(RepositoryRoot.Find())[snippet];
 
         string[] errors = Compile(code);
 
@@ -50,7 +50,7 @@ public partial class SnippetCompilationTests
     [Fact]
     public void TheReadmeAndEveryGuideWithCodeHaveSnippetsToCompile()
     {
-        string[] files = [.. FindSnippets(RepositoryRoot.Path).Keys.Select(key => key[..key.LastIndexOf(':')]).Distinct()];
+        string[] files = [.. FindSnippets(RepositoryRoot.Find()).Keys.Select(key => key[..key.LastIndexOf(':')]).Distinct()];
 
         Assert.Contains("README.md", files);
         Assert.Contains("docs/object-pool.md", files);

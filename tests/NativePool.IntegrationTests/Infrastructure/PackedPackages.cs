@@ -1,6 +1,5 @@
 using System.IO;
-using Xunit.Abstractions;
-using Xunit.Sdk;
+using NativePool.Tests;
 
 namespace NativePool.IntegrationTests.Infrastructure;
 
@@ -14,12 +13,14 @@ public sealed class PackedPackages : IDisposable
     private static readonly string[] s_projects =
         [Path.Combine("src", "ManagedFacade", "ManagedFacade.csproj"), Path.Combine("src", "NativePool.AspNetCore", "NativePool.AspNetCore.csproj")];
 
+    private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(5);
+
     private readonly Lazy<(int ExitCode, string Log)> _pack;
 
-    public PackedPackages(IMessageSink diagnostics)
+    public PackedPackages()
     {
         Folder = Path.Combine(Path.GetTempPath(), "nativepool-packages-" + Guid.NewGuid().ToString("N"));
-        _pack = new(() => Pack(new ProcessRunner(new SinkOutput(diagnostics))));
+        _pack = new(Pack);
     }
 
     /// <summary>The folder that holds the .nupkg and .snupkg files.</summary>
@@ -29,7 +30,7 @@ public sealed class PackedPackages : IDisposable
     public string PackagePath(string id)
     {
         (int exitCode, string log) = _pack.Value;
-        Assert.True(exitCode == 0, $"dotnet pack exited with {exitCode}:\n{ProcessRunner.Tail(log, 40)}");
+        Assert.True(exitCode == 0, $"dotnet pack exited with {exitCode}:\n{ChildProcess.Tail(log, 40)}");
         // NativePool.*.nupkg also matches NativePool.AspNetCore.*: the version is what starts with a digit.
         return Assert.Single(Directory.GetFiles(Folder, id + ".*.nupkg"), path => char.IsAsciiDigit(Path.GetFileName(path)[id.Length + 1]));
     }
@@ -46,17 +47,18 @@ public sealed class PackedPackages : IDisposable
         }
     }
 
-    private (int ExitCode, string Log) Pack(ProcessRunner runner)
+    private (int ExitCode, string Log) Pack()
     {
         Directory.CreateDirectory(Folder);
+        string root = RepositoryRoot.Find();
         string log = string.Empty;
         foreach (string project in s_projects)
         {
-            (int exitCode, string projectLog) = runner.Run(
+            (int exitCode, string projectLog) = ChildProcess.Run(
                 "dotnet",
-                RepositoryRoot.Path,
-                "pack", Path.Combine(RepositoryRoot.Path, project), "-c", "Release", "-o", Folder,
-                "-p:ContinuousIntegrationBuild=true", "--disable-build-servers", "-nodeReuse:false");
+                root,
+                s_timeout,
+                ["pack", Path.Combine(root, project), "-c", "Release", "-o", Folder, "-p:ContinuousIntegrationBuild=true", "--disable-build-servers", "-nodeReuse:false"]);
             log += projectLog;
             if (exitCode != 0)
             {
@@ -65,13 +67,5 @@ public sealed class PackedPackages : IDisposable
         }
 
         return (0, log);
-    }
-
-    /// <summary>A fixture has no test output; its process logs go to xunit's diagnostic messages.</summary>
-    private sealed class SinkOutput(IMessageSink sink) : ITestOutputHelper
-    {
-        public void WriteLine(string message) => sink.OnMessage(new DiagnosticMessage(message));
-
-        public void WriteLine(string format, params object[] args) => sink.OnMessage(new DiagnosticMessage(format, args));
     }
 }

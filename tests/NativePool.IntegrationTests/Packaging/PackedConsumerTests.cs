@@ -3,6 +3,7 @@ using System.IO.Compression;
 using System.Text.RegularExpressions;
 using System.Xml.Linq;
 using NativePool.IntegrationTests.Infrastructure;
+using NativePool.Tests;
 using Xunit.Abstractions;
 
 namespace NativePool.IntegrationTests.Packaging;
@@ -25,13 +26,15 @@ public sealed partial class PackedConsumerTests : IClassFixture<PackedPackages>
 
     private static readonly string[] s_packageIds = ["NativePool", "NativePool.AspNetCore"];
 
+    private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(5);
+
     private readonly PackedPackages _packages;
-    private readonly ProcessRunner _runner;
+    private readonly ITestOutputHelper _output;
 
     public PackedConsumerTests(PackedPackages packages, ITestOutputHelper output)
     {
         _packages = packages;
-        _runner = new ProcessRunner(output);
+        _output = output;
     }
 
     [Fact]
@@ -49,10 +52,11 @@ public sealed partial class PackedConsumerTests : IClassFixture<PackedPackages>
             File.WriteAllText(Path.Combine(app, "Program.cs"), ConsumerProgram);
 
             // A package cache of its own: the packed version is new to it, and nothing is left in the machine's cache.
-            var environment = new Dictionary<string, string> { ["NUGET_PACKAGES"] = Path.Combine(app, ".packages") };
-            (int exitCode, string log) = _runner.Run("dotnet", app, environment, "run", "-c", "Release", "--disable-build-servers");
+            (int exitCode, string log) = ChildProcess.Run(
+                "dotnet", app, s_timeout, ["run", "-c", "Release", "--disable-build-servers", $"-p:RestorePackagesPath={Path.Combine(app, ".packages")}"]);
+            _output.WriteLine(ChildProcess.Tail(log, 100));
 
-            Assert.True(exitCode == 0, $"The consumer app failed ({exitCode}):\n{ProcessRunner.Tail(log, 40)}");
+            Assert.True(exitCode == 0, $"The consumer app failed ({exitCode}):\n{ChildProcess.Tail(log, 40)}");
             Assert.Contains("consumer: 3 segments, 12288 bytes, pooled by StripedArrayPool<Byte>", log, StringComparison.Ordinal);
         }
         finally
@@ -121,20 +125,20 @@ public sealed partial class PackedConsumerTests : IClassFixture<PackedPackages>
     /// <summary>The README's <c>```xml</c> block that declares package sources.</summary>
     private static string ReadmeNuGetConfig()
     {
-        string readme = File.ReadAllText(Path.Combine(RepositoryRoot.Path, "README.md"));
+        string readme = File.ReadAllText(Path.Combine(RepositoryRoot.Find(), "README.md"));
         Match block = Assert.Single(XmlBlock().Matches(readme), match => match.Groups["xml"].Value.Contains("<packageSources>", StringComparison.Ordinal));
         return block.Groups["xml"].Value;
     }
 
     private static string CentralVersion(string id)
     {
-        XDocument props = XDocument.Load(Path.Combine(RepositoryRoot.Path, "Directory.Packages.props"));
+        XDocument props = XDocument.Load(Path.Combine(RepositoryRoot.Find(), "Directory.Packages.props"));
         return props.Descendants("PackageVersion").Single(element => (string?)element.Attribute("Include") == id).Attribute("Version")!.Value;
     }
 
     private static string ChangelogFirstHeading()
     {
-        string[] lines = File.ReadAllLines(Path.Combine(RepositoryRoot.Path, "CHANGELOG.md"));
+        string[] lines = File.ReadAllLines(Path.Combine(RepositoryRoot.Find(), "CHANGELOG.md"));
         return lines.First(line => line.StartsWith("## ", StringComparison.Ordinal))[3..];
     }
 

@@ -129,18 +129,7 @@ public abstract class ArrayPoolContractTests<T>
                 array[length - 1] = TestElements<T>.Make(2);
                 Pool.Return(array);
 
-                T[] again = Pool.Rent(length);
-                if (length <= MaximumPooledLength)
-                {
-                    Assert.Same(array, again);
-                }
-                else
-                {
-                    // Over the maximum: allocated exactly and dropped, so never handed out again.
-                    Assert.NotSame(array, again);
-                }
-
-                Pool.Return(again);
+                Pool.Return(RentAgainAndCheckKept(length, array));
             }
         }
     }
@@ -255,6 +244,16 @@ public abstract class ArrayPoolContractTests<T>
         Pool.Return(array);
 
         // Rented again and not returned, so no pool keeps a gibibyte after the test.
+        RentAgainAndCheckKept(length, array);
+    }
+
+    /// <summary>
+    /// Rents <paramref name="length"/> again right after <paramref name="array"/> was returned: the same array when the
+    /// pool keeps that length; a new one past its maximum (allocated exactly and dropped, so never handed out again).
+    /// </summary>
+    /// <returns>The array rented again.</returns>
+    protected T[] RentAgainAndCheckKept(int length, T[] array)
+    {
         T[] again = Pool.Rent(length);
         if (length <= MaximumPooledLength)
         {
@@ -264,6 +263,8 @@ public abstract class ArrayPoolContractTests<T>
         {
             Assert.NotSame(array, again);
         }
+
+        return again;
     }
 
     /// <summary>Checks the length of an array rented for <paramref name="requested"/> elements.</summary>

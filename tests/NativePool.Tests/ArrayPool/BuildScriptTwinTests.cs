@@ -1,6 +1,5 @@
 using System.IO;
 using System.Text.RegularExpressions;
-using NativePool.IntegrationTests.Infrastructure;
 
 namespace NativePool.Tests.ArrayPool;
 
@@ -17,7 +16,7 @@ public partial class BuildScriptTwinTests
 
     public BuildScriptTwinTests()
     {
-        string root = RepositoryRoot.Path;
+        string root = RepositoryRoot.Find();
         _shell = File.ReadAllText(Path.Combine(root, "build.sh"));
         _powerShell = File.ReadAllText(Path.Combine(root, "build.ps1"));
     }

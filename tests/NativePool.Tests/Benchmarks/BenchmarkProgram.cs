@@ -1,6 +1,5 @@
 using System.IO;
 using System.Reflection;
-using NativePool.IntegrationTests.Infrastructure;
 
 namespace NativePool.Tests.Benchmarks;
 
@@ -9,15 +8,16 @@ internal static class BenchmarkProgram
 {
     /// <summary>Runs the program with <paramref name="arguments"/>; fails the test when it outlives <paramref name="timeout"/>.</summary>
     public static (int ExitCode, string Log) Run(TimeSpan timeout, params string[] arguments) =>
-        new ProcessRunner(output: null, timeout).Run("dotnet", Environment.CurrentDirectory, ["exec", Find(), .. arguments]);
+        ChildProcess.Run("dotnet", workingDirectory: null, timeout, ["exec", Find(), .. arguments]);
 
-    public static string Tail(string text, int lines) => ProcessRunner.Tail(text, lines);
+    /// <summary>The last <paramref name="lines"/> lines of <paramref name="text"/>.</summary>
+    public static string Tail(string text, int lines) => ChildProcess.Tail(text, lines);
 
     /// <summary>The benchmark program built in the same configuration as this test assembly.</summary>
     private static string Find()
     {
         string configuration = typeof(BenchmarkProgram).Assembly.GetCustomAttribute<AssemblyConfigurationAttribute>()?.Configuration ?? "Release";
-        string program = Path.Combine(RepositoryRoot.Path, "bench", "NativePool.Benchmarks", "bin", configuration, "net10.0", "NativePool.Benchmarks.dll");
+        string program = Path.Combine(RepositoryRoot.Find(), "bench", "NativePool.Benchmarks", "bin", configuration, "net10.0", "NativePool.Benchmarks.dll");
         Assert.True(File.Exists(program), $"{program} is missing: build bench/NativePool.Benchmarks in {configuration} first.");
         return program;
     }

@@ -72,13 +72,13 @@ public sealed class GenerationWrapTests
     {
         var pool = new StripedObjectPool<object>(() => new object(), cleanup: null, new StripedObjectPoolOptions { TrimmingEnabled = false });
         LeaseToken first = PrepareSpareToken(BeforeWrap);
-        ObjectLease<object> lease = pool.RentScoped();
+        ObjectLease<object> lease = pool.RentLease();
         object item = lease.Value;
         ObjectLease<object> stale = lease;
         lease.Dispose();
 
         LeaseToken second = PrepareSpareToken(BeforeWrap + Lap);
-        ObjectLease<object> current = pool.RentScoped();
+        ObjectLease<object> current = pool.RentLease();
         bool sameItem = ReferenceEquals(item, current.Value);
         stale.Dispose();
 
@@ -89,12 +89,12 @@ public sealed class GenerationWrapTests
     {
         using StripedMemoryPool<int> pool = StripedMemoryPool<int>.Create(new StripedMemoryPoolOptions { TrimmingEnabled = false });
         PinnedMemoryOwner<int> first = ParkWithGeneration(pool, BeforeWrap);
-        MemoryLease<int> lease = pool.RentScoped(16);
+        MemoryLease<int> lease = pool.RentLease(16);
         MemoryLease<int> stale = lease;
         lease.Dispose();
 
         PinnedMemoryOwner<int> second = ParkWithGeneration(pool, BeforeWrap + Lap);
-        MemoryLease<int> current = pool.RentScoped(16);
+        MemoryLease<int> current = pool.RentLease(16);
         stale.Dispose();
 
         return new Outcome(ReferenceEquals(first, second), current.IsActive, !ReferenceEquals(second, pool.Engine.Rent(0)));
