@@ -1,0 +1,122 @@
+using System.Collections.Immutable;
+using System.Threading;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.Diagnostics;
+using Microsoft.CodeAnalysis.FlowAnalysis;
+using Microsoft.CodeAnalysis.Operations;
+
+namespace NativePool.Analyzers;
+
+/// <summary>
+/// Finds pooled items returned twice (NP0001), used after their return (NP0002), not returned (NP0003), scopes and leases
+/// not disposed (NP0004) and items returned to another pool (NP0005), on the paths of the method's control-flow graph.
+/// </summary>
+/// <remarks>
+/// Only methods that rent are analyzed: an operation action marks the block when it sees a rent, and the graph is built
+/// at the end of such blocks alone. The callbacks of one block may run on different threads; the mark is one flag that
+/// only ever goes from false to true.
+/// </remarks>
+[DiagnosticAnalyzer(LanguageNames.CSharp)]
+public sealed class PoolUsageAnalyzer : DiagnosticAnalyzer
+{
+    /// <inheritdoc/>
+    public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics { get; } = ImmutableArray.Create(
+        Descriptors.DoubleReturn, Descriptors.UseAfterReturn, Descriptors.NotReturned, Descriptors.NotDisposed, Descriptors.ReturnedToOtherPool);
+
+    /// <inheritdoc/>
+    public override void Initialize(AnalysisContext context)
+    {
+        context.ConfigureGeneratedCodeAnalysis(GeneratedCodeAnalysisFlags.None);
+        context.EnableConcurrentExecution();
+        context.RegisterCompilationStartAction(static start =>
+        {
+            if (PoolApi.TryCreate(start.Compilation) is not { } api)
+            {
+                return;
+            }
+
+            start.RegisterOperationBlockStartAction(blockStart =>
+            {
+                RentMark mark = new();
+                blockStart.RegisterOperationAction(
+                    operation =>
+                    {
+                        if (api.IsRent(((IInvocationOperation)operation.Operation).TargetMethod, out _))
+                        {
+                            mark.Set();
+                        }
+                    },
+                    OperationKind.Invocation);
+                blockStart.RegisterOperationBlockEndAction(end =>
+                {
+                    if (mark.IsSet)
+                    {
+                        AnalyzeBlock(end, api);
+                    }
+                });
+            });
+        });
+    }
+
+    private static void AnalyzeBlock(OperationBlockAnalysisContext context, PoolApi api)
+    {
+        foreach (IOperation block in context.OperationBlocks)
+        {
+            if (block.Parent is not null || block.Kind is not (OperationKind.MethodBody or OperationKind.ConstructorBody or OperationKind.Block))
+            {
+                continue;
+            }
+
+            MethodScan scan = MethodScan.Run(api, block);
+            foreach ((IInvocationOperation rent, ResourceKind kind) in scan.Dropped)
+            {
+                context.ReportDiagnostic(Diagnostic.Create(
+                    kind == ResourceKind.Disposable ? Descriptors.NotDisposed : Descriptors.NotReturned,
+                    rent.Syntax.GetLocation(),
+                    rent.TargetMethod.Name + "(...)"));
+            }
+
+            if (scan.Tracked.Count == 0)
+            {
+                continue;
+            }
+
+            ControlFlowGraph graph = context.GetControlFlowGraph(block);
+            Walk(graph, scan, api, context);
+        }
+    }
+
+    /// <summary>Walks a graph and the graphs of its lambdas and local functions, each with the locals it declares.</summary>
+    private static void Walk(ControlFlowGraph graph, MethodScan scan, PoolApi api, OperationBlockAnalysisContext context)
+    {
+        FlowWalker.Run(graph, scan, api, context.ReportDiagnostic);
+        foreach (IMethodSymbol localFunction in graph.LocalFunctions)
+        {
+            Walk(graph.GetLocalFunctionControlFlowGraph(localFunction, context.CancellationToken), scan, api, context);
+        }
+
+        foreach (BasicBlock basicBlock in graph.Blocks)
+        {
+            foreach (IOperation operation in basicBlock.Operations)
+            {
+                foreach (IOperation descendant in operation.DescendantsAndSelf())
+                {
+                    if (descendant is IFlowAnonymousFunctionOperation lambda)
+                    {
+                        Walk(graph.GetAnonymousFunctionControlFlowGraph(lambda, context.CancellationToken), scan, api, context);
+                    }
+                }
+            }
+        }
+    }
+
+    /// <summary>Whether a block has a rent; set from operation callbacks, read at the block's end.</summary>
+    private sealed class RentMark
+    {
+        private int _set;
+
+        public bool IsSet => Volatile.Read(ref _set) != 0; // Volatile: the operation callbacks may have run on another thread than the end callback.
+
+        public void Set() => Volatile.Write(ref _set, 1); // Volatile: publishes the mark to the block-end callback's thread.
+    }
+}
