@@ -202,7 +202,7 @@ internal sealed class MethodScan
 
                 foreach (IOperation? value in pair.Value)
                 {
-                    if (value is not null && Unwrap(value) is not ILocalReferenceOperation && GetViewSource(value) is { } source)
+                    if (value is not null && (Unwrap(value) is not ILocalReferenceOperation || IsViewType(value.Type)) && GetViewSource(value) is { } source)
                     {
                         int root = source.IsView ? source.Parent : source.Slot;
                         Tracked[pair.Key] = new TrackedLocal(pair.Key, slot++, source.Kind, root);

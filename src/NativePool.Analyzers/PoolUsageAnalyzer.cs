@@ -1,3 +1,4 @@
+using System.Collections.Generic;
 using System.Collections.Immutable;
 using System.Threading;
 using Microsoft.CodeAnalysis;
@@ -60,9 +61,16 @@ public sealed class PoolUsageAnalyzer : DiagnosticAnalyzer
 
     private static void AnalyzeBlock(OperationBlockAnalysisContext context, PoolApi api)
     {
-        foreach (IOperation block in context.OperationBlocks)
+        HashSet<IOperation> roots = [];
+        foreach (IOperation operationBlock in context.OperationBlocks)
         {
-            if (block.Parent is not null || block.Kind is not (OperationKind.MethodBody or OperationKind.ConstructorBody or OperationKind.Block))
+            IOperation block = operationBlock;
+            while (block.Parent is { } parent)
+            {
+                block = parent;
+            }
+
+            if (operationBlock.Kind is not (OperationKind.MethodBody or OperationKind.ConstructorBody or OperationKind.Block) || !roots.Add(block))
             {
                 continue;
             }
@@ -81,7 +89,7 @@ public sealed class PoolUsageAnalyzer : DiagnosticAnalyzer
                 continue;
             }
 
-            ControlFlowGraph graph = context.GetControlFlowGraph(block);
+            ControlFlowGraph graph = context.GetControlFlowGraph(operationBlock);
             Walk(graph, scan, api, context);
         }
     }
