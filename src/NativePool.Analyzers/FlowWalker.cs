@@ -18,14 +18,15 @@ namespace NativePool.Analyzers;
 /// </remarks>
 internal sealed class FlowWalker
 {
-    private const int Stride = 3;
+    /// <summary>The number of state values per tracked local.</summary>
+    internal const int Stride = 3;
     private const int MaximumSteps = 20_000;
 
     private readonly ControlFlowGraph _graph;
     private readonly MethodScan _scan;
     private readonly PoolApi _api;
     private readonly Action<Diagnostic> _report;
-    private readonly TrackedLocal[] _bySlot;
+    private readonly TrackedLocal[] _tracked;
     private readonly List<ISymbol> _poolKeys = [];
     private readonly List<IOperation> _sites = [];
     private readonly HashSet<string> _seen = [];
@@ -39,16 +40,12 @@ internal sealed class FlowWalker
         _scan = scan;
         _api = api;
         _report = report;
-        _bySlot = new TrackedLocal[scan.TrackedCount];
-        foreach (TrackedLocal tracked in scan.Tracked.Values)
-        {
-            _bySlot[tracked.Slot] = tracked;
-        }
+        _tracked = [.. scan.Tracked.Values];
 
         _inTry = new bool[graph.Blocks.Length];
         for (int i = 0; i < _inTry.Length; i++)
         {
-            for (ControlFlowRegion? region = graph.Blocks[i].EnclosingRegion; region is not null; region = region.EnclosingRegion)
+            for (ControlFlowRegion? region = graph.Blocks[i].EnclosingRegion; region is not null && region != graph.Root; region = region.EnclosingRegion)
             {
                 _inTry[i] |= region.Kind == ControlFlowRegionKind.Try;
             }
@@ -169,7 +166,8 @@ internal sealed class FlowWalker
     /// <summary>Sends an exception from <paramref name="region"/> to the handlers that may see it.</summary>
     private void Propagate(ControlFlowRegion? region, int[] state, ExceptionKind exception, ITypeSymbol? thrownType)
     {
-        for (ControlFlowRegion? current = region; current is not null; current = current.EnclosingRegion)
+        // A lambda's graph sits inside the regions of the graph around it: the walk stops at its own root.
+        for (ControlFlowRegion? current = region; current is not null && current != _graph.Root; current = current.EnclosingRegion)
         {
             if (current.Kind != ControlFlowRegionKind.Try || current.EnclosingRegion is not { } parent)
             {
@@ -338,6 +336,18 @@ internal sealed class FlowWalker
         {
             Release(disposed, poolKey: 0, invocation, state);
         }
+        else if (_api.IsRent(invocation.TargetMethod, out ResourceKind kind) && kind != ResourceKind.Disposable && !IsAssignedToTracked(invocation))
+        {
+            // A rent the analysis does not follow may hand a returned item out again (`Assert.Same(array, pool.Rent(n))`):
+            // returned items of that kind are no longer known to be returned.
+            foreach (TrackedLocal tracked in _tracked)
+            {
+                if (!tracked.IsView && tracked.Kind == kind && (PathStatus)state[tracked.Slot * Stride] == PathStatus.Released)
+                {
+                    state[tracked.Slot * Stride] = (int)PathStatus.None;
+                }
+            }
+        }
 
         foreach (IArgumentOperation argument in invocation.Arguments)
         {
@@ -346,6 +356,17 @@ internal sealed class FlowWalker
                 Forget(MethodScan.Unwrap(argument.Value), state);
             }
         }
+    }
+
+    private bool IsAssignedToTracked(IOperation rent)
+    {
+        IOperation? parent = rent.Parent;
+        while (parent is IConversionOperation)
+        {
+            parent = parent.Parent;
+        }
+
+        return parent is ISimpleAssignmentOperation assignment && _scan.GetTracked(assignment.Target) is not null;
     }
 
     private static IOperation? ArgumentAt(IInvocationOperation invocation, int ordinal)
@@ -430,8 +451,10 @@ internal sealed class FlowWalker
             case ISimpleAssignmentOperation assignment when MethodScan.Unwrap(assignment.Target) == reference:
             case IArgumentOperation { Parent: IInvocationOperation invocation } when _api.IsReturn(invocation):
             case IInvocationOperation invocation2 when PoolApi.IsDispose(invocation2.TargetMethod):
-            case IBinaryOperation binary when IsNull(binary.LeftOperand) || IsNull(binary.RightOperand):
+            case IBinaryOperation { OperatorKind: BinaryOperatorKind.Equals or BinaryOperatorKind.NotEquals }:
             case IIsNullOperation or IIsPatternOperation:
+            case IArgumentOperation { Parent: IInvocationOperation { TargetMethod.Name: "ReferenceEquals" or "Same" or "NotSame" or "GetHashCode" } }:
+                // Comparing references (identity, null) neither reads nor writes the item.
                 return false;
             case IPropertyReferenceOperation property when tracked.Kind == ResourceKind.Disposable && !tracked.IsView:
                 return property.Property.Name is "Memory" or "Span" or "Array";
@@ -457,7 +480,7 @@ internal sealed class FlowWalker
         }
 
         state[at] = (int)PathStatus.Released;
-        foreach (TrackedLocal view in _bySlot)
+        foreach (TrackedLocal view in _tracked)
         {
             if (view.Parent == tracked.Slot && (PathStatus)state[view.Slot * Stride] == PathStatus.Held)
             {
@@ -468,7 +491,7 @@ internal sealed class FlowWalker
 
     private void ReportLeaks(int[] state)
     {
-        foreach (TrackedLocal tracked in _bySlot)
+        foreach (TrackedLocal tracked in _tracked)
         {
             int at = tracked.Slot * Stride;
             if (!tracked.IsView && !tracked.Escapes && (PathStatus)state[at] == PathStatus.Held)

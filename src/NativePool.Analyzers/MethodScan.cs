@@ -154,8 +154,9 @@ internal sealed class MethodScan
         }
     }
 
+    /// <remarks>The body of an expression lambda (<c>() =&gt; pool.Rent(-1)</c>, as <c>Assert.Throws</c> takes it) is not counted.</remarks>
     private static bool IsDiscarded(IOperation operation)
-        => operation.Parent is IExpressionStatementOperation
+        => (operation.Parent is IExpressionStatementOperation statement && !(statement.IsImplicit && statement.Parent is IBlockOperation { IsImplicit: true, Parent: IAnonymousFunctionOperation }))
             || (operation.Parent is ISimpleAssignmentOperation { Target: IDiscardOperation } && operation.Parent.Parent is IExpressionStatementOperation);
 
     private void AddWrite(ILocalSymbol local, IOperation? value)
@@ -354,7 +355,7 @@ internal sealed class MethodScan
 
     private void FindFlagsAndPools()
     {
-        int slot = TrackedCount;
+        int slot = TrackedCount * FlowWalker.Stride;
         foreach (ISymbol candidate in _flagCandidates)
         {
             if (Flags.Count == MaximumFlags)

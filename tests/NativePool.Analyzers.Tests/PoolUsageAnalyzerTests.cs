@@ -314,6 +314,24 @@ public sealed class PoolUsageAnalyzerTests
         """));
 
     [Fact]
+    public Task UsingDeclarationsInALoopInALambdaAreClean() => Verify.VerifyAsync(Sources.InMethod("""
+                Action<int> run = count =>
+                {
+                    for (int i = 0; i < count; i++)
+                    {
+                        using (ArrayLease<byte> lease = striped.RentLease(n))
+                        {
+                            Use(lease.Span);
+                        }
+
+                        using IMemoryOwner<byte> owner = MemoryPool<byte>.Shared.Rent(n);
+                        Use(owner.Memory.Span);
+                    }
+                };
+                run(n);
+        """));
+
+    [Fact]
     public Task CodeWithoutAnyPoolIsClean() => Verify.VerifyAsync("""
         public class C
         {
