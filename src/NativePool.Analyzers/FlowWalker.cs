@@ -456,6 +456,9 @@ internal sealed class FlowWalker
             case IArgumentOperation { Parent: IInvocationOperation { TargetMethod.Name: "ReferenceEquals" or "Same" or "NotSame" or "GetHashCode" } }:
                 // Comparing references (identity, null) neither reads nor writes the item.
                 return false;
+            case IPropertyReferenceOperation { Property.Name: "Length" or "LongLength", Instance.Type.TypeKind: TypeKind.Array }:
+                // An array's length never changes: reading it is safe after the return.
+                return false;
             case IPropertyReferenceOperation property when tracked.Kind == ResourceKind.Disposable && !tracked.IsView:
                 return property.Property.Name is "Memory" or "Span" or "Array";
             default:
