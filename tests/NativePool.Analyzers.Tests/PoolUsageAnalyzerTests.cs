@@ -332,6 +332,50 @@ public sealed class PoolUsageAnalyzerTests
         """));
 
     [Fact]
+    public Task ComparingReferencesAfterTheReturnIsNotAUse() => Verify.VerifyAsync(Sources.InMethod("""
+                byte[] buffer = pool.Rent(n);
+                pool.Return(buffer);
+                byte[] again = pool.Rent(n);
+                bool same = ReferenceEquals(buffer, again) || buffer == again;
+                int hash = System.Runtime.CompilerServices.RuntimeHelpers.GetHashCode(buffer);
+                int length = buffer.Length;
+                pool.Return(again);
+        """));
+
+    [Fact]
+    public Task AnArrayRentedAgainByAnUnfollowedRentMayBeReturnedAgain() => Verify.VerifyAsync(Sources.InMethod("""
+                byte[] buffer = pool.Rent(n);
+                pool.Return(buffer);
+                if (ReferenceEquals(buffer, pool.Rent(n)))
+                {
+                    pool.Return(buffer);
+                }
+        """));
+
+    [Fact]
+    public Task ARentThatIsTheBodyOfAnExpressionLambdaIsNotADiscardedRent() => Verify.VerifyAsync(Sources.InMethod("""
+                Action rentTooMuch = () => pool.Rent(-1);
+                Action leaseTooMuch = () => striped.RentLease(-1);
+                rentTooMuch();
+                leaseTooMuch();
+        """));
+
+    [Fact]
+    public Task ALambdaInsideATryIsAnalyzedWithinItsOwnGraph() => Verify.VerifyAsync(Sources.InMethod("""
+                try
+                {
+                    Action<IMemoryOwner<byte>> dispose = owner => owner.Dispose();
+                    using IMemoryOwner<byte> owner = MemoryPool<byte>.Shared.Rent(n);
+                    Use(owner.Memory.Span);
+                    dispose(MemoryPool<byte>.Shared.Rent(n));
+                }
+                finally
+                {
+                    Work();
+                }
+        """));
+
+    [Fact]
     public Task CodeWithoutAnyPoolIsClean() => Verify.VerifyAsync("""
         public class C
         {
