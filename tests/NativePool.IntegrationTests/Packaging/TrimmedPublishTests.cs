@@ -1,7 +1,6 @@
-using System.Diagnostics;
 using System.IO;
-using System.Text;
 using System.Text.RegularExpressions;
+using NativePool.IntegrationTests.Infrastructure;
 using Xunit.Abstractions;
 
 namespace NativePool.IntegrationTests.Packaging;
@@ -11,6 +10,7 @@ namespace NativePool.IntegrationTests.Packaging;
 /// linux-x64, with one warning per finding, and checks that the trimmer found nothing to warn about in the libraries
 /// (no IL2xxx trim or IL3xxx AOT warning) and that the trimmed app still runs.
 /// </summary>
+[Collection(DotnetBuilds.Name)]
 public partial class TrimmedPublishTests
 {
     private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(5);
@@ -23,27 +23,30 @@ public partial class TrimmedPublishTests
     [Trait("Category", "Packaging")]
     public void TheTrimmedSelfContainedAppPublishesWithoutTrimWarningsAndRuns()
     {
-        string root = FindRepositoryRoot();
+        string root = ProcessRunner.FindRepositoryRoot();
         string output = Path.Combine(Path.GetTempPath(), "nativepool-trim-smoke-" + Guid.NewGuid().ToString("N"));
         try
         {
-            (int publishExit, string publishLog) = Run(
+            (int publishExit, string publishLog) = ProcessRunner.Run(
+                _output,
+                s_timeout,
                 "dotnet",
                 root,
+                environment: null,
                 "publish", Path.Combine(root, "tests", "TrimSmoke", "TrimSmoke.csproj"),
                 "-c", "Release", "-r", "linux-x64", "--self-contained", "-o", output,
                 "-p:PublishTrimmed=true", "-p:TrimmerSingleWarn=false", "--disable-build-servers", "-nodeReuse:false");
 
             string[] findings = [.. TrimOrAotFinding().Matches(publishLog).Select(match => match.Value).Distinct()];
             Assert.True(findings.Length == 0, $"The trimmed publish reported {findings.Length} trim/AOT finding(s):\n{string.Join('\n', findings)}");
-            Assert.True(publishExit == 0, $"dotnet publish exited with {publishExit}:\n{Tail(publishLog, 40)}");
+            Assert.True(publishExit == 0, $"dotnet publish exited with {publishExit}:\n{ProcessRunner.Tail(publishLog, 40)}");
 
             // Trimmed indeed: a self-contained publish without trimming would ship every framework assembly.
             Assert.True(File.Exists(Path.Combine(output, "NativePool.dll")), "NativePool.dll was not published.");
             Assert.True(File.Exists(Path.Combine(output, "NativePool.Engine.dll")), "NativePool.Engine.dll was not published.");
             Assert.False(File.Exists(Path.Combine(output, "System.Private.Xml.dll")), "The app was not trimmed.");
 
-            (int runExit, string runLog) = Run(Path.Combine(output, "TrimSmoke"), output);
+            (int runExit, string runLog) = ProcessRunner.Run(_output, s_timeout, Path.Combine(output, "TrimSmoke"), output, environment: null);
             Assert.True(runExit == 0, $"The trimmed app exited with {runExit}:\n{runLog}");
             Assert.Matches(@"^TrimSmoke: \d+ checks passed$", runLog.Trim());
         }
@@ -54,74 +57,6 @@ public partial class TrimmedPublishTests
                 Directory.Delete(output, recursive: true);
             }
         }
-    }
-
-    private (int ExitCode, string Log) Run(string program, string workingDirectory, params string[] arguments)
-    {
-        var start = new ProcessStartInfo(program)
-        {
-            WorkingDirectory = workingDirectory,
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        foreach (string argument in arguments)
-        {
-            start.ArgumentList.Add(argument);
-        }
-
-        var log = new StringBuilder();
-        using var process = new Process { StartInfo = start };
-        process.OutputDataReceived += (_, e) => Append(log, e.Data);
-        process.ErrorDataReceived += (_, e) => Append(log, e.Data);
-        process.Start();
-        process.BeginOutputReadLine();
-        process.BeginErrorReadLine();
-        if (!process.WaitForExit(s_timeout))
-        {
-            process.Kill(entireProcessTree: true);
-            process.WaitForExit();
-            Assert.Fail($"{program} did not finish in {s_timeout}:\n{Tail(Text(log), 40)}");
-        }
-
-        process.WaitForExit();
-        string text = Text(log);
-        _output.WriteLine(Tail(text, 100));
-        return (process.ExitCode, text);
-    }
-
-    private static string Text(StringBuilder log)
-    {
-        lock (log)
-        {
-            return log.ToString();
-        }
-    }
-
-    private static void Append(StringBuilder log, string? line)
-    {
-        if (line is not null)
-        {
-            lock (log)
-            {
-                log.AppendLine(line);
-            }
-        }
-    }
-
-    private static string Tail(string text, int lines) => string.Join('\n', text.Split('\n').TakeLast(lines));
-
-    private static string FindRepositoryRoot()
-    {
-        for (DirectoryInfo? directory = new(AppContext.BaseDirectory); directory is not null; directory = directory.Parent)
-        {
-            if (File.Exists(Path.Combine(directory.FullName, "NativePool.sln")))
-            {
-                return directory.FullName;
-            }
-        }
-
-        throw new InvalidOperationException($"No NativePool.sln above {AppContext.BaseDirectory}.");
     }
 
     /// <summary>A trim (IL2xxx) or AOT (IL3xxx) diagnostic, as a warning or as an error.</summary>
