@@ -26,4 +26,7 @@ internal static class CodeFixVerifier<TAnalyzer, TCodeFix>
         test.FixedState.AdditionalReferences.AddRange(TestReferences.WithNativePool);
         return test.RunAsync();
     }
+
+    /// <summary>Checks that <paramref name="source"/> has no diagnostic of the analyzer, so nothing to fix.</summary>
+    public static Task VerifyUntouchedAsync(string source) => VerifyAsync(source, source);
 }
