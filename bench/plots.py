@@ -253,7 +253,7 @@ def plot_buffers(tables, out):
         names, rows = tables[key]
         element = key.rsplit("_", 2)[-2].lower().replace("int32", "int")
         line_panel(axis, rows, "Length", "element type " + element)
-    save(fig, out, "buffers", "Buffers (seed 001): Rent + Return by length", "")
+    save(fig, out, "buffers", "Buffers: Rent + Return by length", "")
 
 
 def plot_contention(tables, out, cores):
@@ -266,7 +266,7 @@ def plot_contention(tables, out, cores):
     for axis, (label, group) in zip(axes, groups.items()):
         held = group[0]["params"].get("Held", "?")
         line_panel(axis, group, "Threads", "%s item%s held per thread" % (held, "" if held == "1" else "s"))
-    save(fig, out, "contention", "Contention (seed 002): one Parallel.For, 1 000 Get/Return per thread", oversubscription_note(names, rows, cores))
+    save(fig, out, "contention", "Contention: one Parallel.For, 1 000 Get/Return per thread", oversubscription_note(names, rows, cores))
 
 
 def main():

@@ -16,6 +16,11 @@ public static class Program
 {
     public static int Main(string[] args)
     {
+        if (ShippedTextCheck.IsRequested(args))
+        {
+            return ShippedTextCheck.Run(args);
+        }
+
         if (InterleavedOptions.IsRequested(args))
         {
             return InterleavedProgram.Run(args);

@@ -46,6 +46,14 @@ internal static class ThrowHelper
 
     [DoesNotReturn]
     [StackTraceHidden]
+    public static void ThrowIO(string message) => throw new System.IO.IOException(message);
+
+    [DoesNotReturn]
+    [StackTraceHidden]
+    public static void ThrowNotSupported(string message) => throw new NotSupportedException(message);
+
+    [DoesNotReturn]
+    [StackTraceHidden]
     public static void ThrowDoubleReturn(string paramName) =>
         throw new InvalidOperationException(
             $"The item passed as '{paramName}' is already in the pool: it was returned twice. " +

@@ -4,11 +4,11 @@ using NativePool.Benchmarks.Peers;
 namespace NativePool.Benchmarks.Buffers;
 
 /// <summary>
-/// Seed 001 (Test_BufferPools): one Rent and one Return of <see cref="Length"/> elements on one thread, for every array
+/// Test_BufferPools' benchmark: one Rent and one Return of <see cref="Length"/> elements on one thread, for every array
 /// pool a user might reach for. Baseline: <see cref="ArrayPool{T}.Shared"/>.
 /// </summary>
 /// <remarks>
-/// Every method rents and returns without touching the array, as the seed does, so the numbers are the pools' own cost.
+/// Every method rents and returns without touching the array, as the original does, so the numbers are the pools' own cost.
 /// Length 0 measures the empty-array path; 1 000 000 elements is above <c>ArrayPool.Shared</c>'s per-thread classes for
 /// wide element types but inside ours. <c>object</c> arrays are cleared when our pool keeps them (it never keeps
 /// references alive), which <c>ArrayPool.Shared</c> does not do unless asked: that clearing is in our rows. Our pinned

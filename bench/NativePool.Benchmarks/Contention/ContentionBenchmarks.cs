@@ -1,4 +1,5 @@
 using System.Threading.Tasks;
+using NativePool.Benchmarks.Interleaved;
 using Microsoft.Extensions.ObjectPool;
 using NativePool.Benchmarks.Infrastructure;
 using NativePool.Benchmarks.Peers;
@@ -6,8 +7,8 @@ using NativePool.Benchmarks.Peers;
 namespace NativePool.Benchmarks.Contention;
 
 /// <summary>
-/// Seed 002 (Tedd.ObjectPool's contention benchmark): one <see cref="Parallel.For(int, int, ParallelOptions, Action{int})"/>
-/// of <see cref="Threads"/> bodies, each doing <see cref="OperationsPerThread"/> Get → touch → Return of a
+/// Tedd.ObjectPool's contention benchmark: one <see cref="Parallel.For(int, int, ParallelOptions, Action{int})"/>
+/// of <see cref="Threads"/> bodies, each doing <see cref="ContentionWork{TPool}.OperationsPerThread"/> Get → touch → Return of a
 /// <c>byte[256]</c> on a pool of 64. <see cref="Held"/> = 4 is our variant: each body holds 4 arrays at once (Get 4,
 /// touch 4, Return 4; the same 1 000 Gets per body), where a one-item per-thread cache stops helping.
 /// Baseline: Microsoft's pool with a fixed-array policy; peers: Tedd-style (re-created) and ours.
@@ -23,13 +24,11 @@ namespace NativePool.Benchmarks.Contention;
 [BenchmarkCategory("Contention")]
 public class ContentionBenchmarks
 {
-    public const int OperationsPerThread = 1000;
-    public const int BufferSize = 256;
-    public const int PoolSize = 64;
+    private const int BufferSize = ContentionWork<StripedPoolAdapter<byte[]>>.BufferSize;
+    private const int PoolSize = ContentionWork<StripedPoolAdapter<byte[]>>.PoolSize;
 
     private readonly ThreadingCounters _counters = new();
-    private ParallelOptions _options = null!;
-    private Action<int> _body = null!;
+    private IOperation _work = null!;
     private TeddStyleObjectPool<byte[]> _teddStyle = null!;
     private StripedObjectPool<byte[]> _striped = null!;
     private string _target = string.Empty;
@@ -46,7 +45,7 @@ public class ContentionBenchmarks
     public void SetupDefault()
     {
         var pool = new MicrosoftPoolAdapter<byte[]>(new DefaultObjectPool<byte[]>(new FixedArrayPolicy(BufferSize), PoolSize));
-        Begin(nameof(Default), Held == 1 ? _ => OneAtATime(pool) : _ => FourAtATime(pool));
+        Begin(nameof(Default), new ContentionWork<MicrosoftPoolAdapter<byte[]>>(pool, Threads, Held));
     }
 
     [GlobalSetup(Target = nameof(TeddStyle))]
@@ -54,7 +53,7 @@ public class ContentionBenchmarks
     {
         _teddStyle = new TeddStyleObjectPool<byte[]>(static () => new byte[BufferSize], null, PoolSize);
         var pool = new TeddStylePoolAdapter<byte[]>(_teddStyle);
-        Begin(nameof(TeddStyle), Held == 1 ? _ => OneAtATime(pool) : _ => FourAtATime(pool));
+        Begin(nameof(TeddStyle), new ContentionWork<TeddStylePoolAdapter<byte[]>>(pool, Threads, Held));
     }
 
     [GlobalSetup(Target = nameof(Striped))]
@@ -62,7 +61,7 @@ public class ContentionBenchmarks
     {
         _striped = new StripedObjectPool<byte[]>(new FixedArrayPolicy(BufferSize), PoolSize);
         var pool = new StripedPoolAdapter<byte[]>(_striped);
-        Begin(nameof(Striped), Held == 1 ? _ => OneAtATime(pool) : _ => FourAtATime(pool));
+        Begin(nameof(Striped), new ContentionWork<StripedPoolAdapter<byte[]>>(pool, Threads, Held));
     }
 
     [GlobalCleanup]
@@ -82,48 +81,16 @@ public class ContentionBenchmarks
     [Benchmark(Description = PeerNames.StripedObjectPool)]
     public void Striped() => Run();
 
-    private void Begin(string target, Action<int> body)
+    private void Begin(string target, IOperation work)
     {
         _target = target;
-        _body = body;
-        _options = new ParallelOptions { MaxDegreeOfParallelism = Threads };
+        _work = work;
         _counters.Start();
     }
 
     private void Run()
     {
-        Parallel.For(0, Threads, _options, _body);
+        _work.Run(1); // one Parallel.For: a boxed struct, whose one interface call is nothing beside the 1 000 operations per body
         _counters.Count();
-    }
-
-    private static void OneAtATime<TPool>(TPool pool)
-        where TPool : struct, IObjectPoolAdapter<byte[]>
-    {
-        for (int i = 0; i < OperationsPerThread; i++)
-        {
-            byte[] buffer = pool.Take();
-            buffer[0]++;
-            pool.Give(buffer);
-        }
-    }
-
-    private static void FourAtATime<TPool>(TPool pool)
-        where TPool : struct, IObjectPoolAdapter<byte[]>
-    {
-        for (int i = 0; i < OperationsPerThread; i += 4)
-        {
-            byte[] a = pool.Take();
-            byte[] b = pool.Take();
-            byte[] c = pool.Take();
-            byte[] d = pool.Take();
-            a[0]++;
-            b[0]++;
-            c[0]++;
-            d[0]++;
-            pool.Give(d);
-            pool.Give(c);
-            pool.Give(b);
-            pool.Give(a);
-        }
     }
 }

@@ -3,13 +3,13 @@ using System.Threading;
 namespace NativePool.Benchmarks.Infrastructure;
 
 /// <summary>
-/// Dedicated background threads that repeat an action until disposed: the seed-000 "ThreadCount − 1 threads" load.
+/// Dedicated background threads that repeat an action until disposed: the "ThreadCount − 1 threads" load of aspnetcore's ObjectPool micro-benchmarks.
 /// Dedicated threads rather than thread-pool tasks, so all of them run from the start on a 2-core machine (the pool would
 /// inject threads for blocked-forever tasks only slowly).
 /// </summary>
 public sealed class BackgroundLoad : IDisposable
 {
-    /// <summary>How long <see cref="Start"/> lets the threads run before the measurement starts (seed 000: 250 ms).</summary>
+    /// <summary>How long <see cref="Start"/> lets the threads run before the measurement starts (as in aspnetcore's benchmarks: 250 ms).</summary>
     public static readonly TimeSpan Settle = TimeSpan.FromMilliseconds(250);
 
     private readonly Thread[] _threads;

@@ -1,7 +1,7 @@
 namespace NativePool.Benchmarks.Infrastructure;
 
 /// <summary>
-/// Parameter sets. The full sets are the seeds'; <c>--quick</c> (environment variable <see cref="QuickVariable"/> = 1,
+/// Parameter sets. The full sets are the published benchmarks' own; <c>--quick</c> (environment variable <see cref="QuickVariable"/> = 1,
 /// inherited by the benchmark processes) keeps a few values of each so the dry job in <c>./build.sh test</c> stays short.
 /// </summary>
 public static class BenchParams

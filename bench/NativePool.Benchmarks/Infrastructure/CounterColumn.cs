@@ -7,7 +7,7 @@ namespace NativePool.Benchmarks.Infrastructure;
 
 /// <summary>
 /// A summary column showing a threading counter the benchmark recorded itself (see <see cref="ThreadingCounters"/>),
-/// named like the threading diagnoser's columns so the tables read like the seeds'. Shown only for suites that record them.
+/// named like the threading diagnoser's columns so the tables read like the published ones. Shown only for suites that record them.
 /// </summary>
 public sealed class CounterColumn : IColumn
 {

@@ -2,7 +2,7 @@ using Microsoft.Extensions.ObjectPool;
 
 namespace NativePool.Benchmarks.Infrastructure;
 
-/// <summary>The seed-002 policy for Microsoft's pool: creates <c>byte[length]</c>, keeps every returned array as is.</summary>
+/// <summary>The contention benchmark's policy for Microsoft's pool: creates <c>byte[length]</c>, keeps every returned array as is.</summary>
 public sealed class FixedArrayPolicy : IPooledObjectPolicy<byte[]>
 {
     private readonly int _length;

@@ -2,10 +2,10 @@ using System.Runtime.CompilerServices;
 
 namespace NativePool.Benchmarks.Infrastructure;
 
-/// <summary>The object the seed-000 suites pool: small, with a field the simulated work writes so it is really used.</summary>
+/// <summary>The object the object suites pool: small, with a field the simulated work writes so it is really used.</summary>
 public sealed class PooledObject
 {
-    /// <summary>Calls to <see cref="Random.Next()"/> per unit of simulated work (seed 000: about 33).</summary>
+    /// <summary>Calls to <see cref="Random.Next()"/> per unit of simulated work (as in aspnetcore's benchmarks: about 33).</summary>
     public const int WorkCalls = 33;
 
     private int _value;

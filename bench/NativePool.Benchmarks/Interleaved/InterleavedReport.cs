@@ -9,13 +9,15 @@ public static class InterleavedReport
 {
     public const string DocumentName = "benchmarks-interleaved.md";
 
+    private const string MachineLabel = "**Machine:** ";
+
     private static readonly CultureInfo s_invariant = CultureInfo.InvariantCulture;
 
     /// <summary>The machine lines, the results table and how to read it.</summary>
     public static string Render(MachineInfo machine, RoundSettings settings, string? filter, IReadOnlyList<ScenarioResult> results, IReadOnlyList<(InterleavedScenario Scenario, string Error)> failures)
     {
         var md = new StringBuilder();
-        md.AppendLine(CultureInfo.InvariantCulture, $"**Machine:** {Escape(machine.Line)}  ");
+        md.AppendLine(CultureInfo.InvariantCulture, $"{MachineLabel}{Escape(machine.Line)}  ");
         md.AppendLine(CultureInfo.InvariantCulture, $"**Run:** {machine.Date.ToString("yyyy-MM-dd HH:mm zzz", s_invariant)}, {settings.Mode} mode: {settings.Rounds} rounds of about {settings.RoundTarget.TotalMilliseconds.ToString("0.#", s_invariant)} ms per side after at least {settings.Warmup.TotalMilliseconds.ToString("0", s_invariant)} ms of warm-up per side{(filter is null ? string.Empty : $", scenarios containing `{filter}` only")}  ");
         md.AppendLine(CultureInfo.InvariantCulture, $"**Idle machine:** {Escape(machine.IdleStatement)}");
         if (machine.LoadWarning is string warning)
@@ -31,17 +33,16 @@ public static class InterleavedReport
         }
 
         md.AppendLine();
-        md.AppendLine("| scenario | ours ns/op | peer ns/op | ratio median | p25–p75 | goal | alloc B/op ours | alloc B/op peer | met/missed |");
-        md.AppendLine("|---|---:|---:|---:|---:|---|---:|---:|---|");
-        foreach (ScenarioResult r in results)
+        md.AppendLine(InterleavedRow.Header);
+        md.AppendLine(InterleavedRow.Rule);
+        foreach (InterleavedRow row in Rows(settings, results))
         {
-            string status = !settings.JudgesGoals ? "— (dry)" : double.IsPositiveInfinity(r.Scenario.Goal) ? "— (reported)" : r.Met ? "✅ met" : "❌ missed";
-            md.AppendLine(CultureInfo.InvariantCulture, $"| {Escape(r.Scenario.Name)} | {Ns(r.OursNsPerOp)} | {Ns(r.PeerNsPerOp)} | {r.RatioMedian:0.000} | {r.RatioP25:0.000}–{r.RatioP75:0.000} | {Goal(r.Scenario)} | {Bytes(r.OursBytesPerOp)} | {Bytes(r.PeerBytesPerOp)} | {status} |");
+            md.AppendLine(row.ToMarkdown());
         }
 
         foreach ((InterleavedScenario scenario, string error) in failures)
         {
-            md.AppendLine(CultureInfo.InvariantCulture, $"| {Escape(scenario.Name)} | | | | | {Goal(scenario)} | | | failed: {Escape(error)} |");
+            md.AppendLine(CultureInfo.InvariantCulture, $"| {Escape(scenario.Name)} | | | | | {InterleavedRow.GoalText(scenario)} | | | failed: {Escape(error)} |");
         }
 
         md.AppendLine();
@@ -50,6 +51,15 @@ public static class InterleavedReport
             "ns/op are the medians over the rounds. Allocation is the process-wide precise allocated-bytes delta around each timed batch (every thread counted), averaged over the rounds.");
         return md.ToString();
     }
+
+    /// <summary>The rows of <paramref name="results"/> as the table prints them.</summary>
+    public static IReadOnlyList<InterleavedRow> Rows(RoundSettings settings, IReadOnlyList<ScenarioResult> results) =>
+        [.. results.Select(r => InterleavedRow.From(r, settings.JudgesGoals))];
+
+    /// <summary>The machine line of a rendered table (what follows its "**Machine:**" label), or null.</summary>
+    public static string? MachineLine(string markdown) =>
+        markdown.Split('\n').Select(l => l.TrimEnd('\r'))
+            .FirstOrDefault(l => l.StartsWith(MachineLabel, StringComparison.Ordinal))?[MachineLabel.Length..].TrimEnd();
 
     /// <summary>Writes the table into benchmarks-interleaved.md beside <paramref name="benchmarksPath"/> and between the markers of that file.</summary>
     public static void Write(string benchmarksPath, string table)
@@ -63,22 +73,6 @@ public static class InterleavedReport
         File.WriteAllText(benchmarksPath, InterleavedSection.Splice(existing, table));
         Console.WriteLine($"Wrote {own} and the interleaved section of {benchmarksPath}.");
     }
-
-    private static string Goal(InterleavedScenario scenario) => double.IsPositiveInfinity(scenario.Goal) ? "reported" : scenario.AllocationGoal switch
-    {
-        AllocationGoal.OursAllocatesNothing => string.Create(s_invariant, $"≤ {scenario.Goal:0.00}, ours 0 B"),
-        AllocationGoal.OursNoMoreThanPeer => string.Create(s_invariant, $"≤ {scenario.Goal:0.00}, ours B ≤ peer B"),
-        _ => string.Create(s_invariant, $"≤ {scenario.Goal:0.00}"),
-    };
-
-    private static string Ns(double ns) => ns switch
-    {
-        < 10 => ns.ToString("0.00", s_invariant),
-        < 1_000 => ns.ToString("0.0", s_invariant),
-        _ => ns.ToString("N0", s_invariant),
-    };
-
-    private static string Bytes(double bytes) => bytes < 10 ? bytes.ToString("0.#", s_invariant) : bytes.ToString("N0", s_invariant);
 
     private static string Escape(string text) => Reporting.BenchmarksDocument.Escape(text);
 }

@@ -18,33 +18,45 @@ public static class ReadmeHeadline
 
     private static readonly CultureInfo s_invariant = CultureInfo.InvariantCulture;
 
-    /// <summary>The headline table for <paramref name="results"/>, with the machine line.</summary>
-    public static string Render(MachineInfo machine, IReadOnlyList<ScenarioResult> results)
+    /// <summary>The headline table for the results table's <paramref name="rows"/>, with the machine line.</summary>
+    /// <remarks>
+    /// Rendered from the rows as the results table prints them, so the headline can be checked against the shipped
+    /// results table (<see cref="ShippedTextCheck"/>) with nothing but the documents.
+    /// </remarks>
+    public static string Render(string machineLine, IReadOnlyList<InterleavedRow> rows)
     {
         var md = new StringBuilder();
-        md.AppendLine(string.Create(s_invariant, $"Interleaved A/B run, {machine.Line}; ratio = ours ÷ peer, median of the rounds with the p25–p75 band; a goal is met when the p75 meets it."));
+        md.AppendLine(string.Create(s_invariant, $"Interleaved A/B run, {machineLine}; ratio = ours ÷ peer, median of the rounds with the p25–p75 band; a goal is met when the p75 meets it."));
         md.AppendLine();
         md.AppendLine("| scenario | goal | ratio (p25–p75) | alloc B/op ours / peer | |");
         md.AppendLine("|---|---|---|---|---|");
 
-        ScenarioResult[] cells = [.. results.Where(r => r.Scenario.Name.Contains(RentReturnMarker, StringComparison.Ordinal))];
+        InterleavedRow[] cells = [.. rows.Where(r => r.Name.Contains(RentReturnMarker, StringComparison.Ordinal))];
         if (cells.Length != 0)
         {
             double median = Median([.. cells.Select(r => r.RatioMedian)]);
-            ScenarioResult worst = cells.MaxBy(r => r.RatioP75)!;
+            InterleavedRow worst = cells.MaxBy(r => r.RatioP75)!;
             md.AppendLine(string.Create(
                 s_invariant,
-                $"| Rent+Return, byte/char/int × {cells.Length / 3} lengths, vs `ArrayPool<T>.Shared` | ≤ {cells[0].Scenario.Goal:0.00} every cell | median of cells {median:0.00}; worst {worst.RatioMedian:0.00} ({worst.RatioP25:0.00}–{worst.RatioP75:0.00}) | 0 / 0 | {Status(cells.All(r => r.Met))} |"));
+                $"| Rent+Return, byte/char/int × {cells.Length / 3} lengths, vs `ArrayPool<T>.Shared` | {cells[0].Goal} every cell | median of cells {median:0.00}; worst {worst.RatioMedian:0.00} ({worst.RatioP25:0.00}–{worst.RatioP75:0.00}) | {worst.OursBytes} / {worst.PeerBytes} | {Status(cells.All(r => r.IsMet))} |"));
         }
 
-        foreach (ScenarioResult r in results.Except(cells))
+        foreach (InterleavedRow r in rows.Except(cells))
         {
             md.AppendLine(string.Create(
                 s_invariant,
-                $"| {r.Scenario.Name} | {GoalText(r.Scenario)} | {r.RatioMedian:0.00} ({r.RatioP25:0.00}–{r.RatioP75:0.00}) | {r.OursBytesPerOp:0.#} / {r.PeerBytesPerOp:0.#} | {(IsReported(r.Scenario) ? "reported" : Status(r.Met))} |"));
+                $"| {r.Name} | {r.Goal} | {r.RatioMedian:0.00} ({r.RatioP25:0.00}–{r.RatioP75:0.00}) | {r.OursBytes} / {r.PeerBytes} | {(r.IsReported ? "reported" : Status(r.IsMet))} |"));
         }
 
         return md.ToString();
+    }
+
+    /// <summary>The headline between the markers of <paramref name="readme"/>, or null when it has none.</summary>
+    public static string? Extract(string readme)
+    {
+        int begin = readme.IndexOf(Begin, StringComparison.Ordinal);
+        int end = readme.IndexOf(End, StringComparison.Ordinal);
+        return begin < 0 || end < begin ? null : readme[(begin + Begin.Length)..end].Trim('\r', '\n');
     }
 
     /// <summary>Writes <paramref name="headline"/> between the markers of <paramref name="readmePath"/>, if it has them.</summary>
@@ -67,21 +79,7 @@ public static class ReadmeHeadline
         Console.WriteLine($"Wrote the headline of {readmePath}.");
     }
 
-    private static string AllocationGoalText(AllocationGoal goal) => goal switch
-    {
-        AllocationGoal.OursAllocatesNothing => ", ours 0 B",
-        AllocationGoal.OursNoMoreThanPeer => ", ours B ≤ peer B",
-        _ => string.Empty,
-    };
-
     private static string Status(bool met) => met ? "met" : "**missed**";
-
-    /// <summary>A scenario with no goal (its figure is reported, not judged).</summary>
-    private static bool IsReported(InterleavedScenario scenario) => double.IsPositiveInfinity(scenario.Goal);
-
-    private static string GoalText(InterleavedScenario scenario) => IsReported(scenario)
-        ? "reported"
-        : string.Create(s_invariant, $"≤ {scenario.Goal:0.00}{AllocationGoalText(scenario.AllocationGoal)}");
 
     private static double Median(double[] values)
     {

@@ -3,7 +3,7 @@ using System.Runtime.CompilerServices;
 namespace NativePool.Benchmarks.Peers;
 
 /// <summary>
-/// The seed-001 "scoped" peer: a struct that rents from <see cref="ArrayPool{T}.Shared"/> when created and returns the
+/// Test_BufferPools' "scoped" peer: a struct that rents from <see cref="ArrayPool{T}.Shared"/> when created and returns the
 /// array when disposed, for <c>using</c> statements. Deliberately minimal (no double-dispose guard), as such wrappers
 /// usually are, so its row shows what the wrapping costs on top of the raw calls.
 /// </summary>

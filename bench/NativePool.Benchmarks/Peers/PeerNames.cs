@@ -22,5 +22,10 @@ public static class PeerNames
     public const string WorkOnly = "work only (no pool)";
     public const string ThreadStaticSwap = "[ThreadStatic] slot swap";
     public const string PaddedStripes = "StripeSet (engine, padded)";
+    public const string MemoryStream = "MemoryStream";
+    public const string RecyclableMemoryStream = "RecyclableMemoryStream 4.0.1";
+    public const string PooledStream = "PooledStream (Shared manager)";
+    public const string ArrayPoolBufferWriter = "ArrayPoolBufferWriter over ArrayPool.Shared";
+    public const string PooledBufferWriter = "PooledBufferWriter";
     public const string UnpaddedStripes = "stripes unpadded (bench-only)";
 }

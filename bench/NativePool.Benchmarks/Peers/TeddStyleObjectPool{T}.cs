@@ -5,7 +5,7 @@ namespace NativePool.Benchmarks.Peers;
 
 /// <summary>
 /// A re-creation of Tedd.ObjectPool's published design, written for these benchmarks from the description in its README
-/// (seeds/002): the package itself does not restore on the build machines. Every table labels it
+/// (the package itself does not restore on the build machines). Every table labels it
 /// <see cref="PeerNames.TeddStyle"/>; it is not the original code and may differ from it in detail.
 /// </summary>
 /// <remarks>

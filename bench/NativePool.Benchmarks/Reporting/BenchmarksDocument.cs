@@ -6,8 +6,9 @@ using NativePool.Benchmarks.Interleaved;
 namespace NativePool.Benchmarks.Reporting;
 
 /// <summary>
-/// Writes docs/benchmarks.md from BenchmarkDotNet's CSV exports: the machine line, the goals table (measured ratio,
-/// met or missed), then every suite's table with its ratio column, rows above the core count marked as oversubscribed.
+/// Writes docs/benchmarks.md from BenchmarkDotNet's CSV exports: the machine line, the goals (the interleaved runner's
+/// table, carried over: it is the one verdict on every goal), then every suite's table with its ratio column, rows above
+/// the core count marked as oversubscribed. The BenchmarkDotNet tables judge nothing: they are for publication.
 /// </summary>
 /// <remarks>
 /// The document is regenerated whole, except the hand-written analysis between <see cref="NotesBegin"/> and
@@ -67,7 +68,6 @@ public static class BenchmarksDocument
         md.AppendLine();
 
         InterleavedSection.Render(md, interleaved);
-        RenderGoals(md, tables, cores);
 
         foreach (string section in SuiteCatalog.Sections)
         {
@@ -128,29 +128,6 @@ public static class BenchmarksDocument
 
     private const string DefaultNotes =
         "For every missed goal: what the profile shows and what would close it. (Write here; this section survives regeneration.)";
-
-    private static void RenderGoals(StringBuilder md, IReadOnlyDictionary<string, ResultTable> tables, int cores)
-    {
-        md.AppendLine("## Goals");
-        md.AppendLine();
-        md.AppendLine("| scenario | peer | goal | measured (ours ÷ peer) | worst cell | status |");
-        md.AppendLine("|---|---|---|---|---|---|");
-        foreach (Goal goal in Goals.All)
-        {
-            GoalResult result = goal.Evaluate(tables, cores);
-            string status = result.Status switch
-            {
-                GoalStatus.Met => "✅ met",
-                GoalStatus.Missed => "❌ missed",
-                _ => "— not measured",
-            };
-            md.AppendLine(CultureInfo.InvariantCulture, $"| {Escape(goal.Scenario)} | {Escape(goal.Peer)} | {Escape(goal.Target)} | {Escape(result.Measured)} | {Escape(result.Where)} | {status} |");
-        }
-
-        md.AppendLine();
-        md.AppendLine("A goal's measured value is its worst cell (every element type and length, every thread count it covers); a goal is met only when every cell is within it.");
-        md.AppendLine();
-    }
 
     private static void RenderTable(StringBuilder md, ResultTable table, int cores)
     {

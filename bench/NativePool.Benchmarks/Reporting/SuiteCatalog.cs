@@ -8,10 +8,11 @@ public static class SuiteCatalog
     public const string ObjectsSection = "Objects — aspnetcore's ObjectPool micro-benchmarks";
     public const string ContentionSection = "Contention — Tedd.ObjectPool's benchmark";
     public const string OursSection = "Our scenarios";
+    public const string StreamsSection = "Streams and buffer writers";
     public const string OtherSection = "Other";
 
     /// <summary>The sections in document order.</summary>
-    public static readonly IReadOnlyList<string> Sections = [BuffersSection, ObjectsSection, ContentionSection, OursSection, OtherSection];
+    public static readonly IReadOnlyList<string> Sections = [BuffersSection, ObjectsSection, ContentionSection, OursSection, StreamsSection, OtherSection];
 
     private static readonly SuiteInfo[] s_suites =
     [
@@ -30,6 +31,10 @@ public static class SuiteCatalog
         new("Ours.StripePaddingBenchmarks", OursSection, "Padded vs unpadded stripes", "Each thread pops and pushes on its own stripe; unpadded stripes share cache lines. Time per pop + push of one thread."),
         new("Ours.CreateInstancesBenchmarks", OursSection, "Create() instances", "Rent + Return on an independent StripedArrayPool.Create() instance vs Shared vs the BCL's ArrayPool.Create()."),
         new("MemoryPoolRentDisposeBenchmarks", OursSection, "MemoryPool Rent + Dispose (byte)", "Rent, read Memory, Dispose on one thread: MemoryPool<byte>.Shared (an owner object per rent) vs our pooled pinned owners and our struct lease."),
+        new("Streams.StreamWriteBenchmarks", StreamsSection, "Stream write + dispose", "Get a stream, write Bytes in 4 KiB writes, dispose: RecyclableMemoryStream 4.0.1 (default options) vs MemoryStream vs PooledStream."),
+        new("Streams.ReadOnlySequenceBenchmarks", StreamsSection, "GetReadOnlySequence + read back", "GetReadOnlySequence of a 1 MiB stream and a read of every segment: RecyclableMemoryStream 4.0.1 vs PooledStream."),
+        new("Streams.JsonSerializeBenchmarks", StreamsSection, "STJ into a pooled IBufferWriter", "JsonSerializer.Serialize of a 10 KiB order graph through Utf8JsonWriter: ArrayPoolBufferWriter over ArrayPool.Shared vs PooledBufferWriter."),
+        new("Streams.ParallelStreamsBenchmarks", StreamsSection, "4 threads × stream write + dispose", "Four threads each write (64 KiB in 4 KiB writes) and dispose 16 streams of one manager: RecyclableMemoryStream 4.0.1 vs PooledStream."),
         new("NativeBlockRentReturnBenchmarks", OursSection, "Native blocks", "One aligned native block lease + dispose vs our managed array pool of the same size, and vs a bare NativeMemory.AlignedAlloc + AlignedFree (128-byte alignment)."),
     ];
 

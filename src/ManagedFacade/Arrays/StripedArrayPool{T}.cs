@@ -55,11 +55,18 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     private static ThreadCache<T[]>? t_sharedCache;
 
     /// <summary>
-    /// The cache of the independent pool this thread used last (a one-entry memo in front of the pool-id table): used
-    /// only after its owner is checked against the renting pool, so a stale entry is never read as a live one.
+    /// The cache of the independent pool this thread used last (a one-entry memo in front of the pool-id table), used
+    /// only when <see cref="t_instanceOwner"/> is the renting pool's, so a stale entry is never read as a live one.
     /// </summary>
     [ThreadStatic]
     private static ThreadCache<T[]>? t_instanceCache;
+
+    /// <summary>
+    /// The owner of <see cref="t_instanceCache"/> (always written with it). Kept beside it rather than read from the
+    /// cache, so the owner check and the cache's load both hang off the thread-static base instead of one another.
+    /// </summary>
+    [ThreadStatic]
+    private static PoolTotals? t_instanceOwner;
 #pragma warning restore IDE1006
 
     private readonly StripedPool<T[]> _engine;
@@ -190,7 +197,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     /// <summary>This pool's cache on the calling thread if the inlined paths may use it, else null (they then miss).</summary>
     /// <remarks>
     /// <see cref="Shared"/> reads its own thread static; the compare is with a constant, and folds away where the JIT
-    /// knows the receiver. An independent pool reads the one-entry memo of the thread and checks that it owns it.
+    /// knows the receiver. An independent pool reads the one-entry memo of the thread, if the memo's owner is its own.
     /// </remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal ThreadCache<T[]>? CurrentCache()
@@ -200,8 +207,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
             return t_sharedCache;
         }
 
-        ThreadCache<T[]>? cache = t_instanceCache;
-        return cache is not null && ReferenceEquals(cache.Owner, _owner) ? cache : null;
+        return ReferenceEquals(t_instanceOwner, _owner) ? t_instanceCache : null;
     }
 
     /// <summary>The rent, with this pool's cache on the calling thread already read (<see cref="CurrentCache"/>).</summary>
@@ -329,6 +335,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
             }
             else
             {
+                t_instanceOwner = _owner;
                 t_instanceCache = cache;
             }
         }

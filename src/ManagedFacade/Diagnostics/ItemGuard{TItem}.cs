@@ -27,7 +27,7 @@ internal sealed class ItemGuard<TItem>
 {
     private readonly Dictionary<TItem, RentRecord> _outstanding = new(ReferenceEqualityComparer.Instance);
     private readonly ConditionalWeakTable<TItem, RentRecord> _known = new();
-    private readonly StripedPool<TItem> _engine;
+    private readonly IObservablePool _engine;
     private readonly Func<TItem, int>? _itemBytes;
     private readonly bool _keepStacks;
     private readonly int _guardFrames;
@@ -35,13 +35,13 @@ internal sealed class ItemGuard<TItem>
     private readonly Action<PoolMisuse>? _onMisuse;
 
     /// <summary>Creates the bookkeeping of one pool.</summary>
-    /// <param name="engine">The pool's engine (its id and name go into events and reports).</param>
+    /// <param name="engine">The pool whose id and name go into events and reports (its engine).</param>
     /// <param name="itemBytes">The bytes an item holds, for events; null for items without a size (0).</param>
     /// <param name="keepStacks">Record a stack trace per rent (for <see cref="GetLeaks"/>).</param>
     /// <param name="guardFrames">The frames of the guard and the pool's observed-rent path a rent stack leaves out (from <see cref="OnRent"/> up).</param>
     /// <param name="policy">What a detected misuse does.</param>
     /// <param name="onMisuse">The callback of <see cref="PoolMisusePolicy.Report"/>, or null.</param>
-    public ItemGuard(StripedPool<TItem> engine, Func<TItem, int>? itemBytes, bool keepStacks, int guardFrames, PoolMisusePolicy policy, Action<PoolMisuse>? onMisuse)
+    public ItemGuard(IObservablePool engine, Func<TItem, int>? itemBytes, bool keepStacks, int guardFrames, PoolMisusePolicy policy, Action<PoolMisuse>? onMisuse)
     {
         _engine = engine;
         _itemBytes = itemBytes;

@@ -15,7 +15,7 @@ namespace NativePool;
 /// Instruments: <c>nativepool.allocated</c>, <c>nativepool.dropped</c>, <c>nativepool.trimmed</c> (counters, <c>{item}</c>),
 /// <c>nativepool.pooled</c>, <c>nativepool.outstanding</c> (up-down counters, <c>{item}</c>) and
 /// <c>nativepool.pooled_bytes</c> (up-down counter, <c>By</c>). Every measurement is tagged <c>pool.name</c> and
-/// <c>pool.kind</c> (<c>array</c>, <c>memory</c>, <c>object</c> or <c>native</c>); for pools with size classes,
+/// <c>pool.kind</c> (<c>array</c>, <c>memory</c>, <c>object</c>, <c>native</c> or <c>stream</c>); for pools with size classes,
 /// <c>nativepool.pooled</c> and <c>nativepool.pooled_bytes</c> are reported per class, tagged <c>pool.size_class</c>
 /// (the bytes one item of the class holds).
 /// </para>

@@ -34,7 +34,7 @@ public sealed class StripedMemoryPoolOptions : StripedPoolOptions
 
     /// <summary>
     /// Whether <c>Rent</c> hands out the pooled owner object itself. Default false: every rent gets a small owner made
-    /// for it (about 32 bytes, like <see cref="System.Buffers.MemoryPool{T}.Shared"/>'s per-rent owner), so an owner kept
+    /// for it (24 bytes, as <see cref="System.Buffers.MemoryPool{T}.Shared"/>'s per-rent owner is), so an owner kept
     /// after <c>Dispose</c> stays harmless. True makes <c>Rent</c> + <c>Dispose</c> allocate nothing, but the same object
     /// then goes to later renters: a reference kept after <c>Dispose</c> (a second, late <c>Dispose</c>, or a read of
     /// <c>Memory</c>) acts on whichever lease the object serves at that moment, and can end another renter's lease and

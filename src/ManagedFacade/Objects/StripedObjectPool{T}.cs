@@ -36,7 +36,9 @@ namespace NativePool;
 /// <para>
 /// The strict bound. <see cref="MaximumRetained"/> is one budget for the whole pool: an object in a stripe holds one
 /// unit of it, and each thread holds units for its slot and its magazine (up to <see cref="MagazineCapacity"/> more
-/// objects), taken and given back a batch at a time. Moving objects between a thread's magazine and the stripes moves
+/// objects, so that a thread's slot and magazine together hold at most half the bound), taken and given back a batch at
+/// a time. The other half can always sit on the stripes, where every thread reaches it: a thread that returned the
+/// whole pool and went idle leaves other threads at least half of it. Moving objects between a thread's magazine and the stripes moves
 /// their units with them, so a thread that drains and refills the pool touches the budget only at batch boundaries,
 /// and one thread alone can fill the pool to exactly <see cref="MaximumRetained"/>. A thread that finds the budget
 /// spent when it first uses the pool goes straight to the stripes.
@@ -355,13 +357,15 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     /// Shapes a pool of <paramref name="maximumRetained"/>: the most stripes (a power of two, at most
     /// <paramref name="maxStripes"/>) that still hold one object each, each able to hold
     /// <c>ceil(M / stripes)</c> objects (the budget, not the stripes, enforces the bound), and per-thread magazines of
-    /// <c>min(16, M − 1)</c> objects.
+    /// <c>min(16, M / 2 − 1)</c> objects (none below 4), so a thread's slot and magazine hold at most half the bound.
     /// </summary>
     internal static (int Stripes, int StripeCapacity, int MagazineCapacity) SplitRetention(int maximumRetained, int maxStripes)
     {
         int stripes = 1 << BitOperations.Log2((uint)Math.Min(maxStripes, maximumRetained));
         int stripeCapacity = (int)(((long)maximumRetained + stripes - 1) / stripes);
-        int magazineCapacity = Math.Min(StripedPoolSettings.MaximumMagazineItems, maximumRetained - 1);
+        // A thread's own tier (its slot and its magazine) holds at most half the bound, so the other half can always sit
+        // on the stripes, where every thread reaches it: a thread that filled the pool and went idle starves nobody.
+        int magazineCapacity = Math.Min(StripedPoolSettings.MaximumMagazineItems, Math.Max(0, (maximumRetained / 2) - 1));
         return (stripes, stripeCapacity, magazineCapacity);
     }
 

@@ -9,7 +9,7 @@ internal interface IObservablePool
     /// <summary>The pool's name (the <c>pool.name</c> tag).</summary>
     public string Name { get; }
 
-    /// <summary>What the pool hands out: <c>array</c>, <c>memory</c>, <c>object</c> or <c>native</c> (the <c>pool.kind</c> tag).</summary>
+    /// <summary>What the pool hands out: <c>array</c>, <c>memory</c>, <c>object</c>, <c>native</c> or <c>stream</c> (the <c>pool.kind</c> tag).</summary>
     public string Kind { get; }
 
     /// <summary>The number of size classes.</summary>

@@ -30,6 +30,7 @@ internal sealed class NativePoolEventSource : EventSource
     private const int DoubleReturnId = 7;
     private const int LeakId = 8;
     private const int MisuseId = 9;
+    private const int StreamCopiedToArrayId = 10;
 
     private NativePoolEventSource()
         : base(EventSourceSettings.EtwSelfDescribingEventFormat)
@@ -105,6 +106,16 @@ internal sealed class NativePoolEventSource : EventSource
     public void Misuse(int bufferId, int poolId, int kind, string poolName)
     {
         WriteInts(MisuseId, [bufferId, poolId, kind], poolName);
+    }
+
+    /// <summary>
+    /// A pooled stream was copied into a new array of <paramref name="length"/> bytes large enough for the large object
+    /// heap (<c>ToArray</c> on a large stream): the allocation pooling exists to avoid.
+    /// </summary>
+    [Event(StreamCopiedToArrayId, Level = EventLevel.Warning)]
+    public void StreamCopiedToArray(int streamId, int length, int poolId, string poolName)
+    {
+        WriteInts(StreamCopiedToArrayId, [streamId, length, poolId], poolName);
     }
 
     /// <summary>An item's id in events: its identity hash code.</summary>

@@ -64,10 +64,9 @@ internal static class BenchmarkProgram
         }
     }
 
-    /// <summary>The benchmark program built in the same configuration as this test assembly.</summary>
-    private static string Find()
+    /// <summary>The repository's root folder (the one holding NativePool.sln) above this test assembly.</summary>
+    public static string RepositoryRoot()
     {
-        string configuration = typeof(BenchmarkProgram).Assembly.GetCustomAttribute<AssemblyConfigurationAttribute>()?.Configuration ?? "Release";
         var directory = new DirectoryInfo(AppContext.BaseDirectory);
         while (directory is not null && !File.Exists(Path.Combine(directory.FullName, "NativePool.sln")))
         {
@@ -75,7 +74,14 @@ internal static class BenchmarkProgram
         }
 
         Assert.True(directory is not null, "The repository root (NativePool.sln) was not found above " + AppContext.BaseDirectory);
-        string program = Path.Combine(directory!.FullName, "bench", "NativePool.Benchmarks", "bin", configuration, "net10.0", "NativePool.Benchmarks.dll");
+        return directory!.FullName;
+    }
+
+    /// <summary>The benchmark program built in the same configuration as this test assembly.</summary>
+    private static string Find()
+    {
+        string configuration = typeof(BenchmarkProgram).Assembly.GetCustomAttribute<AssemblyConfigurationAttribute>()?.Configuration ?? "Release";
+        string program = Path.Combine(RepositoryRoot(), "bench", "NativePool.Benchmarks", "bin", configuration, "net10.0", "NativePool.Benchmarks.dll");
         Assert.True(File.Exists(program), $"{program} is missing: build bench/NativePool.Benchmarks in {configuration} first.");
         return program;
     }

@@ -328,8 +328,36 @@ public sealed class StripedObjectPoolConvenienceTests
             Assert.True(stripes <= maximumRetained, $"{stripes} stripes for {maximumRetained}");
             Assert.True((long)stripes * capacity >= maximumRetained, $"{stripes} × {capacity} < {maximumRetained}");
             Assert.True((long)stripes * (capacity - 1) < maximumRetained, $"{stripes} × {capacity} is a stripe too many for {maximumRetained}");
-            Assert.Equal(Math.Min(16, maximumRetained - 1), magazine);
+            Assert.Equal(Math.Min(16, Math.Max(0, (maximumRetained / 2) - 1)), magazine);
+            Assert.True(1 + magazine <= Math.Max(1, maximumRetained / 2), $"a thread's slot and magazine ({1 + magazine}) exceed half of {maximumRetained}");
         }
+    }
+
+    [Theory]
+    [InlineData(8)]
+    [InlineData(64)]
+    [InlineData(2048)]
+    public void AThreadThatReturnedTheWholePoolAndWentIdleStarvesNoOtherThread(int maximumRetained)
+    {
+        var policy = new CountingPolicy<Thing>();
+        var pool = new StripedObjectPool<Thing>(policy, maximumRetained);
+        Thing[] all = [.. Enumerable.Range(0, maximumRetained).Select(_ => pool.Get())];
+        Array.ForEach(all, pool.Return);
+        Assert.Equal(maximumRetained, pool.GetStatistics().Pooled);
+
+        // This thread now holds what its slot and magazine may (at most half the bound) and never uses the pool again.
+        TestThreads.RunOnNewThread(() =>
+        {
+            for (int i = 0; i < 10_000; i++)
+            {
+                pool.Return(pool.Get());
+            }
+        });
+
+        PoolStatistics stats = pool.GetStatistics();
+        Assert.Equal(maximumRetained, policy.Created);
+        Assert.Equal(0, stats.Dropped);
+        Assert.Equal(maximumRetained, stats.Pooled);
     }
 
     [Fact]

@@ -1,6 +1,6 @@
-using System.Threading;
 using Microsoft.Extensions.ObjectPool;
 using NativePool.Benchmarks.Infrastructure;
+using NativePool.Benchmarks.Peers;
 
 namespace NativePool.Benchmarks.Interleaved.Scenarios;
 
@@ -16,61 +16,13 @@ public static class FreshThreadsScenario
     public const int MaximumRetained = 8;
 
     public static InterleavedScenario Create() =>
-        new InterleavedScenario<OnFreshThreads<Striped>, OnFreshThreads<Default>>(
+        new InterleavedScenario<OnNewThreads<GetTouchReturnOperation<StripedPoolAdapter<PooledObject>>>, OnNewThreads<GetTouchReturnOperation<MicrosoftPoolAdapter<PooledObject>>>>(
             "2 fresh threads x 1 object vs DefaultObjectPool",
             0.50,
-            () => new OnFreshThreads<Striped>(new Striped(new StripedObjectPool<PooledObject>(new DefaultPooledObjectPolicy<PooledObject>(), MaximumRetained))),
-            () => new OnFreshThreads<Default>(new Default(new DefaultObjectPool<PooledObject>(new DefaultPooledObjectPolicy<PooledObject>(), MaximumRetained))));
-
-    /// <summary>Runs <typeparamref name="TOp"/> on <see cref="Threads"/> new threads, the batch split between them.</summary>
-    private readonly struct OnFreshThreads<TOp>(TOp body) : IOperation, IDisposable
-        where TOp : struct, IOperation
-    {
-        public void Run(int count)
-        {
-            var threads = new Thread[Threads];
-            for (int t = 0; t < threads.Length; t++)
+            () =>
             {
-                TOp copy = body;
-                int share = (count / Threads) + (t < count % Threads ? 1 : 0);
-                threads[t] = new Thread(() => copy.Run(share)) { IsBackground = true };
-                threads[t].Start();
-            }
-
-            foreach (Thread thread in threads)
-            {
-                thread.Join();
-            }
-        }
-
-        public void Dispose() => (body as IDisposable)?.Dispose();
-    }
-
-    private readonly struct Striped(StripedObjectPool<PooledObject> pool) : IOperation, IDisposable
-    {
-        public void Run(int count)
-        {
-            for (int i = 0; i < count; i++)
-            {
-                PooledObject item = pool.Get();
-                item.Touch();
-                pool.Return(item);
-            }
-        }
-
-        public void Dispose() => pool.Dispose();
-    }
-
-    private readonly struct Default(DefaultObjectPool<PooledObject> pool) : IOperation
-    {
-        public void Run(int count)
-        {
-            for (int i = 0; i < count; i++)
-            {
-                PooledObject item = pool.Get();
-                item.Touch();
-                pool.Return(item);
-            }
-        }
-    }
+                var pool = new StripedObjectPool<PooledObject>(new DefaultPooledObjectPolicy<PooledObject>(), MaximumRetained);
+                return new(Threads, new(new StripedPoolAdapter<PooledObject>(pool), pool));
+            },
+            () => new(Threads, new(new MicrosoftPoolAdapter<PooledObject>(new DefaultObjectPool<PooledObject>(new DefaultPooledObjectPolicy<PooledObject>(), MaximumRetained)), null)));
 }

@@ -1,5 +1,6 @@
-using Microsoft.Extensions.ObjectPool;
 using NativePool.Benchmarks.Infrastructure;
+using NativePool.Benchmarks.Objects;
+using NativePool.Benchmarks.Peers;
 
 namespace NativePool.Benchmarks.Interleaved.Scenarios;
 
@@ -12,45 +13,14 @@ public static class GetReturnSingleScenario
     public const int Retained = 8;
 
     public static InterleavedScenario Create() =>
-        new InterleavedScenario<Striped, Default>(
+        new InterleavedScenario<GetReturnOperation<StripedPoolAdapter<PooledObject>>, GetReturnOperation<MicrosoftPoolAdapter<PooledObject>>>(
             "GetReturnSingle vs DefaultObjectPool",
             0.40,
             AllocationGoal.OursAllocatesNothing,
-            () => new Striped(Prefilled(new StripedObjectPool<PooledObject>(new DefaultPooledObjectPolicy<PooledObject>(), Retained))),
-            () => new Default(Prefilled(new DefaultObjectPool<PooledObject>(new DefaultPooledObjectPolicy<PooledObject>(), Retained))));
-
-    private static TPool Prefilled<TPool>(TPool pool)
-        where TPool : ObjectPool<PooledObject>
-    {
-        for (int i = 0; i < Retained; i++)
-        {
-            pool.Return(new PooledObject());
-        }
-
-        return pool;
-    }
-
-    private readonly struct Striped(StripedObjectPool<PooledObject> pool) : IOperation, IDisposable
-    {
-        public void Run(int count)
-        {
-            for (int i = 0; i < count; i++)
+            () =>
             {
-                pool.Return(pool.Get());
-            }
-        }
-
-        public void Dispose() => pool.Dispose();
-    }
-
-    private readonly struct Default(DefaultObjectPool<PooledObject> pool) : IOperation
-    {
-        public void Run(int count)
-        {
-            for (int i = 0; i < count; i++)
-            {
-                pool.Return(pool.Get());
-            }
-        }
-    }
+                StripedObjectPool<PooledObject> pool = ObjectPools.Striped(Retained);
+                return new(new StripedPoolAdapter<PooledObject>(pool), pool);
+            },
+            () => new(new MicrosoftPoolAdapter<PooledObject>(ObjectPools.Default(Retained)), null));
 }

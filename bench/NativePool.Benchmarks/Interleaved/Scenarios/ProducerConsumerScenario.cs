@@ -1,4 +1,5 @@
 using System.Threading;
+using NativePool.Benchmarks.Peers;
 
 namespace NativePool.Benchmarks.Interleaved.Scenarios;
 
@@ -22,28 +23,6 @@ public static class ProducerConsumerScenario
             AllocationGoal.OursNoMoreThanPeer,
             () => new HandOff<StripedBytes>(new Pipe<StripedBytes>()),
             () => new HandOff<SharedBytes>(new Pipe<SharedBytes>()));
-
-    /// <summary>The pool a side uses, as a struct so each side's loops are compiled (and profiled) for its pool alone.</summary>
-    private interface IBytePool
-    {
-        public byte[] Rent(int length);
-
-        public void Return(byte[] array);
-    }
-
-    private readonly struct StripedBytes : IBytePool
-    {
-        public byte[] Rent(int length) => StripedArrayPool<byte>.Shared.Rent(length);
-
-        public void Return(byte[] array) => StripedArrayPool<byte>.Shared.Return(array);
-    }
-
-    private readonly struct SharedBytes : IBytePool
-    {
-        public byte[] Rent(int length) => ArrayPool<byte>.Shared.Rent(length);
-
-        public void Return(byte[] array) => ArrayPool<byte>.Shared.Return(array);
-    }
 
     private readonly struct HandOff<TPool>(Pipe<TPool> pipe) : IOperation, IDisposable
         where TPool : struct, IBytePool
@@ -121,7 +100,7 @@ public static class ProducerConsumerScenario
                 {
                     if (_ring.TryDequeue(out byte[]? array))
                     {
-                        pool.Return(array!);
+                        pool.Release(array!);
                         returned++;
                         spinner = default;
                     }

@@ -1,0 +1,30 @@
+using System.Threading;
+
+namespace NativePool.Benchmarks.Interleaved;
+
+/// <summary>
+/// Runs the batch of <typeparamref name="TOp"/> split over <c>threads</c> new threads, started and joined inside the
+/// batch, so both sides of a scenario pay the same thread start and join.
+/// </summary>
+public readonly struct OnNewThreads<TOp>(int threads, TOp body) : IOperation, IDisposable
+    where TOp : struct, IOperation
+{
+    public void Run(int count)
+    {
+        var started = new Thread[threads];
+        for (int t = 0; t < started.Length; t++)
+        {
+            TOp copy = body;
+            int share = (count / threads) + (t < count % threads ? 1 : 0);
+            started[t] = new Thread(() => copy.Run(share)) { IsBackground = true };
+            started[t].Start();
+        }
+
+        foreach (Thread thread in started)
+        {
+            thread.Join();
+        }
+    }
+
+    public void Dispose() => (body as IDisposable)?.Dispose();
+}

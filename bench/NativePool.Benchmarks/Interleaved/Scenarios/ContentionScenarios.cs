@@ -1,0 +1,53 @@
+using Microsoft.Extensions.ObjectPool;
+using NativePool.Benchmarks.Contention;
+using NativePool.Benchmarks.Infrastructure;
+using NativePool.Benchmarks.Peers;
+
+namespace NativePool.Benchmarks.Interleaved.Scenarios;
+
+/// <summary>
+/// Parallel Get → touch → Return of <c>byte[256]</c> on a pool of 64 (<see cref="ContentionWork{TPool}"/>; one operation
+/// is one Parallel.For of all its bodies), holding 1 or 4 items per body: against Microsoft's <c>DefaultObjectPool</c> at
+/// 32 bodies (goal ≤ 0.10: its one shared counter and <c>_fastItem</c> line are what every body fights over), and against
+/// a per-thread-cache pool in the style of Tedd.ObjectPool at 2 bodies, one per core (goal ≤ 1.0 holding 1, where a
+/// one-item thread cache is at its best; ≤ 0.5 holding 4, where it stops helping). On this machine 32 bodies share 2
+/// cores: the row measures oversubscription, as the original benchmark did on its machine.
+/// </summary>
+public static class ContentionScenarios
+{
+    private const int BufferSize = ContentionWork<StripedPoolAdapter<byte[]>>.BufferSize;
+    private const int PoolSize = ContentionWork<StripedPoolAdapter<byte[]>>.PoolSize;
+
+    public static IEnumerable<InterleavedScenario> Create() =>
+    [
+        VersusDefault(held: 1),
+        VersusDefault(held: 4),
+        VersusTeddStyle(held: 1, goal: 1.0),
+        VersusTeddStyle(held: 4, goal: 0.5),
+    ];
+
+    private static InterleavedScenario<ContentionWork<StripedPoolAdapter<byte[]>>, ContentionWork<MicrosoftPoolAdapter<byte[]>>> VersusDefault(int held) =>
+        new InterleavedScenario<ContentionWork<StripedPoolAdapter<byte[]>>, ContentionWork<MicrosoftPoolAdapter<byte[]>>>(
+            $"contention 32 threads × {held} held vs DefaultObjectPool",
+            0.10,
+            () => Striped(32, held),
+            () => new ContentionWork<MicrosoftPoolAdapter<byte[]>>(
+                new MicrosoftPoolAdapter<byte[]>(new DefaultObjectPool<byte[]>(new FixedArrayPolicy(BufferSize), PoolSize)), 32, held));
+
+    private static InterleavedScenario<ContentionWork<StripedPoolAdapter<byte[]>>, ContentionWork<TeddStylePoolAdapter<byte[]>>> VersusTeddStyle(int held, double goal) =>
+        new InterleavedScenario<ContentionWork<StripedPoolAdapter<byte[]>>, ContentionWork<TeddStylePoolAdapter<byte[]>>>(
+            $"contention 2 threads × {held} held vs Tedd-style thread-cache pool",
+            goal,
+            () => Striped(2, held),
+            () =>
+            {
+                var pool = new TeddStyleObjectPool<byte[]>(static () => new byte[BufferSize], null, PoolSize);
+                return new ContentionWork<TeddStylePoolAdapter<byte[]>>(new TeddStylePoolAdapter<byte[]>(pool), 2, held, pool);
+            });
+
+    private static ContentionWork<StripedPoolAdapter<byte[]>> Striped(int threads, int held)
+    {
+        var pool = new StripedObjectPool<byte[]>(new FixedArrayPolicy(BufferSize), PoolSize);
+        return new ContentionWork<StripedPoolAdapter<byte[]>>(new StripedPoolAdapter<byte[]>(pool), threads, held, pool);
+    }
+}

@@ -1,0 +1,56 @@
+using NativePool.Benchmarks.Infrastructure;
+using NativePool.Benchmarks.Objects;
+using NativePool.Benchmarks.Peers;
+
+namespace NativePool.Benchmarks.Interleaved.Scenarios;
+
+/// <summary>
+/// The two-thread object scenarios: one background thread per side loops on that side's pool for as long as the
+/// scenario runs, while the measuring thread does the same operations on it. GetReturnMulti: Get → work (33
+/// <see cref="Random.Next()"/> calls) → Return on a pool of 8. DrainRefillMulti: a pool of 16 shared by both threads,
+/// each draining 7 objects (working on each), then working on and returning them. Against
+/// <c>DefaultObjectPool&lt;T&gt;</c>; goal ≤ 0.70 each.
+/// </summary>
+/// <remarks>
+/// Each side's background thread runs through the other side's rounds too (it is created with its side and stopped
+/// with it), so both sides are measured beside the same number of busy threads: the measuring thread competes for its
+/// pool only with its own side's thread, and for the 2 cores with both.
+/// </remarks>
+public static class LoadedObjectScenarios
+{
+    private const int GetReturnRetained = 8;
+    private const int DrainRefillRetained = 16;
+    private const int Threads = 2;
+
+    public static IEnumerable<InterleavedScenario> Create() =>
+    [
+        new InterleavedScenario<UnderLoadOperation<StripedPoolAdapter<PooledObject>>, UnderLoadOperation<MicrosoftPoolAdapter<PooledObject>>>(
+            "GetReturnMulti 2 threads vs DefaultObjectPool",
+            0.70,
+            () => Striped(GetReturnRetained, drains: false),
+            () => Loaded(new MicrosoftPoolAdapter<PooledObject>(ObjectPools.Default(GetReturnRetained)), GetReturnRetained, drains: false, owner: null)),
+        new InterleavedScenario<UnderLoadOperation<StripedPoolAdapter<PooledObject>>, UnderLoadOperation<MicrosoftPoolAdapter<PooledObject>>>(
+            "DrainRefillMulti 16 × 2 threads vs DefaultObjectPool",
+            0.70,
+            () => Striped(DrainRefillRetained, drains: true),
+            () => Loaded(new MicrosoftPoolAdapter<PooledObject>(ObjectPools.Default(DrainRefillRetained)), DrainRefillRetained, drains: true, owner: null)),
+    ];
+
+    private static UnderLoadOperation<StripedPoolAdapter<PooledObject>> Striped(int retained, bool drains)
+    {
+        StripedObjectPool<PooledObject> pool = ObjectPools.Striped(retained);
+        return Loaded(new StripedPoolAdapter<PooledObject>(pool), retained, drains, pool);
+    }
+
+    private static UnderLoadOperation<TPool> Loaded<TPool>(TPool pool, int retained, bool drains, IDisposable? owner)
+        where TPool : struct, IObjectPoolAdapter<PooledObject>
+    {
+        int perThread = DrainRefillMultiBenchmarks.PerThread(retained, Threads);
+        PooledObject[]? store = drains ? new PooledObject[perThread] : null;
+        PooledObject[][] stores = [.. Enumerable.Range(0, Threads - 1).Select(_ => new PooledObject[perThread])];
+        BackgroundLoad load = drains
+            ? BackgroundLoad.Start(Threads - 1, (index, random) => ObjectWork.DrainWorkRefill(pool, stores[index], random))
+            : BackgroundLoad.Start(Threads - 1, (_, random) => ObjectWork.GetWorkReturn(pool, random));
+        return new UnderLoadOperation<TPool>(pool, store, load, owner);
+    }
+}
