@@ -376,6 +376,45 @@ public sealed class PoolUsageAnalyzerTests
         """));
 
     [Fact]
+    public Task ThePoolsAreRecognizedByTypeVerbAndShapeWhateverTheirVerbsAreNamed() => Verify.VerifyAsync("""
+        using System;
+
+        namespace NativePool
+        {
+            public sealed class NativeBlockPool
+            {
+                public BlockLease RentLease(int length) => default;
+
+                public BlockScope RentScoped(int length) => default;
+            }
+
+            public struct BlockLease : IDisposable
+            {
+                public void Dispose()
+                {
+                }
+            }
+
+            public ref struct BlockScope
+            {
+                public void Dispose()
+                {
+                }
+            }
+        }
+
+        public static class C
+        {
+            public static void M(NativePool.NativeBlockPool pool)
+            {
+                NativePool.BlockLease lease = {|NP0004:pool.RentLease(16)|};
+                NativePool.BlockScope scope = {|NP0004:pool.RentScoped(16)|};
+                using NativePool.BlockLease disposed = pool.RentLease(16);
+            }
+        }
+        """, withNativePool: false);
+
+    [Fact]
     public Task CodeWithoutAnyPoolIsClean() => Verify.VerifyAsync("""
         public class C
         {
