@@ -13,8 +13,9 @@ namespace NativePool.Analyzers;
 /// Paths are explored state by state (a block is revisited only with a state it has not been seen with), so loops end
 /// and equal paths are merged. Boolean locals and parameters used as conditions are followed by value, so a "returned"
 /// flag makes the path that tests it real. Finally blocks run on the paths that leave their try; a call in a try may throw
-/// into its catch and finally blocks. A resource left held only by such an implicit exception is not reported: only a
-/// <c>throw</c> of the method is.
+/// into its catch and finally blocks. A resource left held only by such an implicit exception is not reported unless
+/// the option <c>nativepool.report_leaks_on_exceptions = true</c> asks for it: by default only a <c>throw</c> of the
+/// method is.
 /// </remarks>
 internal sealed class FlowWalker
 {
@@ -34,9 +35,12 @@ internal sealed class FlowWalker
     private readonly Stack<FlowItem> _work = new();
     private readonly bool[] _inTry;
 
-    private FlowWalker(ControlFlowGraph graph, MethodScan scan, PoolApi api, Action<Diagnostic> report)
+    private readonly bool _exceptionLeaks;
+
+    private FlowWalker(ControlFlowGraph graph, MethodScan scan, PoolApi api, bool exceptionLeaks, Action<Diagnostic> report)
     {
         _graph = graph;
+        _exceptionLeaks = exceptionLeaks;
         _scan = scan;
         _api = api;
         _report = report;
@@ -53,9 +57,14 @@ internal sealed class FlowWalker
     }
 
     /// <summary>Explores <paramref name="graph"/> and reports what it finds through <paramref name="report"/>.</summary>
-    public static void Run(ControlFlowGraph graph, MethodScan scan, PoolApi api, Action<Diagnostic> report)
+    /// <param name="graph">The graph.</param>
+    /// <param name="scan">The locals of the method the graph belongs to.</param>
+    /// <param name="api">The pools of the compilation.</param>
+    /// <param name="exceptionLeaks">Report a resource held when an exception from a call leaves the method (opt-in).</param>
+    /// <param name="report">Receives the diagnostics.</param>
+    public static void Run(ControlFlowGraph graph, MethodScan scan, PoolApi api, bool exceptionLeaks, Action<Diagnostic> report)
     {
-        FlowWalker walker = new(graph, scan, api, report);
+        FlowWalker walker = new(graph, scan, api, exceptionLeaks, report);
         int stateLength = (scan.TrackedCount * Stride) + scan.Flags.Count;
         walker.Enqueue(0, new int[stateLength], null, ExceptionKind.None);
         int steps = 0;
@@ -199,7 +208,7 @@ internal sealed class FlowWalker
             }
         }
 
-        if (exception == ExceptionKind.Explicit)
+        if (exception == ExceptionKind.Explicit || (exception == ExceptionKind.Implicit && _exceptionLeaks))
         {
             ReportLeaks(state);
         }
@@ -303,7 +312,12 @@ internal sealed class FlowWalker
         switch (operation)
         {
             case IInvocationOperation invocation:
-                MayThrow(state, block);
+                // With exception leaks on, the return itself is not taken to throw: every rent would leak through it.
+                if (!_exceptionLeaks || !(_api.IsReturn(invocation) || PoolApi.IsDispose(invocation.TargetMethod)))
+                {
+                    MayThrow(state, block);
+                }
+
                 OnInvocation(invocation, state);
                 break;
             case IObjectCreationOperation or IAwaitOperation:
@@ -320,7 +334,7 @@ internal sealed class FlowWalker
 
     private void MayThrow(int[] state, BasicBlock block)
     {
-        if (_inTry[block.Ordinal])
+        if (_inTry[block.Ordinal] || _exceptionLeaks)
         {
             Propagate(block.EnclosingRegion, (int[])state.Clone(), ExceptionKind.Implicit, thrownType: null);
         }

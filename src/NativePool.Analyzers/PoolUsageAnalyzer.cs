@@ -20,6 +20,9 @@ namespace NativePool.Analyzers;
 [DiagnosticAnalyzer(LanguageNames.CSharp)]
 public sealed class PoolUsageAnalyzer : DiagnosticAnalyzer
 {
+    /// <summary>The .editorconfig option that makes NP0003 and NP0004 count an exception from a call as a way out of the method.</summary>
+    public const string ExceptionLeaksOption = "nativepool.report_leaks_on_exceptions";
+
     /// <inheritdoc/>
     public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics { get; } = ImmutableArray.Create(
         Descriptors.DoubleReturn, Descriptors.UseAfterReturn, Descriptors.NotReturned, Descriptors.NotDisposed, Descriptors.ReturnedToOtherPool);
@@ -90,17 +93,19 @@ public sealed class PoolUsageAnalyzer : DiagnosticAnalyzer
             }
 
             ControlFlowGraph graph = context.GetControlFlowGraph(operationBlock);
-            Walk(graph, scan, api, context);
+            bool exceptionLeaks = context.Options.AnalyzerConfigOptionsProvider.GetOptions(block.Syntax.SyntaxTree).TryGetValue(ExceptionLeaksOption, out string? value)
+                && string.Equals(value?.Trim(), "true", System.StringComparison.OrdinalIgnoreCase);
+            Walk(graph, scan, api, exceptionLeaks, context);
         }
     }
 
     /// <summary>Walks a graph and the graphs of its lambdas and local functions, each with the locals it declares.</summary>
-    private static void Walk(ControlFlowGraph graph, MethodScan scan, PoolApi api, OperationBlockAnalysisContext context)
+    private static void Walk(ControlFlowGraph graph, MethodScan scan, PoolApi api, bool exceptionLeaks, OperationBlockAnalysisContext context)
     {
-        FlowWalker.Run(graph, scan, api, context.ReportDiagnostic);
+        FlowWalker.Run(graph, scan, api, exceptionLeaks, context.ReportDiagnostic);
         foreach (IMethodSymbol localFunction in graph.LocalFunctions)
         {
-            Walk(graph.GetLocalFunctionControlFlowGraph(localFunction, context.CancellationToken), scan, api, context);
+            Walk(graph.GetLocalFunctionControlFlowGraph(localFunction, context.CancellationToken), scan, api, exceptionLeaks, context);
         }
 
         foreach (BasicBlock basicBlock in graph.Blocks)
@@ -111,7 +116,7 @@ public sealed class PoolUsageAnalyzer : DiagnosticAnalyzer
                 {
                     if (descendant is IFlowAnonymousFunctionOperation lambda)
                     {
-                        Walk(graph.GetAnonymousFunctionControlFlowGraph(lambda, context.CancellationToken), scan, api, context);
+                        Walk(graph.GetAnonymousFunctionControlFlowGraph(lambda, context.CancellationToken), scan, api, exceptionLeaks, context);
                     }
                 }
             }

@@ -332,6 +332,31 @@ public sealed class PoolUsageAnalyzerTests
         """));
 
     [Fact]
+    public Task ACallThatMayThrowBetweenRentAndReturnIsNotALeakByDefault() => Verify.VerifyAsync(Sources.InMethod("""
+                byte[] buffer = pool.Rent(n);
+                Work();
+                pool.Return(buffer);
+        """));
+
+    [Fact]
+    public Task ACallThatMayThrowBetweenRentAndReturnIsALeakWhenExceptionPathsAreAskedFor() => Verify.VerifyAsync(
+        Sources.InMethod("""
+                byte[] buffer = {|NP0003:pool.Rent(n)|};
+                Work();
+                pool.Return(buffer);
+                byte[] guarded = pool.Rent(n);
+                try
+                {
+                    Work();
+                }
+                finally
+                {
+                    pool.Return(guarded);
+                }
+        """),
+        editorConfig: "nativepool.report_leaks_on_exceptions = true");
+
+    [Fact]
     public Task ComparingReferencesAfterTheReturnIsNotAUse() => Verify.VerifyAsync(Sources.InMethod("""
                 byte[] buffer = pool.Rent(n);
                 pool.Return(buffer);
