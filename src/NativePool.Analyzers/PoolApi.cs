@@ -24,6 +24,9 @@ internal sealed class PoolApi
         StripedArrayPool = compilation.GetTypeByMetadataName("NativePool.StripedArrayPool`1");
     }
 
+    /// <summary><c>System.Buffers.ArrayPool&lt;T&gt;</c>, when the compilation has it.</summary>
+    public INamedTypeSymbol? ArrayPool => _arrayPool;
+
     /// <summary><c>NativePool.StripedArrayPool&lt;T&gt;</c> when the compilation references NativePool.</summary>
     public INamedTypeSymbol? StripedArrayPool { get; }
 

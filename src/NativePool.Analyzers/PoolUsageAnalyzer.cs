@@ -18,7 +18,7 @@ namespace NativePool.Analyzers;
 /// only ever goes from false to true.
 /// </remarks>
 [DiagnosticAnalyzer(LanguageNames.CSharp)]
-public sealed class PoolUsageAnalyzer : DiagnosticAnalyzer
+public sealed class PoolUsageAnalyzer : PoolAnalyzer
 {
     /// <summary>The .editorconfig option that makes NP0003 and NP0004 count an exception from a call as a way out of the method.</summary>
     public const string ExceptionLeaksOption = "nativepool.report_leaks_on_exceptions";
@@ -27,40 +27,27 @@ public sealed class PoolUsageAnalyzer : DiagnosticAnalyzer
     public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics { get; } = ImmutableArray.Create(
         Descriptors.DoubleReturn, Descriptors.UseAfterReturn, Descriptors.NotReturned, Descriptors.NotDisposed, Descriptors.ReturnedToOtherPool);
 
-    /// <inheritdoc/>
-    public override void Initialize(AnalysisContext context)
-    {
-        context.ConfigureGeneratedCodeAnalysis(GeneratedCodeAnalysisFlags.None);
-        context.EnableConcurrentExecution();
-        context.RegisterCompilationStartAction(static start =>
+    private protected override void OnCompilationStart(CompilationStartAnalysisContext context, PoolApi api)
+        => context.RegisterOperationBlockStartAction(blockStart =>
         {
-            if (PoolApi.TryCreate(start.Compilation) is not { } api)
-            {
-                return;
-            }
-
-            start.RegisterOperationBlockStartAction(blockStart =>
-            {
-                RentMark mark = new();
-                blockStart.RegisterOperationAction(
-                    operation =>
-                    {
-                        if (api.IsRent(((IInvocationOperation)operation.Operation).TargetMethod, out _))
-                        {
-                            mark.Set();
-                        }
-                    },
-                    OperationKind.Invocation);
-                blockStart.RegisterOperationBlockEndAction(end =>
+            RentMark mark = new();
+            blockStart.RegisterOperationAction(
+                operation =>
                 {
-                    if (mark.IsSet)
+                    if (api.IsRent(((IInvocationOperation)operation.Operation).TargetMethod, out _))
                     {
-                        AnalyzeBlock(end, api);
+                        mark.Set();
                     }
-                });
+                },
+                OperationKind.Invocation);
+            blockStart.RegisterOperationBlockEndAction(end =>
+            {
+                if (mark.IsSet)
+                {
+                    AnalyzeBlock(end, api);
+                }
             });
         });
-    }
 
     private static void AnalyzeBlock(OperationBlockAnalysisContext context, PoolApi api)
     {

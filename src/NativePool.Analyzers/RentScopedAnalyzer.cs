@@ -17,25 +17,17 @@ namespace NativePool.Analyzers;
 /// constant <c>clearArray</c> (it becomes <c>clearOnReturn</c>), and the array's local is not assigned in the <c>try</c>.
 /// </remarks>
 [DiagnosticAnalyzer(LanguageNames.CSharp)]
-public sealed class RentScopedAnalyzer : DiagnosticAnalyzer
+public sealed class RentScopedAnalyzer : PoolAnalyzer
 {
     /// <inheritdoc/>
     public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics { get; } = ImmutableArray.Create(Descriptors.UseRentScoped);
 
-    /// <inheritdoc/>
-    public override void Initialize(AnalysisContext context)
+    private protected override void OnCompilationStart(CompilationStartAnalysisContext context, PoolApi api)
     {
-        context.ConfigureGeneratedCodeAnalysis(GeneratedCodeAnalysisFlags.None);
-        context.EnableConcurrentExecution();
-        context.RegisterCompilationStartAction(static start =>
+        if (api.StripedArrayPool is not null)
         {
-            if (PoolApi.TryCreate(start.Compilation) is not { StripedArrayPool: not null } api)
-            {
-                return;
-            }
-
-            start.RegisterOperationAction(operation => Analyze(operation, api), OperationKind.VariableDeclarationGroup);
-        });
+            context.RegisterOperationAction(operation => Analyze(operation, api), OperationKind.VariableDeclarationGroup);
+        }
     }
 
     private static void Analyze(OperationAnalysisContext context, PoolApi api)

@@ -5,7 +5,6 @@ using System.Linq;
 using System.Threading;
 using System.Threading.Tasks;
 using Microsoft.CodeAnalysis;
-using Microsoft.CodeAnalysis.CodeActions;
 using Microsoft.CodeAnalysis.CodeFixes;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
@@ -24,28 +23,14 @@ namespace NativePool.Analyzers;
 /// </remarks>
 [ExportCodeFixProvider(LanguageNames.CSharp, Name = nameof(RentScopedCodeFixProvider))]
 [Shared]
-public sealed class RentScopedCodeFixProvider : CodeFixProvider
+public sealed class RentScopedCodeFixProvider : PoolCodeFixProvider
 {
-    private const string Title = "Use RentScoped";
-
     /// <inheritdoc/>
     public override ImmutableArray<string> FixableDiagnosticIds { get; } = ImmutableArray.Create(DiagnosticIds.UseRentScoped);
 
-    /// <inheritdoc/>
-    public override FixAllProvider? GetFixAllProvider() => null;
+    private protected override string Title => "Use RentScoped";
 
-    /// <inheritdoc/>
-    public override Task RegisterCodeFixesAsync(CodeFixContext context)
-    {
-        foreach (Diagnostic diagnostic in context.Diagnostics)
-        {
-            context.RegisterCodeFix(CodeAction.Create(Title, token => FixAsync(context.Document, diagnostic, token), equivalenceKey: Title), diagnostic);
-        }
-
-        return Task.CompletedTask;
-    }
-
-    private static async Task<Document> FixAsync(Document document, Diagnostic diagnostic, CancellationToken cancellationToken)
+    private protected override async Task<Document> FixAsync(Document document, Diagnostic diagnostic, CancellationToken cancellationToken)
     {
         SyntaxNode? root = await document.GetSyntaxRootAsync(cancellationToken).ConfigureAwait(false);
         SemanticModel? model = await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false);

@@ -14,29 +14,17 @@ namespace NativePool.Analyzers;
 /// would change) and code inside NativePool's own types.
 /// </remarks>
 [DiagnosticAnalyzer(LanguageNames.CSharp)]
-public sealed class SharedArrayPoolAnalyzer : DiagnosticAnalyzer
+public sealed class SharedArrayPoolAnalyzer : PoolAnalyzer
 {
     /// <inheritdoc/>
     public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics { get; } = ImmutableArray.Create(Descriptors.UseStripedArrayPool);
 
-    /// <inheritdoc/>
-    public override void Initialize(AnalysisContext context)
+    private protected override void OnCompilationStart(CompilationStartAnalysisContext context, PoolApi api)
     {
-        context.ConfigureGeneratedCodeAnalysis(GeneratedCodeAnalysisFlags.None);
-        context.EnableConcurrentExecution();
-        context.RegisterCompilationStartAction(static start =>
+        if (api.ArrayPool is { } arrayPool && api.StripedArrayPool is { DeclaredAccessibility: Accessibility.Public })
         {
-            INamedTypeSymbol? arrayPool = start.Compilation.GetTypeByMetadataName("System.Buffers.ArrayPool`1");
-            INamedTypeSymbol? striped = start.Compilation.GetTypeByMetadataName("NativePool.StripedArrayPool`1");
-            if (arrayPool is null || striped is null || !striped.DeclaredAccessibility.Equals(Accessibility.Public))
-            {
-                return;
-            }
-
-            start.RegisterOperationAction(
-                operation => Analyze(operation, arrayPool),
-                OperationKind.PropertyReference);
-        });
+            context.RegisterOperationAction(operation => Analyze(operation, arrayPool), OperationKind.PropertyReference);
+        }
     }
 
     private static void Analyze(OperationAnalysisContext context, INamedTypeSymbol arrayPool)

@@ -5,7 +5,6 @@ using System.Linq;
 using System.Threading;
 using System.Threading.Tasks;
 using Microsoft.CodeAnalysis;
-using Microsoft.CodeAnalysis.CodeActions;
 using Microsoft.CodeAnalysis.CodeFixes;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
@@ -15,30 +14,22 @@ namespace NativePool.Analyzers;
 /// <summary>Replaces <c>ArrayPool&lt;T&gt;.Shared</c> with <c>StripedArrayPool&lt;T&gt;.Shared</c> and adds <c>using NativePool;</c> (NP0006).</summary>
 [ExportCodeFixProvider(LanguageNames.CSharp, Name = nameof(SharedArrayPoolCodeFixProvider))]
 [Shared]
-public sealed class SharedArrayPoolCodeFixProvider : CodeFixProvider
+public sealed class SharedArrayPoolCodeFixProvider : PoolCodeFixProvider
 {
-    private const string Title = "Use StripedArrayPool<T>.Shared";
+    private const string FixTitle = "Use StripedArrayPool<T>.Shared";
 
     /// <inheritdoc/>
     public override ImmutableArray<string> FixableDiagnosticIds { get; } = ImmutableArray.Create(DiagnosticIds.UseStripedArrayPool);
 
+    private protected override string Title => FixTitle;
+
     /// <inheritdoc/>
     public override FixAllProvider GetFixAllProvider() => FixAll.Instance;
 
-    /// <inheritdoc/>
-    public override Task RegisterCodeFixesAsync(CodeFixContext context)
-    {
-        foreach (Diagnostic diagnostic in context.Diagnostics)
-        {
-            context.RegisterCodeFix(
-                CodeAction.Create(Title, token => FixAsync(context.Document, [diagnostic], token), equivalenceKey: Title),
-                diagnostic);
-        }
+    private protected override Task<Document> FixAsync(Document document, Diagnostic diagnostic, CancellationToken cancellationToken)
+        => ReplaceAllAsync(document, [diagnostic], cancellationToken);
 
-        return Task.CompletedTask;
-    }
-
-    private static async Task<Document> FixAsync(Document document, IEnumerable<Diagnostic> diagnostics, CancellationToken cancellationToken)
+    private static async Task<Document> ReplaceAllAsync(Document document, IEnumerable<Diagnostic> diagnostics, CancellationToken cancellationToken)
     {
         if (await document.GetSyntaxRootAsync(cancellationToken).ConfigureAwait(false) is not CompilationUnitSyntax root)
         {
@@ -109,9 +100,9 @@ public sealed class SharedArrayPoolCodeFixProvider : CodeFixProvider
     {
         public static FixAll Instance { get; } = new();
 
-        protected override string GetFixAllTitle(FixAllContext fixAllContext) => Title;
+        protected override string GetFixAllTitle(FixAllContext fixAllContext) => FixTitle;
 
         protected override async Task<Document?> FixAllAsync(FixAllContext fixAllContext, Document document, ImmutableArray<Diagnostic> diagnostics)
-            => await FixAsync(document, diagnostics, fixAllContext.CancellationToken).ConfigureAwait(false);
+            => await ReplaceAllAsync(document, diagnostics, fixAllContext.CancellationToken).ConfigureAwait(false);
     }
 }
