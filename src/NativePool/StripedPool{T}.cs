@@ -289,7 +289,7 @@ internal sealed partial class StripedPool<T> where T : class
             return ReturnResult.Stored;
         }
 
-        if (_strict && !cache._slotsEnabled && parked is null && _totals.Reserve(1, 1) == 1)
+        if (_strict && !cache._slotsEnabled && parked is null && ReserveOne())
         {
             // The thread's first return since it last found the pool empty: one unit of the bound for its slot.
             cache._reserved += 1;
@@ -312,7 +312,7 @@ internal sealed partial class StripedPool<T> where T : class
             toStripes = parked;
         }
 
-        if (_strict && _totals.Reserve(1, 1) == 0)
+        if (_strict && !ReserveOne())
         {
             // The bound is reached: the colder item cannot be kept anywhere.
             return Drop(toStripes, sizeClass, cache);
@@ -630,6 +630,10 @@ internal sealed partial class StripedPool<T> where T : class
         bool slotsEnabled = !_strict && _totals.TryTakeThreadSlotToken();
         var cache = new ThreadCache<T>(_totals, slotsEnabled, reserved: 0, _onDiscard);
         _threadCaches.Add(cache, null);
+        if (_strict)
+        {
+            NoteCacheCreated();
+        }
 
         // Replaces a stale entry of a dead pool that had this id, if any: that cache becomes garbage and is finalized.
         ThreadCacheTable.Set(_id, cache);
