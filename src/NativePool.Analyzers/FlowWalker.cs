@@ -12,7 +12,7 @@ namespace NativePool.Analyzers;
 /// <remarks>
 /// Paths are explored state by state (a block is revisited only with a state it has not been seen with), so loops end
 /// and equal paths are merged. Boolean locals and parameters used as conditions are followed by value, so a "returned"
-/// flag makes the path that tests it real. Finally blocks run on the paths that leave their try; a call in a try may throw
+/// flag makes the path that tests it real; so are repeated side-effect-free comparisons, until an operand is written. Finally blocks run on the paths that leave their try; a call in a try may throw
 /// into its catch and finally blocks. A resource left held only by such an implicit exception is not reported unless
 /// the option <c>nativepool.report_leaks_on_exceptions = true</c> asks for it: by default only a <c>throw</c> of the
 /// method is.
@@ -65,8 +65,7 @@ internal sealed class FlowWalker
     public static void Run(ControlFlowGraph graph, MethodScan scan, PoolApi api, bool exceptionLeaks, Action<Diagnostic> report)
     {
         FlowWalker walker = new(graph, scan, api, exceptionLeaks, report);
-        int stateLength = (scan.TrackedCount * Stride) + scan.Flags.Count;
-        walker.Enqueue(0, new int[stateLength], null, ExceptionKind.None);
+        walker.Enqueue(0, new int[scan.StateLength], null, ExceptionKind.None);
         int steps = 0;
         while (walker._work.Count > 0 && steps++ < MaximumSteps)
         {
@@ -242,7 +241,7 @@ internal sealed class FlowWalker
             test = MethodScan.Unwrap(not.Operand);
         }
 
-        if (FlagSlot(test) is int slot)
+        if ((FlagSlot(test) ?? ConditionSlot(test)) is int slot)
         {
             int wanted = value ? 2 : 1;
             if (state[slot] != 0)
@@ -297,6 +296,27 @@ internal sealed class FlowWalker
         return symbol is not null && _scan.Flags.TryGetValue(symbol, out int slot) ? slot : null;
     }
 
+    private int? ConditionSlot(IOperation? test)
+        => test is IBinaryOperation && _scan.Conditions.TryGetValue(test.Syntax.ToString(), out int slot) ? slot : null;
+
+    /// <summary>A write to a local or parameter forgets the outcome of every comparison that reads it.</summary>
+    private void Written(IOperation? target, int[] state)
+    {
+        ISymbol? symbol = MethodScan.Unwrap(target) switch
+        {
+            ILocalReferenceOperation local => local.Local,
+            IParameterReferenceOperation parameter => parameter.Parameter,
+            _ => null,
+        };
+        if (symbol is not null && _scan.ConditionsReading.TryGetValue(symbol, out List<int>? slots))
+        {
+            foreach (int slot in slots)
+            {
+                state[slot] = 0;
+            }
+        }
+    }
+
     private void Visit(IOperation operation, int[] state, BasicBlock block)
     {
         if (operation is IFlowAnonymousFunctionOperation)
@@ -324,7 +344,19 @@ internal sealed class FlowWalker
                 MayThrow(state, block);
                 break;
             case ISimpleAssignmentOperation assignment:
+                Written(assignment.Target, state);
                 OnAssignment(assignment, state);
+                break;
+            case ICompoundAssignmentOperation or ICoalesceAssignmentOperation or IDeconstructionAssignmentOperation:
+                Written(((IAssignmentOperation)operation).Target, state);
+                foreach (IOperation part in ((IAssignmentOperation)operation).Target.DescendantsAndSelf())
+                {
+                    Written(part, state);
+                }
+
+                break;
+            case IIncrementOrDecrementOperation step:
+                Written(step.Target, state);
                 break;
             case ILocalReferenceOperation reference:
                 OnReference(reference, state);
@@ -368,6 +400,7 @@ internal sealed class FlowWalker
             if (argument.Parameter?.RefKind is RefKind.Ref or RefKind.Out)
             {
                 Forget(MethodScan.Unwrap(argument.Value), state);
+                Written(argument.Value, state);
             }
         }
     }

@@ -19,6 +19,7 @@ internal sealed class MethodScan
     private readonly Dictionary<ILocalSymbol, IOperation?> _declaringFunction = new(SymbolEqualityComparer.Default);
     private readonly List<ILocalReferenceOperation> _references = [];
     private readonly HashSet<ISymbol> _flagCandidates = new(SymbolEqualityComparer.Default);
+    private readonly Dictionary<string, (int Count, HashSet<ISymbol> Reads)> _comparisons = new(System.StringComparer.Ordinal);
 
     private MethodScan(PoolApi api) => _api = api;
 
@@ -27,6 +28,18 @@ internal sealed class MethodScan
 
     /// <summary>The boolean locals and parameters whose constant values are followed along paths, with their slots.</summary>
     public Dictionary<ISymbol, int> Flags { get; } = new(SymbolEqualityComparer.Default);
+
+    /// <summary>
+    /// Side-effect-free comparisons written more than once in the method (<c>n &gt; 256</c>), by text, with their slots:
+    /// the paths follow their outcome, so a later test of the same comparison takes the same branch.
+    /// </summary>
+    public Dictionary<string, int> Conditions { get; } = new(System.StringComparer.Ordinal);
+
+    /// <summary>The locals and parameters each comparison of <see cref="Conditions"/> reads, by slot: a write to one forgets the outcome.</summary>
+    public Dictionary<ISymbol, List<int>> ConditionsReading { get; } = new(SymbolEqualityComparer.Default);
+
+    /// <summary>The length of a path's state: the tracked locals, the flags, then the comparisons.</summary>
+    public int StateLength => (TrackedCount * FlowWalker.Stride) + Flags.Count + Conditions.Count;
 
     /// <summary>Pool locals assigned once, from a static <c>Shared</c> pool (the key is that property) or a new pool (the key is the local).</summary>
     public Dictionary<ILocalSymbol, ISymbol> PoolLocals { get; } = new(SymbolEqualityComparer.Default);
@@ -116,6 +129,9 @@ internal sealed class MethodScan
             case IInvocationOperation invocation when _api.IsRent(invocation.TargetMethod, out ResourceKind kind) && IsDiscarded(invocation):
                 Dropped.Add((invocation, kind));
                 break;
+            case IBinaryOperation { OperatorKind: BinaryOperatorKind.LessThan or BinaryOperatorKind.LessThanOrEqual or BinaryOperatorKind.GreaterThan or BinaryOperatorKind.GreaterThanOrEqual or BinaryOperatorKind.Equals or BinaryOperatorKind.NotEquals } comparison:
+                AddComparison(comparison);
+                break;
         }
 
         if (operation is IConditionalOperation or IWhileLoopOperation or IForLoopOperation || operation.Parent is IBinaryOperation { OperatorKind: BinaryOperatorKind.ConditionalAnd or BinaryOperatorKind.ConditionalOr })
@@ -152,6 +168,32 @@ internal sealed class MethodScan
         {
             _flagCandidates.Add(symbol);
         }
+    }
+
+    private void AddComparison(IBinaryOperation comparison)
+    {
+        HashSet<ISymbol> reads = new(SymbolEqualityComparer.Default);
+        foreach (IOperation part in comparison.DescendantsAndSelf())
+        {
+            switch (part)
+            {
+                case IBinaryOperation or IUnaryOperation or IConversionOperation or ILiteralOperation:
+                    continue;
+                case ILocalReferenceOperation local:
+                    reads.Add(local.Local);
+                    continue;
+                case IParameterReferenceOperation parameter when parameter.Parameter.RefKind == RefKind.None:
+                    reads.Add(parameter.Parameter);
+                    continue;
+                case IFieldReferenceOperation { Field.IsConst: true }:
+                    continue;
+                default:
+                    return;
+            }
+        }
+
+        string text = comparison.Syntax.ToString();
+        _comparisons[text] = _comparisons.TryGetValue(text, out (int Count, HashSet<ISymbol> Reads) seen) ? (seen.Count + 1, seen.Reads) : (1, reads);
     }
 
     /// <remarks>The body of an expression lambda (<c>() =&gt; pool.Rent(-1)</c>, as <c>Assert.Throws</c> takes it) is not counted.</remarks>
@@ -364,6 +406,27 @@ internal sealed class MethodScan
             }
 
             Flags[candidate] = slot++;
+        }
+
+        foreach (KeyValuePair<string, (int Count, HashSet<ISymbol> Reads)> comparison in _comparisons)
+        {
+            if (comparison.Value.Count < 2 || Conditions.Count == MaximumFlags)
+            {
+                continue;
+            }
+
+            Conditions[comparison.Key] = slot;
+            foreach (ISymbol read in comparison.Value.Reads)
+            {
+                if (!ConditionsReading.TryGetValue(read, out List<int>? slots))
+                {
+                    ConditionsReading[read] = slots = [];
+                }
+
+                slots.Add(slot);
+            }
+
+            slot++;
         }
 
         foreach (KeyValuePair<ILocalSymbol, List<IOperation?>> pair in _writes)

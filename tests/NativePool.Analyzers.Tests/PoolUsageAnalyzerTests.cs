@@ -357,6 +357,74 @@ public sealed class PoolUsageAnalyzerTests
         editorConfig: "nativepool.report_leaks_on_exceptions = true");
 
     [Fact]
+    public Task ARentAndAReturnUnderTheSameComparisonAreClean() => Verify.VerifyAsync(Sources.InMethod("""
+                byte[]? rented = null;
+                if (n > 256)
+                {
+                    rented = pool.Rent(n);
+                }
+
+                Work();
+                if (n > 256)
+                {
+                    pool.Return(rented!);
+                }
+        """));
+
+    [Fact]
+    public Task AComparisonWhoseOperandChangedIsNotTakenAgain() => Verify.VerifyAsync(Sources.InMethod("""
+                byte[]? rented = null;
+                int size = n;
+                if (size > 256)
+                {
+                    rented = {|NP0003:pool.Rent(size)|};
+                }
+
+                size++;
+                if (size > 256)
+                {
+                    pool.Return(rented!);
+                }
+        """));
+
+    [Fact]
+    public Task AStackOrRentedBufferReturnedUnderANullTestIsClean() => Verify.VerifyAsync(Sources.InMethod("""
+                byte[]? rented = null;
+                Span<byte> buffer = n <= 256 ? stackalloc byte[256] : (rented = pool.Rent(n));
+                try
+                {
+                    Use(buffer);
+                }
+                finally
+                {
+                    if (rented != null)
+                    {
+                        pool.Return(rented);
+                    }
+                }
+        """));
+
+    [Fact]
+    public Task AGrowingBufferSwappedForALargerOneIsClean() => Verify.VerifyAsync(Sources.InMethod("""
+                byte[] buffer = pool.Rent(16);
+                try
+                {
+                    while (condition)
+                    {
+                        byte[] larger = pool.Rent(buffer.Length * 2);
+                        buffer.CopyTo(larger, 0);
+                        pool.Return(buffer);
+                        buffer = larger;
+                        Work();
+                    }
+                }
+                finally
+                {
+                    pool.Return(buffer);
+                }
+        """));
+
+    [Fact]
     public Task ComparingReferencesAfterTheReturnIsNotAUse() => Verify.VerifyAsync(Sources.InMethod("""
                 byte[] buffer = pool.Rent(n);
                 pool.Return(buffer);
