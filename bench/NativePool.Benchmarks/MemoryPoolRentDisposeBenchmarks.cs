@@ -44,7 +44,7 @@ public class MemoryPoolRentDisposeBenchmarks
     [BenchmarkCategory(Category)]
     public int StripedScoped()
     {
-        using MemoryLease<byte> lease = StripedMemoryPool<byte>.Shared.RentScoped(Length);
+        using MemoryLease<byte> lease = StripedMemoryPool<byte>.Shared.RentLease(Length);
         return lease.Memory.Length;
     }
 }

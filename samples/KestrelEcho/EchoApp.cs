@@ -1,7 +1,6 @@
 using System;
 using System.Net;
 using Microsoft.AspNetCore.Builder;
-using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.DependencyInjection;
@@ -9,17 +8,9 @@ using Microsoft.Extensions.Logging;
 
 namespace NativePool.Samples.KestrelEcho;
 
-/// <summary>An echo server on Kestrel whose transport memory comes from the pool factory a registration puts in place.</summary>
+/// <summary>An echo server on Kestrel whose transport memory comes from the pool a registration puts in place (<c>AddStripedKestrelMemoryPool</c>).</summary>
 internal static class EchoApp
 {
-    /// <summary>Builds the app with <paramref name="poolFactory"/> as the transport's memory pool factory (null: Kestrel's own).</summary>
-    public static WebApplication Build(StripedMemoryPoolFactory? poolFactory, int port = 0) =>
-        Build(
-            poolFactory is null
-                ? null
-                : services => services.AddSingleton<IMemoryPoolFactory<byte>>(poolFactory),
-            port);
-
     /// <summary>Builds the app: POST /echo answers with the request body; port 0 picks a free port.</summary>
     /// <param name="registerPool">Registers the transport's memory pool factory, or null for Kestrel's own.</param>
     /// <param name="port">The port on the loopback address.</param>

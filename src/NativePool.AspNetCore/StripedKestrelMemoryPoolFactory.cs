@@ -55,15 +55,16 @@ public sealed class StripedKestrelMemoryPoolFactory : IMemoryPoolFactory<byte>, 
 
     /// <summary>A factory of pools shaped by <paramref name="options"/>, reporting Kestrel's instruments through <paramref name="meterFactory"/>.</summary>
     /// <param name="options">
-    /// The pools' shape, copied now (null: the defaults, with <see cref="StripedMemoryPoolOptions.MaximumBufferLength"/>
-    /// <see cref="DefaultMaximumBufferLength"/> and <see cref="StripedMemoryPoolOptions.ReuseOwners"/> true); a null <see cref="StripedPoolOptions.Name"/> becomes
+    /// The pools' shape, copied now with <see cref="PoolOptions.Clone"/>, every option and the clock included (null: the
+    /// defaults, with <see cref="StripedMemoryPoolOptions.MaximumBufferLength"/> <see cref="DefaultMaximumBufferLength"/>
+    /// and <see cref="StripedMemoryPoolOptions.ReuseOwners"/> true); a null <see cref="PoolOptions.Name"/> becomes
     /// <see cref="DefaultPoolName"/>. Values out of range make <see cref="Create"/> throw
     /// <see cref="ArgumentOutOfRangeException"/>.
     /// </param>
     /// <param name="meterFactory">Creates the <c>Microsoft.AspNetCore.MemoryPool</c> meter; null reports no Kestrel instruments.</param>
     public StripedKestrelMemoryPoolFactory(StripedMemoryPoolOptions? options, IMeterFactory? meterFactory)
     {
-        _options = Copy(options ?? new StripedMemoryPoolOptions { MaximumBufferLength = DefaultMaximumBufferLength, ReuseOwners = true });
+        _options = (StripedMemoryPoolOptions)(options?.Clone() ?? new StripedMemoryPoolOptions { MaximumBufferLength = DefaultMaximumBufferLength, ReuseOwners = true });
         _options.Name ??= DefaultPoolName;
         if (meterFactory is not null)
         {
@@ -85,10 +86,7 @@ public sealed class StripedKestrelMemoryPoolFactory : IMemoryPoolFactory<byte>, 
     public MemoryPool<byte> Create(MemoryPoolOptions? options = null)
     {
         // Volatile: a Dispose on another thread (the container's) stops new pools.
-        if (Volatile.Read(ref _disposed) != 0)
-        {
-            ThrowHelper.ThrowObjectDisposed(nameof(StripedKestrelMemoryPoolFactory));
-        }
+        ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
 
         StripedMemoryPool<byte> pool = StripedMemoryPool<byte>.Create(_options);
         _pools.Enqueue(new CreatedPool(pool, string.IsNullOrEmpty(options?.Owner) ? null : options.Owner));
@@ -133,22 +131,6 @@ public sealed class StripedKestrelMemoryPoolFactory : IMemoryPoolFactory<byte>, 
         Trimmed = total.Trimmed + s.Trimmed,
         Pooled = total.Pooled + s.Pooled,
         PooledBytes = total.PooledBytes + s.PooledBytes,
-    };
-
-    // Every public option; the pools copy them again when they are created.
-    private static StripedMemoryPoolOptions Copy(StripedMemoryPoolOptions options) => new()
-    {
-        MaximumBufferLength = options.MaximumBufferLength,
-        DefaultBufferLength = options.DefaultBufferLength,
-        ItemsPerStripe = options.ItemsPerStripe,
-        MaximumRetainedBytesPerSizeClass = options.MaximumRetainedBytesPerSizeClass,
-        StripeCount = options.StripeCount,
-        TrimmingEnabled = options.TrimmingEnabled,
-        TrimInterval = options.TrimInterval,
-        TrimAge = options.TrimAge,
-        ClearOnReturn = options.ClearOnReturn,
-        ReuseOwners = options.ReuseOwners,
-        Name = options.Name,
     };
 
     /// <summary>A pool this factory made, and the owner Kestrel named for it (null when none).</summary>

@@ -23,7 +23,7 @@ public static class StripedKestrelMemoryPoolServiceCollectionExtensions
     /// <param name="configure">
     /// Shapes the pools (run now, on options whose <see cref="StripedMemoryPoolOptions.MaximumBufferLength"/> is
     /// <see cref="StripedKestrelMemoryPoolFactory.DefaultMaximumBufferLength"/>, whose
-    /// <see cref="StripedPoolOptions.Name"/> is <see cref="StripedKestrelMemoryPoolFactory.DefaultPoolName"/>, and whose
+    /// <see cref="PoolOptions.Name"/> is <see cref="StripedKestrelMemoryPoolFactory.DefaultPoolName"/>, and whose
     /// <see cref="StripedMemoryPoolOptions.ReuseOwners"/> is true: Kestrel's pipes dispose every owner exactly once, as
     /// Kestrel's own pool assumes when it hands out its pooled blocks), or null.
     /// </param>
@@ -31,10 +31,7 @@ public static class StripedKestrelMemoryPoolServiceCollectionExtensions
     /// <exception cref="ArgumentNullException"><paramref name="services"/> is null.</exception>
     public static IServiceCollection AddStripedKestrelMemoryPool(this IServiceCollection services, Action<StripedMemoryPoolOptions>? configure = null)
     {
-        if (services is null)
-        {
-            ThrowHelper.ThrowArgumentNull(nameof(services));
-        }
+        ArgumentNullException.ThrowIfNull(services);
 
         var options = new StripedMemoryPoolOptions
         {

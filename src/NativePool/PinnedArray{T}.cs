@@ -13,7 +13,8 @@ internal static class PinnedArray<T>
     /// <remarks>
     /// Arrays of unmanaged elements are allocated on the pinned object heap, never move, and are not zeroed (callers of
     /// a pool must not rely on contents, as with <see cref="System.Buffers.ArrayPool{T}"/>). Arrays holding references
-    /// are ordinary zeroed arrays: the pool clears them on every return so it never keeps objects alive.
+    /// are ordinary (zeroed) arrays; the pool clears them on return only when asked (<c>clearArray</c>, or the pool's
+    /// clearing options), as the BCL's pools do.
     /// </remarks>
     public static T[] Allocate(int length) =>
         IsPinned ? GC.AllocateUninitializedArray<T>(length, pinned: true) : new T[length];

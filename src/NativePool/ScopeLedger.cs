@@ -66,11 +66,6 @@ internal sealed class ScopeLedger
     /// <summary>The slots themselves (tests).</summary>
     internal long[] SlotsForTest => _slots;
 
-    /// <summary>The ledger in <paramref name="caches"/>, the calling thread's cache table (read once by the caller).</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public static ScopeLedger In(object?[] caches) =>
-        Unsafe.As<ScopeLedger?>(caches[ThreadCacheTable.ScopeLedgerIndex]) ?? Create();
-
     /// <summary>Begins a scope; returns its number (never 0).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public long Begin()

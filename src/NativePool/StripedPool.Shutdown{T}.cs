@@ -1,6 +1,5 @@
 using System;
 using System.Collections.Generic;
-using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 using System.Threading;
 
@@ -77,6 +76,23 @@ internal sealed partial class StripedPool<T>
         DrainAfterMark(state);
         ReleaseId();
         return true;
+    }
+
+    /// <summary>
+    /// The one <c>Dispose</c> of every facade (objects, memory, native blocks): closes the facade's inlined paths and
+    /// registrations with <paramref name="closeFacade"/>, then runs <see cref="Shutdown()"/>. The callback runs on every
+    /// call, not only the first, so a second <c>Dispose</c> that returns while the first is still draining also finds the
+    /// facade closed; it must be idempotent and must not throw.
+    /// </summary>
+    /// <typeparam name="TFacade">The facade type; the callback is static and takes the facade as its state.</typeparam>
+    /// <param name="facade">The facade being disposed.</param>
+    /// <param name="closeFacade">Closes the facade's inlined paths (its limits drop to 0) and unregisters it.</param>
+    /// <returns>True for the call that shut the pool down.</returns>
+    /// <exception cref="AggregateException">The discard of one or more items threw; every other item was still discarded.</exception>
+    public bool Shutdown<TFacade>(TFacade facade, Action<TFacade> closeFacade)
+    {
+        closeFacade(facade);
+        return Shutdown();
     }
 
     /// <summary>A rent saw the mark after it took <paramref name="item"/>: the item goes to nobody, discarded and counted once.</summary>
@@ -223,12 +239,8 @@ internal sealed partial class StripedPool<T>
 
             if (errors is not null)
             {
-                ThrowAggregate(errors);
+                EngineThrowHelper.ThrowDiscardFailed(errors);
             }
         }
-
-        [DoesNotReturn]
-        private static void ThrowAggregate(List<Exception> errors) =>
-            ThrowHelper.ThrowAggregate("Discarding the pooled items threw.", errors);
     }
 }

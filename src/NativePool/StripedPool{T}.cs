@@ -1,6 +1,6 @@
 using System;
+using System.Diagnostics;
 using System.Runtime.CompilerServices;
-using System.Runtime.InteropServices;
 using System.Threading;
 
 namespace NativePool;
@@ -72,7 +72,7 @@ internal sealed partial class StripedPool<T> where T : class
     {
         if (settings.ClassCount > SlotBuffer<T>.Length)
         {
-            ThrowHelper.ThrowArgumentOutOfRange(nameof(settings), "A pool has at most 32 size classes.");
+            EngineThrowHelper.ThrowTooManySizeClasses(nameof(settings), SlotBuffer<T>.Length);
         }
 
         _classCount = settings.ClassCount;
@@ -134,9 +134,10 @@ internal sealed partial class StripedPool<T> where T : class
 
     /// <summary>Rents an item of class <paramref name="sizeClass"/>; <paramref name="caches"/> is <see cref="ThreadCacheTable.Current"/>.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public T Rent(int sizeClass, object?[]? caches)
+    public T Rent(int sizeClass, ThreadCaches caches)
     {
-        object? entry = ThreadCacheTable.Get(caches, _id);
+        Debug.Assert((uint)sizeClass < (uint)_classCount, "The facade maps every rent to one of the pool's size classes before it calls the engine.");
+        object? entry = caches.Get(_id);
         if (entry is not null && ReferenceEquals(Unsafe.As<ThreadCacheBase>(entry).Owner, _totals))
         {
             ThreadCache<T> cache = Unsafe.As<ThreadCache<T>>(entry);
@@ -160,9 +161,11 @@ internal sealed partial class StripedPool<T> where T : class
 
     /// <summary>Returns <paramref name="item"/> of class <paramref name="sizeClass"/>; <paramref name="caches"/> is <see cref="ThreadCacheTable.Current"/>.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public ReturnResult Return(int sizeClass, T item, object?[]? caches)
+    public ReturnResult Return(int sizeClass, T item, ThreadCaches caches)
     {
-        object? entry = ThreadCacheTable.Get(caches, _id);
+        Debug.Assert((uint)sizeClass < (uint)_classCount, "The facade maps every return to one of the pool's size classes before it calls the engine.");
+        Debug.Assert(item is not null, "The facade rejects a null return before it calls the engine.");
+        object? entry = caches.Get(_id);
         if (entry is not null && ReferenceEquals(Unsafe.As<ThreadCacheBase>(entry).Owner, _totals))
         {
             ThreadCache<T> cache = Unsafe.As<ThreadCache<T>>(entry);
@@ -216,7 +219,7 @@ internal sealed partial class StripedPool<T> where T : class
         if (capacity != 0 && cache._slotsEnabled)
         {
             Magazine<T> magazine = GetMagazine(cache, sizeClass, capacity);
-            T? item = PopMagazine(magazine);
+            T? item = magazine.Pop();
             if (item is not null)
             {
                 return item;
@@ -235,7 +238,7 @@ internal sealed partial class StripedPool<T> where T : class
                         AdjustReservation(cache, cache._reserved + moved, magazine.Count, capacity);
                     }
 
-                    return PopMagazine(magazine) ?? Allocate(sizeClass, cache);
+                    return magazine.Pop() ?? Allocate(sizeClass, cache);
                 }
             }
 
@@ -341,244 +344,6 @@ internal sealed partial class StripedPool<T> where T : class
         }
 
         return Drop(toStripes, sizeClass, cache);
-    }
-
-    private ReturnResult ReturnToMagazine(int sizeClass, T item, ThreadCache<T> cache, int capacity)
-    {
-        Magazine<T> magazine = GetMagazine(cache, sizeClass, capacity);
-        T?[] items = magazine.Items;
-        ref T? first = ref MemoryMarshal.GetArrayDataReference(items);
-        int count = magazine.Count;
-
-        // The cheap double-return check, as on a stripe: the item returned just before this one sits on top.
-        if (count != 0 && ReferenceEquals(Unsafe.Add(ref first, count - 1), item))
-        {
-            return ReturnResult.Duplicate;
-        }
-
-        if (count == capacity && (count = Compact(magazine)) == capacity)
-        {
-            count = SpillToStripes(sizeClass, cache, magazine, capacity);
-        }
-
-        ref T? slot = ref cache.Slot(sizeClass);
-        int held = count + (slot is null ? 0 : 1);
-        if (_strict && cache._reserved < held + 1)
-        {
-            // Room for one more item: a batch of units at once, so the next returns pay nothing.
-            int got = _totals.Reserve(held + 1 - cache._reserved, held + 1 + BatchSize(capacity) - cache._reserved);
-            cache._reserved += got;
-            if (cache._reserved < held + 1)
-            {
-                // The bound is reached: keep the warmest item, drop the returned one.
-                return Drop(item, sizeClass, cache);
-            }
-        }
-
-        // Keep the warmest item in the slot: the one being returned goes there, the parked one onto the magazine.
-        T? parked = slot;
-        if (parked is not null)
-        {
-            // Through a ref, not an indexer: a store into a T[] of shared generic code would pay a covariance check.
-            Unsafe.Add(ref first, count++) = parked;
-        }
-
-        slot = item;
-        magazine.Count = count;
-        return ReturnResult.Stored;
-    }
-
-    /// <summary>Moves the coldest half of a full magazine to the stripes with one claim (dropping what does not fit).</summary>
-    /// <returns>The magazine's new count.</returns>
-    private int SpillToStripes(int sizeClass, ThreadCache<T> cache, Magazine<T> magazine, int capacity)
-    {
-        int batch = BatchSize(capacity);
-        T?[] items = magazine.Items;
-        int moved = MoveToStripes(sizeClass, cache, items.AsSpan(0, batch));
-
-        int count = magazine.Count;
-        Array.Copy(items, batch, items, 0, count - batch);
-        Array.Clear(items, count - batch, batch);
-        magazine.Count = count - batch;
-        if (_strict)
-        {
-            // Stripe items hold their own units: those of the moved items leave with them, those of the dropped go back.
-            cache._reserved -= moved;
-            _totals.Release(batch - moved);
-            cache._reserved -= batch - moved;
-        }
-
-        return count - batch;
-    }
-
-    /// <summary>
-    /// Moves <paramref name="items"/> (the coldest of a magazine) onto the stripes of class <paramref name="sizeClass"/>,
-    /// one claim per stripe that has room, and drops what no stripe can take.
-    /// </summary>
-    /// <returns>How many items, from the start of <paramref name="items"/>, went to the stripes.</returns>
-    private int MoveToStripes(int sizeClass, ThreadCache<T> cache, ReadOnlySpan<T?> items)
-    {
-        StripeSet<T> set = _classes[sizeClass] ?? CreateStripes(sizeClass);
-        int moved = PushAll(set, cache, items);
-        foreach (T? dropped in items[moved..])
-        {
-            if (dropped is not null)
-            {
-                OwnerCounter.Increment(ref cache._dropped);
-                LogDropped(dropped, sizeClass);
-                Discard(dropped);
-            }
-        }
-
-        return moved;
-    }
-
-    /// <summary>Pushes <paramref name="items"/> onto the stripes, one claim per stripe that has room; returns how many went.</summary>
-    private int PushAll(StripeSet<T> set, ThreadCache<T> cache, ReadOnlySpan<T?> items)
-    {
-        int moved = 0;
-        while (moved < items.Length)
-        {
-            int pushed = set.PushBatch(HomeStripe(cache), items[moved..]);
-            if (pushed == 0)
-            {
-                break;
-            }
-
-            moved += pushed;
-        }
-
-        return moved;
-    }
-
-    private ReturnResult Drop(T item, int sizeClass, ThreadCache<T> cache)
-    {
-        OwnerCounter.Increment(ref cache._dropped);
-        LogDropped(item, sizeClass);
-        Discard(item);
-        return ReturnResult.Dropped;
-    }
-
-    /// <summary>Strict pools: sets the thread's reservation to cover its slot and <paramref name="magazineCount"/> items plus one batch of room.</summary>
-    private void AdjustReservation(ThreadCache<T> cache, int reserved, int magazineCount, int capacity)
-    {
-        int batch = BatchSize(capacity);
-        int target = 1 + magazineCount + (_totals.FreeBudget >= 2 * batch ? batch : 0);
-        if (reserved > target)
-        {
-            _totals.Release(reserved - target);
-            reserved = target;
-        }
-
-        cache._reserved = reserved;
-    }
-
-    private static T? PopMagazine(Magazine<T> magazine)
-    {
-        ref T? first = ref MemoryMarshal.GetArrayDataReference(magazine.Items);
-        int count = magazine.Count;
-        while (count != 0)
-        {
-            ref T? top = ref Unsafe.Add(ref first, --count);
-            T? item = top;
-            top = null;
-
-            // A disposal or a finalizer may have emptied the magazine under us: a null is skipped, not handed out.
-            if (item is not null)
-            {
-                magazine.Count = count;
-                return item;
-            }
-        }
-
-        magazine.Count = 0;
-        return null;
-    }
-
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static Magazine<T> GetMagazine(ThreadCache<T> cache, int sizeClass, int capacity)
-    {
-        Magazine<T>?[]? magazines = cache._magazines;
-        if (magazines is not null)
-        {
-            // Through a ref: the element's address in an array of a shared generic type would cost a type-checking
-            // helper call (the class was validated by the caller).
-            Magazine<T>? magazine = Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(magazines), sizeClass);
-            if (magazine is not null)
-            {
-                return magazine;
-            }
-        }
-
-        return CreateMagazine(cache, sizeClass, capacity);
-    }
-
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private static Magazine<T> CreateMagazine(ThreadCache<T> cache, int sizeClass, int capacity)
-    {
-        Magazine<T>?[] magazines = cache._magazines ??= new Magazine<T>?[SlotBuffer<T>.Length];
-        return magazines[sizeClass] ??= new Magazine<T>(capacity);
-    }
-
-    private static int BatchSize(int capacity) => (capacity + 1) / 2;
-
-    /// <summary>Closes the gaps a disposal or the owner's own release-all left in a magazine; returns its count.</summary>
-    private static int Compact(Magazine<T> magazine)
-    {
-        T?[] items = magazine.Items;
-        int live = 0;
-        for (int i = 0; i < magazine.Count; i++)
-        {
-            T? item = items[i];
-            if (item is not null)
-            {
-                // Through refs: stores into a T[] of shared generic code would pay a covariance check each.
-                ref T? first = ref MemoryMarshal.GetArrayDataReference(items);
-                Unsafe.Add(ref first, i) = null;
-                Unsafe.Add(ref first, live++) = item;
-            }
-        }
-
-        magazine.Count = live;
-        return live;
-    }
-
-    /// <summary>Empties the calling thread's magazines into the stripes (the trimmer asked for it).</summary>
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private void FlushMagazines(ThreadCache<T> cache)
-    {
-        // Volatile: clears the trimmer's request; a request raised after this point is honoured next time.
-        Volatile.Write(ref cache._flushRequested, 0);
-        if (cache._magazines is null)
-        {
-            return;
-        }
-
-        for (int c = 0; c < _classCount; c++)
-        {
-            Magazine<T>? magazine = cache._magazines[c];
-            if (magazine is null || magazine.Count == 0)
-            {
-                continue;
-            }
-
-            T?[] items = magazine.Items;
-            int count = Compact(magazine);
-            int moved = MoveToStripes(c, cache, items.AsSpan(0, count));
-
-            Array.Clear(items, 0, count);
-            magazine.Count = 0;
-            if (_strict)
-            {
-                // The moved items' units go with them; the dropped items' units are released below.
-                cache._reserved -= moved;
-            }
-        }
-
-        if (_strict)
-        {
-            AdjustReservation(cache, cache._reserved, 0, 1);
-        }
     }
 
     /// <summary>The calling thread's home stripe: its processor id, re-read every <see cref="ThreadCache{T}.HomeRefreshPeriod"/> stripe operations.</summary>

@@ -123,7 +123,7 @@ internal static class ThreadCacheTable
 
             if (s_nextPoolId >= s_maximumPools)
             {
-                ThrowHelper.ThrowInvalidOperation($"More than {s_maximumPools} NativePool pools are alive at once.");
+                EngineThrowHelper.ThrowTooManyPools(s_maximumPools);
             }
 
             return s_nextPoolId++;
@@ -144,25 +144,20 @@ internal static class ThreadCacheTable
         }
     }
 
-    /// <summary>The calling thread's table (null until its first cache), for <see cref="Get(object[], int)"/>.</summary>
+    /// <summary>The calling thread's table (empty until its first cache).</summary>
     /// <remarks>
     /// A facade reads this first thing, on every path, before it branches: the JIT then computes the thread-static
     /// base once for an inlined <c>Rent</c> followed by an inlined <c>Return</c>, instead of once for each.
     /// </remarks>
-    public static object?[]? Current
+    public static ThreadCaches Current
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        get => t_caches;
+        get => new(t_caches);
     }
 
     /// <summary>This thread's entry at <paramref name="poolId"/> (a cache of that pool or of a dead one), or null.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public static object? Get(int poolId) => Get(t_caches, poolId);
-
-    /// <summary>The entry at <paramref name="poolId"/> of <paramref name="caches"/> (the calling thread's table), or null.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public static object? Get(object?[]? caches, int poolId) =>
-        caches is not null && (uint)poolId < (uint)caches.Length ? caches[poolId] : null;
+    public static object? Get(int poolId) => Current.Get(poolId);
 
     /// <summary>Stores this thread's cache for pool <paramref name="poolId"/>, growing the table as needed.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]

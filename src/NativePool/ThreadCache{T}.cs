@@ -180,17 +180,3 @@ internal struct SlotBuffer<T> where T : class
 
     private T? _element0;
 }
-
-/// <summary>A thread's extra items of one size class: a LIFO stack the owner fills and empties with plain stores.</summary>
-/// <typeparam name="T">The item type.</typeparam>
-internal sealed class Magazine<T> where T : class
-{
-    /// <summary>Creates an empty magazine of <paramref name="capacity"/> items.</summary>
-    public Magazine(int capacity) => Items = new T?[capacity];
-
-    /// <summary>The items; those at <c>[0, Count)</c> are parked, the bottom ones the coldest.</summary>
-    public T?[] Items { get; }
-
-    /// <summary>Items parked (owner-written; other threads read it only as a snapshot).</summary>
-    public int Count;
-}

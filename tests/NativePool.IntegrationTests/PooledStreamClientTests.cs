@@ -125,7 +125,7 @@ public sealed class PooledStreamClientTests
     public async Task HttpClientPostsAPooledStreamToKestrelAndReadsTheEchoIntoAnother()
     {
         PooledStreamManager manager = Manager();
-        await using WebApplication app = EchoApp.Build((StripedMemoryPoolFactory?)null);
+        await using WebApplication app = EchoApp.Build(registerPool: null);
         await app.StartAsync();
         using var client = new HttpClient { BaseAddress = new Uri(app.Urls.Single()), Timeout = TimeSpan.FromSeconds(60) };
 

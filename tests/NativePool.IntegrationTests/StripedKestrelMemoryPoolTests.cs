@@ -9,6 +9,7 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Logging;
 using NativePool.AspNetCore;
+using NativePool.Samples.KestrelEcho;
 
 namespace NativePool.IntegrationTests;
 
@@ -30,7 +31,7 @@ public sealed class StripedKestrelMemoryPoolTests
         using var recorder = new InstrumentRecorder(meterFactory);
 
         await app.StartAsync();
-        long sent = await SendEchoesAsync(app.Urls.Single(), requests: 400, concurrency: 32, maxBody: 256 * 1024);
+        long sent = await EchoClient.SendEchoesAsync(app.Urls.Single(), requests: 400, concurrency: 32, maxBody: 256 * 1024);
 
         Assert.True(sent > 0, "nothing was echoed");
         Assert.Same(factory, app.Services.GetRequiredService<IMemoryPoolFactory<byte>>());
@@ -115,44 +116,8 @@ public sealed class StripedKestrelMemoryPoolTests
         Assert.Equal(0, factory.GetStatistics().Outstanding);
     }
 
-    private static WebApplication BuildEchoApp(Action<StripedMemoryPoolOptions> configure)
-    {
-        WebApplicationBuilder builder = WebApplication.CreateSlimBuilder();
-        builder.Logging.ClearProviders();
-        builder.WebHost.UseKestrel(static kestrel => kestrel.Listen(IPAddress.Loopback, 0));
-        builder.Services.AddStripedKestrelMemoryPool(configure);
-        WebApplication app = builder.Build();
-        app.MapPost("/echo", static async (HttpContext context) =>
-        {
-            context.Response.ContentType = "application/octet-stream";
-            context.Response.ContentLength = context.Request.ContentLength;
-            await context.Request.BodyReader.CopyToAsync(context.Response.BodyWriter).ConfigureAwait(false);
-        });
-        return app;
-    }
-
-    private static async Task<long> SendEchoesAsync(string url, int requests, int concurrency, int maxBody)
-    {
-        using var client = new HttpClient { BaseAddress = new Uri(url), Timeout = TimeSpan.FromSeconds(60) };
-        long sent = 0;
-        await Parallel.ForAsync(0, requests, new ParallelOptions { MaxDegreeOfParallelism = concurrency }, async (i, token) =>
-        {
-            var random = new Random(i);
-            byte[] body = new byte[i % 10 == 0 ? 0 : random.Next(1, maxBody)];
-            random.NextBytes(body);
-            using var content = new ByteArrayContent(body);
-            using HttpResponseMessage response = await client.PostAsync(new Uri("/echo", UriKind.Relative), content, token);
-            response.EnsureSuccessStatusCode();
-            byte[] echoed = await response.Content.ReadAsByteArrayAsync(token);
-            Assert.Equal(body.Length, echoed.Length);
-            int same = body.AsSpan().CommonPrefixLength(echoed);
-            Assert.True(same == body.Length, $"Request {i}: byte {same} of {body.Length} differs.");
-
-            // Interlocked: the requests run in parallel and all add to one total.
-            Interlocked.Add(ref sent, body.Length);
-        });
-        return sent;
-    }
+    private static WebApplication BuildEchoApp(Action<StripedMemoryPoolOptions> configure) =>
+        EchoApp.Build(services => services.AddStripedKestrelMemoryPool(configure));
 
     private static string Describe(Dictionary<string, long> values, PoolStatistics statistics) =>
         $"{string.Join(", ", values.Select(static pair => $"{pair.Key}={pair.Value}"))}; pools: {statistics}";

@@ -20,10 +20,6 @@ public sealed class DeadThreadStatisticsTests
         Finalization.WaitUntil(
             () => pool.Engine.CountLiveThreadCaches() == 0,
             () => $"{pool.Engine.CountLiveThreadCaches()} thread caches not finalized");
-        PoolStatistics stats = pool.GetStatistics();
-        Assert.Equal(1, stats.Allocated);
-        Assert.Equal(0, stats.Pooled);
-        Assert.Equal(1, stats.Dropped);
-        Assert.Equal(0, stats.Outstanding);
+        StatisticsAssert.Counts(pool.GetStatistics(), allocated: 1, pooled: 0, dropped: 1, outstanding: 0);
     }
 }

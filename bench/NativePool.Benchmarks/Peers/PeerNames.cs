@@ -14,7 +14,7 @@ public static class PeerNames
     public const string StripedArrayPoolScoped = "StripedArrayPool.Shared RentScoped";
     public const string StripedArrayPoolCreate = "StripedArrayPool.Create()";
     public const string StripedMemoryPool = "StripedMemoryPool.Shared";
-    public const string StripedMemoryPoolScoped = "StripedMemoryPool.Shared RentScoped";
+    public const string StripedMemoryPoolScoped = "StripedMemoryPool.Shared RentLease";
     public const string DefaultObjectPool = "DefaultObjectPool (Microsoft)";
     public const string StripedObjectPool = "StripedObjectPool (ours)";
     public const string StripedObjectPoolAbstract = "StripedObjectPool via ObjectPool<T>";

@@ -6,7 +6,7 @@ namespace NativePool;
 /// <summary>
 /// An array rented from a <see cref="StripedArrayPool{T}"/> under a lease that may outlive a method: <c>using var lease = pool.RentLease(n);</c>.
 /// Disposing it returns the array once. For a synchronous scope, <see cref="StripedArrayPool{T}.RentScoped"/>
-/// gives an <see cref="ArrayScope{T}"/>, which costs less.
+/// gives an <see cref="ArrayScope{T}"/>, whose copies all live on one thread, so its dispose needs no atomic instruction.
 /// </summary>
 /// <remarks>
 /// The lease is a struct and allocates nothing. Copies of a lease share one generation token, so whichever copy is

@@ -76,7 +76,7 @@ public readonly ref struct ArrayScope<T>
         {
             if (!IsActive)
             {
-                LeaseThrowHelper.ThrowLeaseEnded();
+                ThrowHelper.ThrowLeaseEnded();
             }
 
             return _array!;
@@ -92,7 +92,7 @@ public readonly ref struct ArrayScope<T>
         {
             if (!IsActive)
             {
-                LeaseThrowHelper.ThrowLeaseEnded();
+                ThrowHelper.ThrowLeaseEnded();
             }
 
             // The pool checked the array's exact type when it was returned, so no covariance check is needed here.

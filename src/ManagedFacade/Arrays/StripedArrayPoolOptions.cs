@@ -5,7 +5,7 @@ namespace NativePool;
 /// <summary>How a <see cref="StripedArrayPool{T}"/> made by <see cref="StripedArrayPool{T}.Create(StripedArrayPoolOptions)"/> is shaped.</summary>
 /// <remarks>
 /// The shared options (stripes, <see cref="StripedPoolOptions.ItemsPerStripe"/>, the byte budget, trimming, the clock,
-/// the name) and their rules are <see cref="StripedPoolOptions"/>'s; <see cref="StripedPoolOptions.Name"/> defaults to
+/// the name) and their rules are <see cref="StripedPoolOptions"/>'s; <see cref="PoolOptions.Name"/> defaults to
 /// <c>StripedArrayPool&lt;T&gt;</c> with the element type's name, e.g. <c>StripedArrayPool&lt;Byte&gt;</c>. The
 /// BCL-shaped <see cref="StripedArrayPool{T}.Create(int, int)"/> does not follow the "0 means the default" rule: like
 /// <see cref="System.Buffers.ArrayPool{T}.Create(int, int)"/> it throws <see cref="ArgumentOutOfRangeException"/> for a
@@ -54,7 +54,9 @@ public sealed class StripedArrayPoolOptions : StripedPoolOptions
 
     /// <summary>
     /// Remember the stack that rented each array until it is returned, so <see cref="StripedArrayPool{T}.GetLeaks"/>
-    /// can say where the arrays still out were rented. Works in Release builds; costs a stack trace per rent. Default false.
+    /// can say where the arrays still out were rented. Works in Release builds; costs a stack trace per rent. Leaks are
+    /// reported only by <see cref="StripedArrayPool{T}.GetLeaks"/>: the pool holds each outstanding array until it comes
+    /// back, so an array never returned stays alive and is never reported on collection. Default false.
     /// </summary>
     public bool TrackLeaks { get; set; }
 
@@ -75,7 +77,7 @@ public sealed class StripedArrayPoolOptions : StripedPoolOptions
     public Action<PoolMisuse>? OnMisuse { get; set; }
 
     /// <inheritdoc/>
-    private protected override void ValidateOwnOptions()
+    private protected override void ValidateSizeClassOptions()
     {
         if (MaximumArrayLength is < SizeClasses.MinimumLength or > SizeClasses.MaximumLength)
         {

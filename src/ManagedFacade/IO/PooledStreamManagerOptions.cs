@@ -4,11 +4,11 @@ namespace NativePool;
 
 /// <summary>How a <see cref="PooledStreamManager"/> made by <see cref="PooledStreamManager.Create(PooledStreamManagerOptions)"/> is shaped.</summary>
 /// <remarks>
-/// The shared options (stripes, <see cref="StripedPoolOptions.ItemsPerStripe"/>, trimming, the clock, the name) and
-/// their rules are <see cref="StripedPoolOptions"/>'s. The streams' blocks and large buffers are pinned byte arrays of
+/// The shared options (stripes, <see cref="StripedPoolOptions.ItemsPerStripe"/>, and through <see cref="PoolOptions"/>
+/// trimming, the clock and the name) and their rules are <see cref="StripedPoolOptions"/>'s. The streams' blocks and large buffers are pinned byte arrays of
 /// the engine's power-of-two size classes, kept in one array pool of the manager; its retention is bounded per size
 /// class by <see cref="StripedPoolOptions.MaximumRetainedBytesPerSizeClass"/> and trimmed like every pool's.
-/// <see cref="StripedPoolOptions.Name"/> defaults to <c>PooledStreamManager</c>.
+/// <see cref="PoolOptions.Name"/> defaults to <c>PooledStreamManager</c>.
 /// </remarks>
 public sealed class PooledStreamManagerOptions : StripedPoolOptions
 {
@@ -67,7 +67,7 @@ public sealed class PooledStreamManagerOptions : StripedPoolOptions
     public Action<PoolMisuse>? OnMisuse { get; set; }
 
     /// <inheritdoc/>
-    private protected override void ValidateOwnOptions()
+    private protected override void ValidateSizeClassOptions()
     {
         if (BlockSize is < 1024 or > 64 * 1024 * 1024 || (BlockSize & (BlockSize - 1)) != 0)
         {

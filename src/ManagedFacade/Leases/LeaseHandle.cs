@@ -47,7 +47,7 @@ internal readonly struct LeaseHandle : IEquatable<LeaseHandle>
     {
         if (!IsActive)
         {
-            LeaseThrowHelper.ThrowLeaseEnded();
+            ThrowHelper.ThrowLeaseEnded();
         }
     }
 

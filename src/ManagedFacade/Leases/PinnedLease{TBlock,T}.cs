@@ -53,7 +53,7 @@ internal readonly struct PinnedLease<TBlock, T> : IEquatable<PinnedLease<TBlock,
         TBlock? block = _block;
         if (block is null || block.Generation != _generation)
         {
-            LeaseThrowHelper.ThrowLeaseEnded();
+            ThrowHelper.ThrowLeaseEnded();
         }
 
         return block;

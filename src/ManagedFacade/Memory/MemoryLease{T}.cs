@@ -6,7 +6,7 @@ using System.Runtime.InteropServices;
 namespace NativePool;
 
 /// <summary>
-/// A pinned buffer rented from a <see cref="StripedMemoryPool{T}"/> for a scope: <c>using var lease = pool.RentScoped(n);</c>.
+/// A pinned buffer rented from a <see cref="StripedMemoryPool{T}"/> under a lease that may be stored, passed on or kept across an <see langword="await"/>: <c>using var lease = pool.RentLease(n);</c>.
 /// Disposing it returns the buffer once.
 /// </summary>
 /// <remarks>

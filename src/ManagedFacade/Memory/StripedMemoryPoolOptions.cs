@@ -3,7 +3,7 @@ namespace NativePool;
 /// <summary>How a <see cref="StripedMemoryPool{T}"/> made by <see cref="StripedMemoryPool{T}.Create(StripedMemoryPoolOptions)"/> is shaped.</summary>
 /// <remarks>
 /// The shared options (stripes, <see cref="StripedPoolOptions.ItemsPerStripe"/>, the byte budget, trimming, the clock,
-/// the name) and their rules are <see cref="StripedPoolOptions"/>'s; <see cref="StripedPoolOptions.Name"/> defaults to
+/// the name) and their rules are <see cref="StripedPoolOptions"/>'s; <see cref="PoolOptions.Name"/> defaults to
 /// <c>StripedMemoryPool&lt;T&gt;</c> with the element type's name, e.g. <c>StripedMemoryPool&lt;Byte&gt;</c>.
 /// </remarks>
 public sealed class StripedMemoryPoolOptions : StripedPoolOptions
@@ -39,12 +39,12 @@ public sealed class StripedMemoryPoolOptions : StripedPoolOptions
     /// then goes to later renters: a reference kept after <c>Dispose</c> (a second, late <c>Dispose</c>, or a read of
     /// <c>Memory</c>) acts on whichever lease the object serves at that moment, and can end another renter's lease and
     /// let two renters share one buffer. Set it only where every owner is disposed exactly once and dropped at once (as
-    /// System.IO.Pipelines does with its segments). <c>RentScoped</c> allocates nothing and is stale-safe either way.
+    /// System.IO.Pipelines does with its segments). <c>RentLease</c> allocates nothing and is stale-safe either way.
     /// </summary>
     public bool ReuseOwners { get; set; }
 
     /// <inheritdoc/>
-    private protected override void ValidateOwnOptions()
+    private protected override void ValidateSizeClassOptions()
     {
         if (MaximumBufferLength is < SizeClasses.MinimumLength or > SizeClasses.MaximumLength)
         {

@@ -8,7 +8,7 @@ namespace NativePool;
 
 /// <summary>
 /// A drop-in <see cref="MemoryPool{T}"/> on the NativePool engine whose buffers live on the pinned object heap and whose
-/// buffer managers are pooled, so <c>Memory.Pin()</c> needs no GCHandle and <see cref="RentScoped(int)"/> allocates nothing. Use
+/// buffer managers are pooled, so <c>Memory.Pin()</c> needs no GCHandle and <see cref="RentLease(int)"/> allocates nothing. Use
 /// <see cref="Shared"/> where you used <see cref="MemoryPool{T}.Shared"/>, e.g. for <c>PipeOptions.Pool</c>.
 /// </summary>
 /// <remarks>
@@ -30,7 +30,7 @@ namespace NativePool;
 /// the pooled manager; its first <c>Dispose</c> takes that out with one exchange, so afterwards its <c>Memory</c> throws
 /// <see cref="ObjectDisposedException"/> and its <c>Dispose</c> does nothing, whoever holds the buffer now. For no
 /// allocation at all, use
-/// <see cref="RentScoped(int)"/> (a struct lease that carries the generation, equally stale-safe), or create the pool
+/// <see cref="RentLease(int)"/> (a struct lease that carries the generation, equally stale-safe), or create the pool
 /// with <see cref="StripedMemoryPoolOptions.ReuseOwners"/> where every owner is disposed exactly once.
 /// </para>
 /// <para>
@@ -78,7 +78,6 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
 
     // 1 while a return may park its owner in the thread's slot inline: not in a clearing pool, nor after Dispose.
     private int _returnOpen;
-    private int _disposed;
 
     private unsafe StripedMemoryPool(StripedMemoryPoolOptions options, bool isShared)
     {
@@ -152,13 +151,13 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
         return _reuseOwners ? owner : new RentedMemoryOwner<T>(owner);
     }
 
-    /// <summary>Rents a pinned buffer for a scope; the struct lease allocates nothing and disposing it returns the buffer once.</summary>
+    /// <summary>Rents a pinned buffer under a lease, which may be stored or kept across an <see langword="await"/>; the struct lease allocates nothing and disposing it returns the buffer once.</summary>
     /// <param name="length">The length, 0 to <see cref="MaxBufferSize"/>; -1 for <see cref="DefaultBufferLength"/>.</param>
     /// <returns>A lease whose <see cref="MemoryLease{T}.Memory"/> is exactly <paramref name="length"/> long (<see cref="DefaultBufferLength"/> for -1).</returns>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="length"/> is below -1 or above <see cref="MaxBufferSize"/>.</exception>
     /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public MemoryLease<T> RentScoped(int length)
+    public MemoryLease<T> RentLease(int length)
     {
         PinnedMemoryOwner<T> owner = RentOwner(length);
         return new MemoryLease<T>(owner, owner.Generation, owner.Length);
@@ -318,20 +317,21 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
     /// <param name="disposing">True from <see cref="IDisposable.Dispose"/>.</param>
     protected override void Dispose(bool disposing)
     {
-        // Interlocked: two threads disposing at once; only the first releases the buffers.
-        if (_isShared || Interlocked.Exchange(ref _disposed, 1) != 0)
+        if (_isShared)
         {
             return;
         }
 
-        // Volatile: later rents on other threads take the slow path and throw; a rent racing this write may still succeed.
-        Volatile.Write(ref _rentLimit, 0);
+        // The engine's one shutdown: every buffer on the stripes and in every thread's slots and magazines goes, once.
+        _engine.Shutdown(this, static pool =>
+        {
+            // Volatile: later rents on other threads take the slow path and throw; a rent racing this write may still succeed.
+            Volatile.Write(ref pool._rentLimit, 0);
 
-        // Volatile: later returns take the slow path and are dropped; one racing this write is settled by the re-check.
-        Volatile.Write(ref _returnOpen, 0);
-
-        // The engine's one shutdown: every buffer on the stripes and in every thread's slots and magazines goes.
-        _engine.Shutdown();
+            // Volatile: later returns take the slow path and are dropped; one racing this write is settled by the re-check.
+            Volatile.Write(ref pool._returnOpen, 0);
+            PoolRegistry.Unregister(pool._engine);
+        });
     }
 
     private PinnedMemoryOwner<T> Allocate(int sizeClass) => new(this, sizeClass, SizeClasses.GetLength(sizeClass));
@@ -339,8 +339,7 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private PinnedMemoryOwner<T> RentUncommon(int minBufferSize)
     {
-        // Volatile: observes a Dispose made on another thread.
-        if (Volatile.Read(ref _disposed) != 0)
+        if (_engine.IsShutDown)
         {
             ThrowHelper.ThrowObjectDisposed(nameof(StripedMemoryPool<T>));
         }

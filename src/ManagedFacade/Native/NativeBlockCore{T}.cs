@@ -34,7 +34,6 @@ internal sealed class NativeBlockCore<T>
 
     // The largest pooled block size until the pool is disposed, then 0: the rent fast path needs one comparison.
     private int _rentLimit;
-    private int _disposed;
 
     /// <summary>Creates the core from validated-here options.</summary>
     /// <param name="options">The options.</param>
@@ -153,16 +152,17 @@ internal sealed class NativeBlockCore<T>
     /// <summary>Frees the pooled blocks and makes later rents throw; does nothing for a shared pool or a second time.</summary>
     public void Dispose()
     {
-        // Interlocked: two threads disposing at once; only the first drains.
-        if (_isShared || Interlocked.Exchange(ref _disposed, 1) != 0)
+        if (_isShared)
         {
             return;
         }
 
-        // Volatile: rents and returns on other threads see the pool closed and take the slow paths.
-        Volatile.Write(ref _rentLimit, 0);
-        PoolRegistry.Unregister(_engine);
-        _engine.Shutdown();
+        _engine.Shutdown(this, static core =>
+        {
+            // Volatile: rents and returns on other threads see the pool closed and take the slow paths.
+            Volatile.Write(ref core._rentLimit, 0);
+            PoolRegistry.Unregister(core._engine);
+        });
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
@@ -187,8 +187,7 @@ internal sealed class NativeBlockCore<T>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private NativeBlock<T> RentUncommon(int byteLength)
     {
-        // Volatile: observes a Dispose made on another thread.
-        if (Volatile.Read(ref _disposed) != 0)
+        if (_engine.IsShutDown)
         {
             ThrowHelper.ThrowObjectDisposed(nameof(NativeBlockPool));
         }

@@ -7,7 +7,7 @@ namespace NativePool;
 /// <remarks>
 /// The shared options (stripes, <see cref="StripedPoolOptions.ItemsPerStripe"/>, the byte budget, trimming, the clock,
 /// the name) and their rules are <see cref="StripedPoolOptions"/>'s. Here the byte budget defaults to 16 MiB, blocks
-/// returned past it are freed, and <see cref="StripedPoolOptions.Name"/> defaults to the pool type's name, e.g.
+/// returned past it are freed, and <see cref="PoolOptions.Name"/> defaults to the pool type's name, e.g.
 /// <c>NativeBlockPool</c> or <c>NativeStructPool&lt;Int32&gt;</c>.
 /// </remarks>
 public sealed class NativeBlockPoolOptions : StripedPoolOptions
@@ -51,7 +51,7 @@ public sealed class NativeBlockPoolOptions : StripedPoolOptions
     public int MaximumCachingThreads { get; set; } = 4 * Environment.ProcessorCount;
 
     /// <inheritdoc/>
-    private protected override void ValidateOwnOptions()
+    private protected override void ValidateSizeClassOptions()
     {
         if (Alignment is < MinimumAlignment or > MaximumAlignment || !BitOperations.IsPow2(Alignment))
         {

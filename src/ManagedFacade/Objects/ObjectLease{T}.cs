@@ -4,7 +4,7 @@ using System.Runtime.InteropServices;
 namespace NativePool;
 
 /// <summary>
-/// An object rented from a <see cref="StripedObjectPool{T}"/> for a scope: <c>using var lease = pool.RentScoped();</c>.
+/// An object rented from a <see cref="StripedObjectPool{T}"/> under a lease that may be stored, passed on or kept across an <see langword="await"/>: <c>using var lease = pool.RentLease();</c>.
 /// Disposing it returns the object once.
 /// </summary>
 /// <remarks>

@@ -26,10 +26,9 @@ public sealed partial class StripedObjectPool<T>
     /// <exception cref="AggregateException">One or more retained objects threw from their own <c>Dispose</c>; every other object was still disposed.</exception>
     public void Dispose()
     {
-        PoolRegistry.Unregister(_engine);
         try
         {
-            _engine.Shutdown();
+            _engine.Shutdown(this, static pool => PoolRegistry.Unregister(pool._engine));
         }
         finally
         {

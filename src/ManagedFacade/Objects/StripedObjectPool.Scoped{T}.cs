@@ -6,11 +6,11 @@ namespace NativePool;
 /// <content>The conveniences: scoped leases, scoped calls with state, prefilling.</content>
 public sealed partial class StripedObjectPool<T>
 {
-    /// <summary>Gets an object for a scope: <c>using var lease = pool.RentScoped();</c> returns it once.</summary>
+    /// <summary>Gets an object under a lease, which may be stored or kept across an <see langword="await"/>: <c>using var lease = pool.RentLease();</c> returns it once.</summary>
     /// <returns>A lease whose <see cref="ObjectLease{T}.Value"/> is the object; disposing the lease returns it.</returns>
     /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public ObjectLease<T> RentScoped() => new(this, Get());
+    public ObjectLease<T> RentLease() => new(this, Get());
 
     /// <summary>
     /// Gets an object, runs <paramref name="action"/> on it with <paramref name="state"/>, and returns it, also when

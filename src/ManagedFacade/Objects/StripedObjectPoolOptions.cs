@@ -4,11 +4,12 @@ namespace NativePool;
 
 /// <summary>How a <see cref="StripedObjectPool{T}"/> is shaped.</summary>
 /// <remarks>
-/// The pool copies and validates the values when it is created; changing the options afterwards has no effect.
-/// A bad value makes the constructor throw an <see cref="ArgumentOutOfRangeException"/> whose
-/// <see cref="ArgumentException.ParamName"/> is the option's name.
+/// The name, trimming and the trim clock, and their rules (validated once, when the pool is created), are
+/// <see cref="PoolOptions"/>'s; <see cref="PoolOptions.Name"/> defaults to <c>StripedObjectPool&lt;T&gt;</c> with the
+/// object type's name. A pool that disposes its items is never trimmed, whatever <see cref="PoolOptions.TrimmingEnabled"/>
+/// says (see <see cref="StripedObjectPool{T}"/>).
 /// </remarks>
-public sealed class StripedObjectPoolOptions
+public sealed class StripedObjectPoolOptions : PoolOptions
 {
     /// <summary>
     /// The strict bound on retained objects, per-thread slots and magazines included: 1 to
@@ -25,23 +26,11 @@ public sealed class StripedObjectPoolOptions
     public bool DisposeItems { get; set; }
 
     /// <summary>
-    /// Whether idle objects are given back to the GC after gen-2 collections and after a while untouched. Default true.
-    /// A pool that disposes its items is never trimmed, whatever this says (see <see cref="StripedObjectPool{T}"/>).
-    /// </summary>
-    public bool TrimmingEnabled { get; set; } = true;
-
-    /// <summary>
-    /// The pool's name in events and metrics (the <c>pool.name</c> tag). Null (the default) means
-    /// <c>StripedObjectPool&lt;T&gt;</c> with the object type's name.
-    /// </summary>
-    public string? Name { get; set; }
-
-    /// <summary>
     /// Guarded mode: track every object the pool hands out and detect double returns (an object returned while it is
     /// still in the pool, or returned twice after the pool dropped it) and returns of objects this pool never handed
     /// out; each is handled per <see cref="MisusePolicy"/>, and the refused object is never kept. The policy does not
     /// run on a refused object. A stale return, made after another <c>Get</c> handed the same object out again, looks
-    /// like that caller's and is not detected; only <see cref="StripedObjectPool{T}.RentScoped"/> leases rule it out.
+    /// like that caller's and is not detected; only <see cref="StripedObjectPool{T}.RentLease"/> leases rule it out.
     /// A debugging aid: every <c>Get</c> and <c>Return</c> takes a lock and every <c>Get</c> records a stack trace. The
     /// AppContext switch <c>NativePool.Guarded</c> or the environment variable <c>NATIVEPOOL_GUARDED=1</c> turns it on
     /// for every pool of the process. Default false.
@@ -50,7 +39,9 @@ public sealed class StripedObjectPoolOptions
 
     /// <summary>
     /// Remember the stack that got each object until it is returned, so <see cref="StripedObjectPool{T}.GetLeaks"/> can
-    /// say where the objects still out were taken. Works in Release builds; costs a stack trace per <c>Get</c>. Default false.
+    /// say where the objects still out were taken. Works in Release builds; costs a stack trace per <c>Get</c>. Leaks are
+    /// reported only by <see cref="StripedObjectPool{T}.GetLeaks"/>: the pool holds each outstanding object until it
+    /// comes back, so an object never returned stays alive and is never reported on collection. Default false.
     /// </summary>
     public bool TrackLeaks { get; set; }
 
@@ -66,9 +57,12 @@ public sealed class StripedObjectPoolOptions
     /// <summary>The default of <see cref="MaximumRetained"/>.</summary>
     internal static int DefaultMaximumRetained => Environment.ProcessorCount * 2;
 
-    /// <summary>Checks the options other than <see cref="MaximumRetained"/> (which <see cref="ValidateMaximumRetained"/> checks).</summary>
-    /// <exception cref="ArgumentOutOfRangeException">An option is out of range; ParamName is the option's name.</exception>
-    internal void ValidateOtherOptions() => MisuseReporter.ValidatePolicy(MisusePolicy, nameof(MisusePolicy));
+    /// <inheritdoc/>
+    private protected override void ValidateOwnOptions()
+    {
+        ValidateMaximumRetained(MaximumRetained, nameof(MaximumRetained));
+        MisuseReporter.ValidatePolicy(MisusePolicy, nameof(MisusePolicy));
+    }
 
     /// <summary>Checks <paramref name="maximumRetained"/>, naming <paramref name="paramName"/> when it is out of range.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is below 1 or above the limit.</exception>

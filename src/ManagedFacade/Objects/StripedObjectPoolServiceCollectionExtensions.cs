@@ -87,6 +87,7 @@ public static class StripedObjectPoolServiceCollectionExtensions
             MaximumRetained = options.MaximumRetained,
             DisposeItems = typeof(IDisposable).IsAssignableFrom(typeof(TImplementation)),
         };
+        poolOptions.Validate();
 
         services.AddSingleton(serviceProvider => new StripedObjectPool<TService>(
             new ServicePooledObjectPolicy<TService, TImplementation>(serviceProvider), poolOptions));

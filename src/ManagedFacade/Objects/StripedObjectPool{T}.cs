@@ -31,7 +31,7 @@ namespace NativePool;
 /// pool is guarded (<see cref="StripedObjectPoolOptions.Guarded"/>): a guarded pool tracks every object it hands out and
 /// refuses, before the policy runs, a double return while the object is still in the pool and any foreign return. No
 /// pool detects a stale return, made after another <see cref="Get"/> handed the same object out again (it looks like
-/// that caller's return); a <see cref="RentScoped"/> lease never returns twice.
+/// that caller's return); a <see cref="RentLease"/> lease never returns twice.
 /// </para>
 /// <para>
 /// The strict bound. <see cref="MaximumRetained"/> is one budget for the whole pool: an object in a stripe holds one
@@ -86,7 +86,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     /// <param name="policy">Creates objects and decides whether a returned one is kept.</param>
     /// <exception cref="ArgumentNullException"><paramref name="policy"/> is null.</exception>
     public StripedObjectPool(IPooledObjectPolicy<T> policy)
-        : this(policy, StripedObjectPoolOptions.DefaultMaximumRetained, disposeItems: false, trimmingEnabled: true, name: null, nameof(MaximumRetained), diagnostics: null)
+        : this(policy, new StripedObjectPoolOptions())
     {
     }
 
@@ -96,7 +96,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     /// <exception cref="ArgumentNullException"><paramref name="policy"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="maximumRetained"/> is out of range.</exception>
     public StripedObjectPool(IPooledObjectPolicy<T> policy, int maximumRetained)
-        : this(policy, maximumRetained, disposeItems: false, trimmingEnabled: true, name: null, nameof(maximumRetained), diagnostics: null)
+        : this(policy, WithBound(maximumRetained))
     {
     }
 
@@ -106,40 +106,20 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     /// <exception cref="ArgumentNullException"><paramref name="policy"/> or <paramref name="options"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException">An option is out of range; ParamName is the option's name.</exception>
     public StripedObjectPool(IPooledObjectPolicy<T> policy, StripedObjectPoolOptions options)
-        : this(policy, NotNull(options).MaximumRetained, options.DisposeItems, options.TrimmingEnabled, options.Name, nameof(options.MaximumRetained), options)
-    {
-    }
-
-    /// <summary>Creates a pool from a factory and a cleanup, shaped by <paramref name="options"/>.</summary>
-    /// <param name="factory">Creates an object on a miss; must not return null.</param>
-    /// <param name="cleanup">
-    /// Resets a returned object before the pool keeps it, or null. If it throws, <see cref="Return"/> drops the object and
-    /// lets the exception through.
-    /// </param>
-    /// <param name="options">The bound, disposal, trimming, name and guarding.</param>
-    /// <exception cref="ArgumentNullException"><paramref name="factory"/> or <paramref name="options"/> is null.</exception>
-    /// <exception cref="ArgumentOutOfRangeException">An option is out of range; ParamName is the option's name.</exception>
-    public StripedObjectPool(Func<T> factory, Action<T>? cleanup, StripedObjectPoolOptions options)
-        : this(DelegatePooledObjectPolicy<T>.Create(factory, cleanup), options)
-    {
-    }
-
-    private StripedObjectPool(
-        IPooledObjectPolicy<T> policy,
-        int maximumRetained,
-        bool disposeItems,
-        bool trimmingEnabled,
-        string? name,
-        string maximumRetainedName,
-        StripedObjectPoolOptions? diagnostics)
     {
         if (policy is null)
         {
             ThrowHelper.ThrowArgumentNull(nameof(policy));
         }
 
-        StripedObjectPoolOptions.ValidateMaximumRetained(maximumRetained, maximumRetainedName);
-        diagnostics?.ValidateOtherOptions();
+        if (options is null)
+        {
+            ThrowHelper.ThrowArgumentNull(nameof(options));
+        }
+
+        options.Validate();
+        int maximumRetained = options.MaximumRetained;
+        bool disposeItems = options.DisposeItems;
 
         _policy = policy;
         _fastPolicy = policy as PooledObjectPolicy<T>;
@@ -157,21 +137,25 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
             MagazineCapacity = [magazineCapacity],
             RetentionLimit = maximumRetained,
             StripeCount = stripes,
-            TrimmingEnabled = trimmingEnabled && !disposeItems,
+            TrimmingEnabled = options.TrimmingEnabled && !disposeItems,
+            TrimInterval = options.TrimInterval,
+            TrimAge = options.TrimAge,
+            Clock = options.TimeProvider ?? TimeProvider.System,
+            Pressure = options.PressureSource ?? GCMemoryPressure.Read,
         };
         _engine = new StripedPool<T>(settings, CreateForEngine, disposeItems ? Discard : null);
         _engine.Kind = "object";
-        _engine.Name = name ?? $"StripedObjectPool<{typeof(T).Name}>";
-        bool guarded = (diagnostics is not null && diagnostics.Guarded) || GuardedMode.IsOnProcessWide;
-        if (guarded || (diagnostics is not null && diagnostics.TrackLeaks))
+        _engine.Name = options.Name ?? $"StripedObjectPool<{typeof(T).Name}>";
+        bool guarded = options.Guarded || GuardedMode.IsOnProcessWide;
+        if (guarded || options.TrackLeaks)
         {
             _guard = new ItemGuard<T>(
                 _engine,
                 itemBytes: null,
                 keepStacks: true,
                 GuardFrames,
-                diagnostics?.MisusePolicy ?? PoolMisusePolicy.Throw,
-                diagnostics?.OnMisuse);
+                options.MisusePolicy,
+                options.OnMisuse);
             PoolObservation.AddGuardedPool();
         }
 
@@ -179,8 +163,22 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         PoolObservation.Subscribe(this);
     }
 
+    /// <summary>Creates a pool from a factory and a cleanup, shaped by <paramref name="options"/>.</summary>
+    /// <param name="factory">Creates an object on a miss; must not return null.</param>
+    /// <param name="cleanup">
+    /// Resets a returned object before the pool keeps it, or null. If it throws, <see cref="Return"/> drops the object and
+    /// lets the exception through.
+    /// </param>
+    /// <param name="options">The bound, disposal, trimming, name and guarding.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="factory"/> or <paramref name="options"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">An option is out of range; ParamName is the option's name.</exception>
+    public StripedObjectPool(Func<T> factory, Action<T>? cleanup, StripedObjectPoolOptions options)
+        : this(DelegatePooledObjectPolicy<T>.Create(factory, cleanup), options)
+    {
+    }
+
     /// <summary>
-    /// The pool's name in events and metrics (the <c>pool.name</c> tag): <see cref="StripedObjectPoolOptions.Name"/>, by
+    /// The pool's name in events and metrics (the <c>pool.name</c> tag): <see cref="PoolOptions.Name"/>, by
     /// default <c>StripedObjectPool&lt;T&gt;</c> with the object type's name.
     /// </summary>
     public string Name => _engine.Name;
@@ -213,7 +211,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     public override T Get()
     {
         // Read on every path, before any branch, so an inlined Get and Return share one thread-static access.
-        object?[]? caches = ThreadCacheTable.Current;
+        ThreadCaches caches = ThreadCacheTable.Current;
         if (_fastOpen)
         {
             T item = _engine.Rent(0, caches);
@@ -232,7 +230,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
 
     /// <summary>The get while anybody observes pools or after <see cref="Dispose"/>: the disposed check, events, guards.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private T GetInFull(object?[]? caches)
+    private T GetInFull(ThreadCaches caches)
     {
         // Dispose publishes the mark from another thread; a stale read here is settled by the re-check below.
         if (_engine.IsShutDown)
@@ -278,7 +276,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     public override void Return(T obj)
     {
         // Read on every path, before any branch, so an inlined Get and Return share one thread-static access.
-        object?[]? caches = ThreadCacheTable.Current;
+        ThreadCaches caches = ThreadCacheTable.Current;
         if (obj is not null && _fastOpen)
         {
             PolicyThenKeep(obj, caches);
@@ -290,7 +288,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
 
     /// <summary>The end of every return: the policy, then the engine, then the re-check of the shutdown mark.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private void PolicyThenKeep(T obj, object?[]? caches)
+    private void PolicyThenKeep(T obj, ThreadCaches caches)
     {
         if (!AcceptReturn(obj))
         {
@@ -312,7 +310,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
 
     /// <summary>The return of a null, or while anybody observes pools, or after <see cref="Dispose"/>.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private void ReturnInFull(T? obj, object?[]? caches)
+    private void ReturnInFull(T? obj, ThreadCaches caches)
     {
         if (obj is null)
         {
@@ -369,14 +367,12 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         return (stripes, stripeCapacity, magazineCapacity);
     }
 
-    private static StripedObjectPoolOptions NotNull(StripedObjectPoolOptions options)
+    /// <summary>The options of the constructor that takes a bound: the bound checked under its parameter's name, every other option its default.</summary>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="maximumRetained"/> is out of range.</exception>
+    private static StripedObjectPoolOptions WithBound(int maximumRetained)
     {
-        if (options is null)
-        {
-            ThrowHelper.ThrowArgumentNull(nameof(options));
-        }
-
-        return options;
+        StripedObjectPoolOptions.ValidateMaximumRetained(maximumRetained, nameof(maximumRetained));
+        return new StripedObjectPoolOptions { MaximumRetained = maximumRetained };
     }
 
     /// <summary>True for Microsoft's <see cref="DefaultPooledObjectPolicy{T}"/> itself (not a subclass, which may override Return).</summary>

@@ -1,4 +1,5 @@
 using NativePool.IntegrationTests.Infrastructure;
+using NativePool.Tests;
 using Xunit.Abstractions;
 
 namespace NativePool.IntegrationTests.Analyzers;
@@ -121,7 +122,7 @@ public sealed class PackedAnalyzerTests
 
         (int exit, string log) = consumer.Build();
 
-        Assert.True(exit == 0, $"dotnet build exited with {exit}:\n{ProcessRunner.Tail(log, 40)}");
+        Assert.True(exit == 0, $"dotnet build exited with {exit}:\n{ChildProcess.Tail(log, 40)}");
         var found = PackedConsumer.Diagnostics(log, "NP000");
         Assert.Equal(
             [("Misuse.cs", 19, "NP0001"), ("Misuse.cs", 28, "NP0002"), ("Misuse.cs", 33, "NP0003"), ("Misuse.cs", 44, "NP0004"), ("Misuse.cs", 51, "NP0005")],

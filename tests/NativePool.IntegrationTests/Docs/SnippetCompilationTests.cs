@@ -3,6 +3,7 @@ using System.IO;
 using System.Text.RegularExpressions;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
+using NativePool.Tests;
 
 namespace NativePool.IntegrationTests.Docs;
 
@@ -27,7 +28,7 @@ public partial class SnippetCompilationTests
     public static TheoryData<string> Snippets()
     {
         var data = new TheoryData<string>();
-        foreach (string key in FindSnippets(FindRepositoryRoot()).Keys)
+        foreach (string key in FindSnippets(RepositoryRoot.Find()).Keys)
         {
             data.Add(key);
         }
@@ -39,7 +40,7 @@ public partial class SnippetCompilationTests
     [MemberData(nameof(Snippets))]
     public void TheSnippetCompiles(string snippet)
     {
-        string code = FindSnippets(FindRepositoryRoot())[snippet];
+        string code = FindSnippets(RepositoryRoot.Find())[snippet];
 
         string[] errors = Compile(code);
 
@@ -49,7 +50,7 @@ public partial class SnippetCompilationTests
     [Fact]
     public void TheReadmeAndEveryGuideWithCodeHaveSnippetsToCompile()
     {
-        string[] files = [.. FindSnippets(FindRepositoryRoot()).Keys.Select(key => key[..key.LastIndexOf(':')]).Distinct()];
+        string[] files = [.. FindSnippets(RepositoryRoot.Find()).Keys.Select(key => key[..key.LastIndexOf(':')]).Distinct()];
 
         Assert.Contains("README.md", files);
         Assert.Contains("docs/object-pool.md", files);
@@ -154,19 +155,6 @@ public partial class SnippetCompilationTests
 
             i = end;
         }
-    }
-
-    private static string FindRepositoryRoot()
-    {
-        for (DirectoryInfo? directory = new(AppContext.BaseDirectory); directory is not null; directory = directory.Parent)
-        {
-            if (File.Exists(Path.Combine(directory.FullName, "NativePool.sln")))
-            {
-                return directory.FullName;
-            }
-        }
-
-        throw new InvalidOperationException($"No NativePool.sln above {AppContext.BaseDirectory}.");
     }
 
     [GeneratedRegex(@"^\s*<!--\s*snippet:\s*skip\s*-->\s*$")]

@@ -1,5 +1,6 @@
 using System.IO;
 using System.Text.RegularExpressions;
+using NativePool.Tests;
 using Xunit.Abstractions;
 
 namespace NativePool.IntegrationTests.Infrastructure;
@@ -32,17 +33,17 @@ internal sealed class PackedConsumer : IDisposable
     /// <summary>Packs NativePool from the repository into a new temporary feed and lays out an empty consumer next to it.</summary>
     public static PackedConsumer Create(ITestOutputHelper output)
     {
-        string repository = ProcessRunner.FindRepositoryRoot();
+        string repository = RepositoryRoot.Find();
         string root = Path.Combine(Path.GetTempPath(), "nativepool-consumer-" + Guid.NewGuid().ToString("N"));
         string feed = Path.Combine(root, "feed");
         Directory.CreateDirectory(feed);
         Directory.CreateDirectory(Path.Combine(root, "consumer"));
 
-        (int exit, string log) = ProcessRunner.Run(
-            output, s_timeout, "dotnet", repository, environment: null,
+        (int exit, string log) = Run(
+            output, repository, environment: null,
             "pack", Path.Combine(repository, "src", "ManagedFacade", "ManagedFacade.csproj"), "-c", "Release", "-o", feed,
             "--disable-build-servers", "-nodeReuse:false");
-        Assert.True(exit == 0, $"dotnet pack exited with {exit}:\n{ProcessRunner.Tail(log, 40)}");
+        Assert.True(exit == 0, $"dotnet pack exited with {exit}:\n{ChildProcess.Tail(log, 40)}");
 
         string package = Directory.GetFiles(feed, "NativePool.*.nupkg").Single(path => !path.EndsWith(".snupkg", StringComparison.Ordinal));
         string version = Path.GetFileNameWithoutExtension(package)["NativePool.".Length..];
@@ -76,9 +77,8 @@ internal sealed class PackedConsumer : IDisposable
 
     /// <summary>Runs a plain <c>dotnet build</c> of the consumer and returns its exit code and log.</summary>
     public (int ExitCode, string Log) Build()
-        => ProcessRunner.Run(
-            _output, s_timeout, "dotnet", ProjectDirectory,
-            new Dictionary<string, string> { ["NUGET_PACKAGES"] = Path.Combine(_root, "packages") },
+        => Run(
+            _output, ProjectDirectory, new Dictionary<string, string> { ["NUGET_PACKAGES"] = Path.Combine(_root, "packages") },
             "build", "-c", "Release", "--disable-build-servers", "-nodeReuse:false");
 
     /// <summary>The distinct diagnostics of <paramref name="log"/> with the given id prefix, as (file name, line, id, severity).</summary>
@@ -86,6 +86,13 @@ internal sealed class PackedConsumer : IDisposable
         => [.. Regex.Matches(log, $@"(?<file>[^/\\\s(]+\.cs)\((?<line>\d+),\d+\): (?<severity>warning|error|info) (?<id>{Regex.Escape(idPrefix)}\d+)")
             .Select(m => (m.Groups["file"].Value, int.Parse(m.Groups["line"].Value, System.Globalization.CultureInfo.InvariantCulture), m.Groups["id"].Value, m.Groups["severity"].Value))
             .Distinct()];
+
+    private static (int ExitCode, string Log) Run(ITestOutputHelper output, string workingDirectory, IReadOnlyDictionary<string, string>? environment, params string[] arguments)
+    {
+        (int exitCode, string log) = ChildProcess.Run("dotnet", workingDirectory, s_timeout, arguments, environment);
+        output.WriteLine(ChildProcess.Tail(log, 100));
+        return (exitCode, log);
+    }
 
     /// <inheritdoc/>
     public void Dispose()

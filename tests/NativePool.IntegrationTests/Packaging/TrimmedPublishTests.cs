@@ -1,6 +1,7 @@
 using System.IO;
 using System.Text.RegularExpressions;
 using NativePool.IntegrationTests.Infrastructure;
+using NativePool.Tests;
 using Xunit.Abstractions;
 
 namespace NativePool.IntegrationTests.Packaging;
@@ -23,30 +24,27 @@ public partial class TrimmedPublishTests
     [Trait("Category", "Packaging")]
     public void TheTrimmedSelfContainedAppPublishesWithoutTrimWarningsAndRuns()
     {
-        string root = ProcessRunner.FindRepositoryRoot();
+        string root = RepositoryRoot.Find();
         string output = Path.Combine(Path.GetTempPath(), "nativepool-trim-smoke-" + Guid.NewGuid().ToString("N"));
         try
         {
-            (int publishExit, string publishLog) = ProcessRunner.Run(
-                _output,
-                s_timeout,
+            (int publishExit, string publishLog) = Run(
                 "dotnet",
                 root,
-                environment: null,
                 "publish", Path.Combine(root, "tests", "TrimSmoke", "TrimSmoke.csproj"),
                 "-c", "Release", "-r", "linux-x64", "--self-contained", "-o", output,
                 "-p:PublishTrimmed=true", "-p:TrimmerSingleWarn=false", "--disable-build-servers", "-nodeReuse:false");
 
             string[] findings = [.. TrimOrAotFinding().Matches(publishLog).Select(match => match.Value).Distinct()];
             Assert.True(findings.Length == 0, $"The trimmed publish reported {findings.Length} trim/AOT finding(s):\n{string.Join('\n', findings)}");
-            Assert.True(publishExit == 0, $"dotnet publish exited with {publishExit}:\n{ProcessRunner.Tail(publishLog, 40)}");
+            Assert.True(publishExit == 0, $"dotnet publish exited with {publishExit}:\n{Tail(publishLog, 40)}");
 
             // Trimmed indeed: a self-contained publish without trimming would ship every framework assembly.
             Assert.True(File.Exists(Path.Combine(output, "NativePool.dll")), "NativePool.dll was not published.");
             Assert.True(File.Exists(Path.Combine(output, "NativePool.Engine.dll")), "NativePool.Engine.dll was not published.");
             Assert.False(File.Exists(Path.Combine(output, "System.Private.Xml.dll")), "The app was not trimmed.");
 
-            (int runExit, string runLog) = ProcessRunner.Run(_output, s_timeout, Path.Combine(output, "TrimSmoke"), output, environment: null);
+            (int runExit, string runLog) = Run(Path.Combine(output, "TrimSmoke"), output);
             Assert.True(runExit == 0, $"The trimmed app exited with {runExit}:\n{runLog}");
             Assert.Matches(@"^TrimSmoke: \d+ checks passed$", runLog.Trim());
         }
@@ -58,6 +56,15 @@ public partial class TrimmedPublishTests
             }
         }
     }
+
+    private (int ExitCode, string Log) Run(string program, string workingDirectory, params string[] arguments)
+    {
+        (int exitCode, string log) = ChildProcess.Run(program, workingDirectory, s_timeout, arguments);
+        _output.WriteLine(Tail(log, 100));
+        return (exitCode, log);
+    }
+
+    private static string Tail(string text, int lines) => ChildProcess.Tail(text, lines);
 
     /// <summary>A trim (IL2xxx) or AOT (IL3xxx) diagnostic, as a warning or as an error.</summary>
     [GeneratedRegex(@"[^\n]*\b(?:warning|error) IL[23]\d{3}\b[^\n]*")]

@@ -10,8 +10,7 @@ public class AllocationFailureTests
         Assert.Throws<OutOfMemoryException>(() => pool.Rent(int.MaxValue));
 
         PoolStatistics statistics = pool.GetStatistics();
-        Assert.Equal(0, statistics.Allocated);
-        Assert.Equal(0, statistics.Outstanding);
+        StatisticsAssert.Counts(statistics, allocated: 0, outstanding: 0);
         Assert.True(statistics.IsConserved, statistics.ToString());
     }
 
@@ -30,8 +29,7 @@ public class AllocationFailureTests
             Assert.Throws<InsufficientMemoryException>(() => engine.Rent(0));
             Assert.Throws<InsufficientMemoryException>(() => engine.Rent(0));
             PoolStatistics statistics = engine.GetStatistics();
-            Assert.Equal(0, statistics.Allocated);
-            Assert.Equal(0, statistics.Outstanding);
+            StatisticsAssert.Counts(statistics, allocated: 0, outstanding: 0);
             Assert.True(statistics.IsConserved, statistics.ToString());
 
             fail = false;

@@ -55,40 +55,22 @@ public class ArrayLeaseTests
         Assert.Equal(1, _pool.GetStatistics().Allocated);
     }
 
-    [Fact]
-    public void DisposingALeaseTwiceReturnsItsArrayOnce()
-    {
-        ArrayLease<byte> lease = _pool.RentLease(100);
-        byte[] array = lease.Array;
-        lease.Dispose();
-        #pragma warning disable NP0003 // Kept outstanding: the test counts it.
-        byte[] nextRenters = _pool.Rent(100);
-        #pragma warning restore NP0003
-        Assert.Same(array, nextRenters);
-
-        lease.Dispose();
-
-        Assert.Equal(0, _pool.GetStatistics().Pooled);
-        Assert.NotSame(nextRenters, _pool.Rent(100));
-        Assert.Equal(2, _pool.GetStatistics().Outstanding);
-    }
-
-    [Fact]
-    public void DisposingACopyAfterTheOriginalReturnsNothing()
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void ASecondDisposeOfTheLeaseOrOfACopyReturnsNothing(bool disposeACopy)
     {
         ArrayLease<byte> lease = _pool.RentLease(100);
         ArrayLease<byte> copy = lease;
         byte[] array = lease.Array;
         lease.Dispose();
-        #pragma warning disable NP0003 // Kept outstanding: the test counts it.
-        byte[] nextRenters = _pool.Rent(100);
-        #pragma warning restore NP0003
-        Assert.Same(array, nextRenters);
+        #pragma warning disable NP0002 // The helper compares the returned array with what the pool hands out next.
+        byte[] nextRenters = ReturnedOnce.NextRenterGets(_pool, array, 100);
+        #pragma warning restore NP0002
 
-        copy.Dispose();
+        (disposeACopy ? copy : lease).Dispose();
 
-        Assert.Equal(0, _pool.GetStatistics().Pooled);
-        Assert.NotSame(nextRenters, _pool.Rent(100));
+        ReturnedOnce.StaleDisposeReturnedNothing(_pool, nextRenters, 100);
         Assert.Equal(2, _pool.GetStatistics().Outstanding);
     }
 
@@ -149,10 +131,7 @@ public class ArrayLeaseTests
         lease.Dispose();
         lease.Dispose();
         Assert.False(lease.IsActive);
-        PoolStatistics statistics = _pool.GetStatistics();
-        Assert.Equal(0, statistics.Allocated);
-        Assert.Equal(0, statistics.Pooled);
-        Assert.Equal(0, statistics.Dropped);
+        StatisticsAssert.Counts(_pool.GetStatistics(), allocated: 0, pooled: 0, dropped: 0);
     }
 
     [Fact]
@@ -196,32 +175,43 @@ public class ArrayLeaseTests
         Assert.Equal(0, _pool.GetStatistics().Allocated);
     }
 
-    [Fact]
-    public void ClearOnReturnClearsTheArray()
+    [Theory]
+    [InlineData(false, false)]
+    [InlineData(false, true)]
+    [InlineData(true, false)]
+    [InlineData(true, true)]
+    public void ClearOnReturnDecidesWhetherTheNextRenterSeesTheContents(bool scoped, bool clearOnReturn)
     {
-        ArrayLease<byte> lease = _pool.RentLease(100, clearOnReturn: true);
-        byte[] array = lease.Array;
-        array.AsSpan().Fill(0xAB);
-        lease.Dispose();
+        byte[] array = scoped ? FillAndEndScope(_pool, clearOnReturn) : FillAndEndLease(_pool, clearOnReturn);
 
-        byte[] again = _pool.Rent(100);
-        Assert.Same(array, again);
-        Assert.True(TestElements<byte>.IsCleared(again));
-        _pool.Return(again);
-    }
+        byte[] again = ReturnedOnce.NextRenterGets(_pool, array, 100);
+        if (clearOnReturn)
+        {
+            Assert.True(TestElements<byte>.IsCleared(again));
+        }
+        else
+        {
+            Assert.All(again, value => Assert.Equal(0xAB, value));
+        }
 
-    [Fact]
-    public void WithoutClearOnReturnTheContentsStay()
-    {
-        ArrayLease<byte> lease = _pool.RentLease(100);
-        byte[] array = lease.Array;
-        array.AsSpan().Fill(0xAB);
-        lease.Dispose();
+        // The lease or scope is disposed (returning the array) after the array was filled.
+        static byte[] FillAndEndLease(StripedArrayPool<byte> pool, bool clearOnReturn)
+        {
+            using ArrayLease<byte> lease = pool.RentLease(100, clearOnReturn);
+            return Filled(lease.Array);
+        }
 
-        byte[] again = _pool.Rent(100);
-        Assert.Same(array, again);
-        Assert.All(again, value => Assert.Equal(0xAB, value));
-        _pool.Return(again);
+        static byte[] FillAndEndScope(StripedArrayPool<byte> pool, bool clearOnReturn)
+        {
+            using ArrayScope<byte> scope = pool.RentScoped(100, clearOnReturn);
+            return Filled(scope.Array);
+        }
+
+        static byte[] Filled(byte[] array)
+        {
+            array.AsSpan().Fill(0xAB);
+            return array;
+        }
     }
 
     [Fact]
@@ -250,10 +240,7 @@ public class ArrayLeaseTests
         lease.Dispose();
 
         Assert.NotSame(array, _pool.Rent(length));
-        PoolStatistics statistics = _pool.GetStatistics();
-        Assert.Equal(2, statistics.Allocated);
-        Assert.Equal(1, statistics.Dropped);
-        Assert.Equal(0, statistics.Pooled);
+        StatisticsAssert.Counts(_pool.GetStatistics(), allocated: 2, pooled: 0, dropped: 1);
     }
 
     [Fact]

@@ -129,18 +129,9 @@ public abstract class ArrayPoolContractTests<T>
                 array[length - 1] = TestElements<T>.Make(2);
                 Pool.Return(array);
 
-                T[] again = Pool.Rent(length);
-                if (length <= MaximumPooledLength)
-                {
-                    Assert.Same(array, again);
-                }
-                else
-                {
-                    // Over the maximum: allocated exactly and dropped, so never handed out again.
-                    Assert.NotSame(array, again);
-                }
-
-                Pool.Return(again);
+                #pragma warning disable NP0002 // The helper compares the returned array with what the pool hands out next.
+                Pool.Return(RentAgainAndCheckKept(length, array));
+                #pragma warning restore NP0002
             }
         }
     }
@@ -257,9 +248,19 @@ public abstract class ArrayPoolContractTests<T>
         Pool.Return(array);
 
         // Rented again and not returned, so no pool keeps a gibibyte after the test.
-        #pragma warning disable NP0003 // Not returned on purpose, as the comment above says.
+        #pragma warning disable NP0002 // The helper compares the returned array with what the pool hands out next.
+        RentAgainAndCheckKept(length, array);
+        #pragma warning restore NP0002
+    }
+
+    /// <summary>
+    /// Rents <paramref name="length"/> again right after <paramref name="array"/> was returned: the same array when the
+    /// pool keeps that length; a new one past its maximum (allocated exactly and dropped, so never handed out again).
+    /// </summary>
+    /// <returns>The array rented again.</returns>
+    protected T[] RentAgainAndCheckKept(int length, T[] array)
+    {
         T[] again = Pool.Rent(length);
-        #pragma warning restore NP0003
         if (length <= MaximumPooledLength)
         {
             Assert.Same(array, again);
@@ -268,6 +269,8 @@ public abstract class ArrayPoolContractTests<T>
         {
             Assert.NotSame(array, again);
         }
+
+        return again;
     }
 
     /// <summary>Checks the length of an array rented for <paramref name="requested"/> elements.</summary>

@@ -16,7 +16,7 @@ public partial class BuildScriptTwinTests
 
     public BuildScriptTwinTests()
     {
-        string root = FindRepositoryRoot();
+        string root = RepositoryRoot.Find();
         _shell = File.ReadAllText(Path.Combine(root, "build.sh"));
         _powerShell = File.ReadAllText(Path.Combine(root, "build.ps1"));
     }
@@ -96,19 +96,6 @@ public partial class BuildScriptTwinTests
     {
         string seconds = StressSecondsDefault().Match(Block(_shell, ShellVerbs(), "stress")).Groups["seconds"].Value;
         Assert.True(int.Parse(seconds, System.Globalization.CultureInfo.InvariantCulture) > 3, $"stress runs {seconds} s by default");
-    }
-
-    private static string FindRepositoryRoot()
-    {
-        for (DirectoryInfo? directory = new(AppContext.BaseDirectory); directory is not null; directory = directory.Parent)
-        {
-            if (File.Exists(Path.Combine(directory.FullName, "NativePool.sln")))
-            {
-                return directory.FullName;
-            }
-        }
-
-        throw new InvalidOperationException($"No NativePool.sln above {AppContext.BaseDirectory}.");
     }
 
     /// <summary>The text of one verb's branch: from its label to the next verb's label (or the default branch).</summary>

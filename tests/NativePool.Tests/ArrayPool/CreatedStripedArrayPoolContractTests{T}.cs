@@ -55,9 +55,7 @@ public abstract class CreatedStripedArrayPoolContractTests<T> : StripedArrayPool
             StripedPool.Return(array);
             StripedPool.Return(cleared, clearArray: true);
 
-            PoolStatistics after = StripedPool.GetStatistics();
-            Assert.Equal(before.Pooled, after.Pooled);
-            Assert.Equal(before.Dropped + 2, after.Dropped);
+            StatisticsAssert.Counts(StripedPool.GetStatistics(), pooled: before.Pooled, dropped: before.Dropped + 2);
 
             T[] again = StripedPool.Rent(length);
             Assert.Equal(length, again.Length);
@@ -66,9 +64,7 @@ public abstract class CreatedStripedArrayPoolContractTests<T> : StripedArrayPool
         }
 
         // Six oversize rents, each returned and dropped: nothing is out.
-        PoolStatistics afterwards = StripedPool.GetStatistics();
-        Assert.Equal(0, afterwards.Outstanding);
-        Assert.Equal(6, afterwards.Dropped);
+        StatisticsAssert.Counts(StripedPool.GetStatistics(), dropped: 6, outstanding: 0);
         AssertPoolStillWorks();
     }
 
@@ -81,11 +77,7 @@ public abstract class CreatedStripedArrayPoolContractTests<T> : StripedArrayPool
             held.Add(StripedPool.Rent(100));
         }
 
-        PoolStatistics whileHeld = StripedPool.GetStatistics();
-        Assert.Equal(10, whileHeld.Allocated);
-        Assert.Equal(0, whileHeld.Pooled);
-        Assert.Equal(0, whileHeld.Dropped);
-        Assert.Equal(10, whileHeld.Outstanding);
+        StatisticsAssert.Counts(StripedPool.GetStatistics(), allocated: 10, pooled: 0, dropped: 0, outstanding: 10);
 
         foreach (T[] array in held)
         {
@@ -93,8 +85,7 @@ public abstract class CreatedStripedArrayPoolContractTests<T> : StripedArrayPool
         }
 
         PoolStatistics afterwards = StripedPool.GetStatistics();
-        Assert.Equal(10, afterwards.Allocated);
-        Assert.Equal(0, afterwards.Outstanding);
+        StatisticsAssert.Counts(afterwards, allocated: 10, outstanding: 0);
         Assert.Equal(afterwards.Pooled, 10 - afterwards.Dropped);
         Assert.Equal(afterwards.Pooled * 128L * Unsafe.SizeOf<T>(), afterwards.PooledBytes);
     }

@@ -245,8 +245,10 @@ public class StripedArrayPoolBadInputTests
             "Guarded", "TrackLeaks", "MisusePolicy", "DoubleReturnPolicy", "OnMisuse");
         AssertPublicMembers(
             typeof(StripedPoolOptions),
-            "ItemsPerStripe", "MaximumRetainedBytesPerSizeClass", "StripeCount", "TrimmingEnabled", "TrimInterval", "TrimAge",
-            "TimeProvider", "Name");
+            "ItemsPerStripe", "MaximumRetainedBytesPerSizeClass", "StripeCount");
+        AssertPublicMembers(
+            typeof(PoolOptions),
+            "TrimmingEnabled", "TrimInterval", "TrimAge", "TimeProvider", "Name", "Validate", "Clone");
 
         // Every option with a range (an enum's is its defined values) has rows; the booleans have no bad value.
         string[] ranged =

@@ -24,7 +24,7 @@ public sealed class ShippedTextCheckTests : IDisposable
     [Fact]
     public void TheShippedTextAgreesWithTheInterleavedTable()
     {
-        (int exitCode, string log) = BenchmarkProgram.Run(s_timeout, "--check-docs", BenchmarkProgram.RepositoryRoot());
+        (int exitCode, string log) = BenchmarkProgram.Run(s_timeout, "--check-docs", RepositoryRoot.Find());
 
         Assert.True(exitCode == 0, "The shipped text disagrees with docs/benchmarks-interleaved.md:\n" + log);
     }
@@ -79,7 +79,7 @@ public sealed class ShippedTextCheckTests : IDisposable
     /// <summary>Copies README.md and docs/*.md (the documents the check reads) into a fresh folder.</summary>
     private void CopyDocuments()
     {
-        string root = BenchmarkProgram.RepositoryRoot();
+        string root = RepositoryRoot.Find();
         Directory.CreateDirectory(Path.Combine(_copy, "docs"));
         File.Copy(Path.Combine(root, "README.md"), Path.Combine(_copy, "README.md"));
         foreach (string file in Directory.EnumerateFiles(Path.Combine(root, "docs"), "*.md"))

@@ -19,12 +19,7 @@ public class MeterTests
         pool.Return(big);
 
         Observation before = Observe(NativePoolMetrics.DefaultMeter, name);
-        Assert.Equal(3, before.Sum("nativepool.allocated"));
-        Assert.Equal(1, before.Sum("nativepool.dropped"));
-        Assert.Equal(0, before.Sum("nativepool.trimmed"));
-        Assert.Equal(2, before.Sum("nativepool.pooled"));
-        Assert.Equal(0, before.Sum("nativepool.outstanding"));
-        Assert.Equal(256, before.Sum("nativepool.pooled_bytes"));
+        AssertTotals(before, allocated: 3, dropped: 1, trimmed: 0, pooled: 2, outstanding: 0, pooledBytes: 256);
         Assert.Equal(2, before.SumWhere("nativepool.pooled", "pool.size_class", 128L));
         Assert.All(before.Measurements, m => Assert.Equal("array", m.Tags["pool.kind"]));
 
@@ -32,12 +27,7 @@ public class MeterTests
         Assert.Equal(2, pool.Clear());
 
         Observation after = Observe(NativePoolMetrics.DefaultMeter, name);
-        Assert.Equal(4, after.Sum("nativepool.allocated"));
-        Assert.Equal(1, after.Sum("nativepool.dropped"));
-        Assert.Equal(2, after.Sum("nativepool.trimmed"));
-        Assert.Equal(0, after.Sum("nativepool.pooled"));
-        Assert.Equal(1, after.Sum("nativepool.outstanding"));
-        Assert.Equal(0, after.Sum("nativepool.pooled_bytes"));
+        AssertTotals(after, allocated: 4, dropped: 1, trimmed: 2, pooled: 0, outstanding: 1, pooledBytes: 0);
         GC.KeepAlive(held);
     }
 
@@ -87,6 +77,17 @@ public class MeterTests
     {
         var pool = StripedArrayPool<byte>.Create(new StripedArrayPoolOptions { Name = name, TrimmingEnabled = false });
         pool.Return(pool.Rent(16));
+    }
+
+    /// <summary>Asserts the pool totals an observation summed over the pool's size classes.</summary>
+    private static void AssertTotals(Observation observation, long allocated, long dropped, long trimmed, long pooled, long outstanding, long pooledBytes)
+    {
+        Assert.Equal(allocated, observation.Sum("nativepool.allocated"));
+        Assert.Equal(dropped, observation.Sum("nativepool.dropped"));
+        Assert.Equal(trimmed, observation.Sum("nativepool.trimmed"));
+        Assert.Equal(pooled, observation.Sum("nativepool.pooled"));
+        Assert.Equal(outstanding, observation.Sum("nativepool.outstanding"));
+        Assert.Equal(pooledBytes, observation.Sum("nativepool.pooled_bytes"));
     }
 
     private static Observation Observe(Meter meter, string poolName)

@@ -216,7 +216,7 @@ public sealed class ObjectPoolGuardedModeTests
 
         public MisuseLease<Item> RentLease(int size)
         {
-            ObjectLease<Item> lease = pool.RentScoped();
+            ObjectLease<Item> lease = pool.RentLease();
             return new Lease(lease, lease.Value);
         }
 

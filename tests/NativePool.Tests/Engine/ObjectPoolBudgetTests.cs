@@ -31,9 +31,7 @@ public sealed class ObjectPoolBudgetTests
                 pool.Return(thing);
             }
 
-            PoolStatistics kept = pool.GetStatistics();
-            Assert.Equal(maximumRetained, kept.Pooled);
-            Assert.Equal(0, kept.Dropped);
+            StatisticsAssert.Counts(pool.GetStatistics(), pooled: maximumRetained, dropped: 0);
 
             Thing[] again = Enumerable.Range(0, maximumRetained).Select(_ => pool.Get()).ToArray();
             Assert.Equal(first.ToHashSet(ReferenceEqualityComparer.Instance), again.ToHashSet(ReferenceEqualityComparer.Instance));
@@ -60,10 +58,7 @@ public sealed class ObjectPoolBudgetTests
                 pool.Return(thing);
             }
 
-            PoolStatistics stats = pool.GetStatistics();
-            Assert.Equal(maximumRetained, stats.Pooled);
-            Assert.Equal(10, stats.Dropped);
-            Assert.Equal(0, stats.Outstanding);
+            StatisticsAssert.Counts(pool.GetStatistics(), pooled: maximumRetained, dropped: 10, outstanding: 0);
         });
     }
 
@@ -79,9 +74,7 @@ public sealed class ObjectPoolBudgetTests
 
         TestThreads.RunOnNewThread(() => pool.Return(thing));
 
-        PoolStatistics stats = pool.GetStatistics();
-        Assert.Equal(0, stats.Dropped);
-        Assert.Equal(1, stats.Pooled);
+        StatisticsAssert.Counts(pool.GetStatistics(), pooled: 1, dropped: 0);
     }
 
     [Theory]
@@ -98,9 +91,6 @@ public sealed class ObjectPoolBudgetTests
         renters.WaitForBodies();
 
         pool.Return(new Thing());
-        PoolStatistics stats = pool.GetStatistics();
-        Assert.Equal(maximumRetained, stats.Allocated);
-        Assert.Equal(0, stats.Dropped);
-        Assert.Equal(1, stats.Pooled);
+        StatisticsAssert.Counts(pool.GetStatistics(), allocated: maximumRetained, pooled: 1, dropped: 0);
     }
 }

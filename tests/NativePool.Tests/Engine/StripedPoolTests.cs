@@ -6,6 +6,18 @@ public class StripedPoolTests
     {
     }
 
+    /// <summary>Rents <paramref name="count"/> items on this thread, then returns them in the order they were rented.</summary>
+    private static Item[] RentThenReturn(StripedPool<Item> pool, int count)
+    {
+        Item[] items = Enumerable.Range(0, count).Select(_ => pool.Rent(0)).ToArray();
+        foreach (Item item in items)
+        {
+            pool.Return(0, item);
+        }
+
+        return items;
+    }
+
     private static StripedPool<Item> CreatePool(
         int stripes = 2,
         int capacity = 8,
@@ -97,10 +109,7 @@ public class StripedPoolTests
         Item item = pool.Rent(0);
         Assert.Equal(ReturnResult.Stored, pool.Return(0, item));
         Assert.Equal(ReturnResult.Duplicate, pool.Return(0, item));
-        PoolStatistics stats = pool.GetStatistics();
-        Assert.Equal(1, stats.Pooled);
-        Assert.Equal(1, stats.Allocated);
-        Assert.Equal(0, stats.Outstanding);
+        StatisticsAssert.Counts(pool.GetStatistics(), allocated: 1, pooled: 1, outstanding: 0);
     }
 
     [Fact]
@@ -137,11 +146,7 @@ public class StripedPoolTests
     {
         var clock = new ManualClock();
         StripedPool<Item> pool = CreatePool(stripes: 1, capacity: 8, clock: clock);
-        Item[] items = Enumerable.Range(0, 9).Select(_ => pool.Rent(0)).ToArray();
-        foreach (Item item in items)
-        {
-            pool.Return(0, item);
-        }
+        Item[] items = RentThenReturn(pool, 9);
 
         // Stripe holds items[0..7] (items[8] is parked on this thread). First pass: the stripe was touched.
         Assert.Equal(0, pool.Trim());
@@ -169,11 +174,7 @@ public class StripedPoolTests
     {
         var clock = new ManualClock();
         StripedPool<Item> pool = CreatePool(stripes: 1, capacity: 8, clock: clock);
-        Item[] items = Enumerable.Range(0, 4).Select(_ => pool.Rent(0)).ToArray();
-        foreach (Item item in items)
-        {
-            pool.Return(0, item);
-        }
+        Item[] items = RentThenReturn(pool, 4);
 
         for (int period = 0; period < 5; period++)
         {
@@ -198,19 +199,12 @@ public class StripedPoolTests
     {
         MemoryPressure pressure = MemoryPressure.Low;
         StripedPool<Item> pool = CreatePool(stripes: 2, capacity: 8, pressure: () => pressure);
-        Item[] items = Enumerable.Range(0, 10).Select(_ => pool.Rent(0)).ToArray();
-        foreach (Item item in items)
-        {
-            pool.Return(0, item);
-        }
+        Item[] items = RentThenReturn(pool, 10);
 
         Assert.Equal(0, pool.Trim());
         pressure = MemoryPressure.High;
         Assert.Equal(10, pool.Trim());
-        PoolStatistics stats = pool.GetStatistics();
-        Assert.Equal(0, stats.Pooled);
-        Assert.Equal(10, stats.Trimmed);
-        Assert.Equal(0, stats.Outstanding);
+        StatisticsAssert.Counts(pool.GetStatistics(), pooled: 0, trimmed: 10, outstanding: 0);
     }
 
     [Fact]
@@ -219,11 +213,7 @@ public class StripedPoolTests
         var clock = new ManualClock();
         MemoryPressure pressure = MemoryPressure.Medium;
         StripedPool<Item> pool = CreatePool(stripes: 1, capacity: 8, clock: clock, pressure: () => pressure);
-        Item[] items = Enumerable.Range(0, 5).Select(_ => pool.Rent(0)).ToArray();
-        foreach (Item item in items)
-        {
-            pool.Return(0, item);
-        }
+        Item[] items = RentThenReturn(pool, 5);
 
         Assert.Equal(0, pool.Trim());
         clock.Advance(TimeSpan.FromSeconds(3)); // more than 10 s / 4
@@ -306,11 +296,7 @@ public class StripedPoolTests
         Finalization.WaitUntil(
             () => pool.CountLiveThreadCaches() == 0,
             () => $"{pool.CountLiveThreadCaches()} thread caches not finalized");
-        PoolStatistics stats = pool.GetStatistics();
-        Assert.Equal(1, stats.Allocated);
-        Assert.Equal(1, stats.Dropped);
-        Assert.Equal(0, stats.Outstanding);
-        Assert.Equal(0, stats.Pooled);
+        StatisticsAssert.Counts(pool.GetStatistics(), allocated: 1, pooled: 0, dropped: 1, outstanding: 0);
     }
 
     [Fact]

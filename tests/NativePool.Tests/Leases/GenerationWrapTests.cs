@@ -72,14 +72,14 @@ public sealed class GenerationWrapTests
     {
         var pool = new StripedObjectPool<object>(() => new object(), cleanup: null, new StripedObjectPoolOptions { TrimmingEnabled = false });
         LeaseToken first = PrepareSpareToken(BeforeWrap);
-        ObjectLease<object> lease = pool.RentScoped();
+        ObjectLease<object> lease = pool.RentLease();
         object item = lease.Value;
         ObjectLease<object> stale = lease;
         lease.Dispose();
 
         LeaseToken second = PrepareSpareToken(BeforeWrap + Lap);
         #pragma warning disable NP0004 // Kept active: the outcome reports whether it still is.
-        ObjectLease<object> current = pool.RentScoped();
+        ObjectLease<object> current = pool.RentLease();
         #pragma warning restore NP0004
         bool sameItem = ReferenceEquals(item, current.Value);
         stale.Dispose();
@@ -91,13 +91,13 @@ public sealed class GenerationWrapTests
     {
         using StripedMemoryPool<int> pool = StripedMemoryPool<int>.Create(new StripedMemoryPoolOptions { TrimmingEnabled = false });
         PinnedMemoryOwner<int> first = ParkWithGeneration(pool, BeforeWrap);
-        MemoryLease<int> lease = pool.RentScoped(16);
+        MemoryLease<int> lease = pool.RentLease(16);
         MemoryLease<int> stale = lease;
         lease.Dispose();
 
         PinnedMemoryOwner<int> second = ParkWithGeneration(pool, BeforeWrap + Lap);
         #pragma warning disable NP0004 // Kept active: the outcome reports whether it still is.
-        MemoryLease<int> current = pool.RentScoped(16);
+        MemoryLease<int> current = pool.RentLease(16);
         #pragma warning restore NP0004
         stale.Dispose();
 

@@ -30,7 +30,7 @@ public sealed unsafe class LeaseAfterDisposeTests
         Assert.False(ended.ActiveAfterDispose);
         Assert.False(ended.CopyActiveAfterDispose);
         Assert.NotEmpty(ended.AccessorErrors);
-        Exception expected = Record.Exception(LeaseThrowHelper.ThrowLeaseEnded)!;
+        Exception expected = Record.Exception(ThrowHelper.ThrowLeaseEnded)!;
         Assert.All(ended.AccessorErrors, error =>
         {
             ObjectDisposedException disposed = Assert.IsType<ObjectDisposedException>(error);
@@ -123,7 +123,7 @@ public sealed unsafe class LeaseAfterDisposeTests
     {
         var pool = new StripedObjectPool<object>(() => new object(), cleanup: null, new StripedObjectPoolOptions());
         return EndTwice(
-            pool.RentScoped(),
+            pool.RentLease(),
             static lease => lease.IsActive,
             static lease => [() => lease.Value],
             () => !ReferenceEquals(pool.Get(), pool.Get()));
@@ -133,13 +133,13 @@ public sealed unsafe class LeaseAfterDisposeTests
     {
         using StripedMemoryPool<int> pool = StripedMemoryPool<int>.Create();
         return EndTwice(
-            pool.RentScoped(16),
+            pool.RentLease(16),
             static lease => lease.IsActive,
             static lease => [() => lease.Memory, () => lease.Span.Length],
             () =>
             {
-                using MemoryLease<int> first = pool.RentScoped(16);
-                using MemoryLease<int> next = pool.RentScoped(16);
+                using MemoryLease<int> first = pool.RentLease(16);
+                using MemoryLease<int> next = pool.RentLease(16);
                 return !Unsafe.AreSame(ref MemoryMarshal.GetReference(first.Span), ref MemoryMarshal.GetReference(next.Span));
             });
     }

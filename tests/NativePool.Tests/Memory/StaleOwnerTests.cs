@@ -13,9 +13,8 @@ public sealed class StaleOwnerTests
     public void LateSecondDisposeDoesNotEndTheNextRentersLease(string name)
     {
         using MemoryPool<byte> pool = Create(name);
-        IMemoryOwner<byte> first = pool.Rent(100);
-        first.Dispose();
-        using IMemoryOwner<byte> second = pool.Rent(100);
+        (IMemoryOwner<byte> first, IMemoryOwner<byte> next) = RentDisposeAndRentAgain(pool);
+        using IMemoryOwner<byte> second = next;
 
         first.Dispose();
 
@@ -35,9 +34,8 @@ public sealed class StaleOwnerTests
     public void StaleOwnerThrowsObjectDisposedEvenAfterItsBufferIsRentedAgain(string name)
     {
         using MemoryPool<byte> pool = Create(name);
-        IMemoryOwner<byte> first = pool.Rent(100);
-        first.Dispose();
-        using IMemoryOwner<byte> second = pool.Rent(100);
+        (IMemoryOwner<byte> first, IMemoryOwner<byte> next) = RentDisposeAndRentAgain(pool);
+        using IMemoryOwner<byte> second = next;
 
         Assert.Throws<ObjectDisposedException>(() => first.Memory);
         Assert.Equal(ExpectedLength(name), second.Memory.Length);
@@ -67,9 +65,7 @@ public sealed class StaleOwnerTests
         using IMemoryOwner<byte> current = pool.Rent(64);
         PoolStatistics before = pool.GetStatistics();
         stale.Dispose();
-        PoolStatistics after = pool.GetStatistics();
-        Assert.Equal(before.Pooled, after.Pooled);
-        Assert.Equal(before.Outstanding, after.Outstanding);
+        StatisticsAssert.Counts(pool.GetStatistics(), pooled: before.Pooled, outstanding: before.Outstanding);
         Assert.Equal(64, current.Memory.Length);
     }
 
@@ -82,4 +78,12 @@ public sealed class StaleOwnerTests
         "striped-shared" => StripedMemoryPool<byte>.Shared,
         _ => StripedMemoryPool<byte>.Create(new StripedMemoryPoolOptions { StripeCount = 1, TrimmingEnabled = false }),
     };
+
+    /// <summary>Rents an owner and disposes it, then rents again: the stale owner and the next renter's.</summary>
+    private static (IMemoryOwner<byte> Stale, IMemoryOwner<byte> Next) RentDisposeAndRentAgain(MemoryPool<byte> pool)
+    {
+        IMemoryOwner<byte> stale = pool.Rent(100);
+        stale.Dispose();
+        return (stale, pool.Rent(100));
+    }
 }

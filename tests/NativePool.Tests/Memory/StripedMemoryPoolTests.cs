@@ -33,7 +33,7 @@ public sealed class StripedMemoryPoolTests
         using IMemoryOwner<byte> owner = pool.Rent(length);
         Assert.Equal(length, owner.Memory.Length);
         Assert.Equal(length, owner.Memory.Span.Length);
-        using MemoryLease<byte> lease = pool.RentScoped(length);
+        using MemoryLease<byte> lease = pool.RentLease(length);
         Assert.Equal(length, lease.Memory.Length);
         Assert.Equal(length, lease.Span.Length);
     }
@@ -95,7 +95,7 @@ public sealed class StripedMemoryPoolTests
                 }
 
                 owner.Dispose();
-                using MemoryLease<byte> lease = pool.RentScoped(length);
+                using MemoryLease<byte> lease = pool.RentLease(length);
                 lease.Span[0] = 2;
             }
         }));
@@ -178,7 +178,7 @@ public sealed class StripedMemoryPoolTests
         {
             for (int i = 0; i < count; i++)
             {
-                using MemoryLease<byte> lease = pool.RentScoped(4096);
+                using MemoryLease<byte> lease = pool.RentLease(4096);
                 lease.Span[0] = 1;
                 using MemoryHandle handle = lease.Memory.Pin();
             }
@@ -253,10 +253,7 @@ public sealed class StripedMemoryPoolTests
         IMemoryOwner<byte> owner = pool.Rent(100);
         owner.Dispose();
         owner.Dispose();
-        PoolStatistics stats = pool.GetStatistics();
-        Assert.Equal(1, stats.Allocated);
-        Assert.Equal(1, stats.Pooled);
-        Assert.Equal(0, stats.Outstanding);
+        StatisticsAssert.Counts(pool.GetStatistics(), allocated: 1, pooled: 1, outstanding: 0);
     }
 
     [Fact]
@@ -292,10 +289,10 @@ public sealed class StripedMemoryPoolTests
     public void AStaleLeaseNeverEndsANewerLease()
     {
         using StripedMemoryPool<byte> pool = CreatePool();
-        MemoryLease<byte> stale = pool.RentScoped(100);
+        MemoryLease<byte> stale = pool.RentLease(100);
         MemoryLease<byte> copy = stale;
         stale.Dispose();
-        using MemoryLease<byte> fresh = pool.RentScoped(100);
+        using MemoryLease<byte> fresh = pool.RentLease(100);
         Assert.False(stale.IsActive);
         Assert.True(fresh.IsActive);
 
@@ -305,10 +302,7 @@ public sealed class StripedMemoryPoolTests
         Assert.Equal(100, fresh.Memory.Length);
         Assert.Throws<ObjectDisposedException>(() => stale.Memory);
         Assert.Throws<ObjectDisposedException>(() => copy.Span.Length);
-        PoolStatistics stats = pool.GetStatistics();
-        Assert.Equal(1, stats.Allocated);
-        Assert.Equal(0, stats.Pooled);
-        Assert.Equal(1, stats.Outstanding);
+        StatisticsAssert.Counts(pool.GetStatistics(), allocated: 1, pooled: 0, outstanding: 1);
     }
 
     [Fact]
@@ -375,11 +369,10 @@ public sealed class StripedMemoryPoolTests
         pool.Rent(100).Dispose();
         pool.Dispose();
         Assert.Throws<ObjectDisposedException>(() => pool.Rent(100));
-        Assert.Throws<ObjectDisposedException>(() => pool.RentScoped(100));
+        Assert.Throws<ObjectDisposedException>(() => pool.RentLease(100));
         outstanding.Dispose();
         PoolStatistics stats = pool.GetStatistics();
-        Assert.Equal(0, stats.Pooled);
-        Assert.Equal(0, stats.Outstanding);
+        StatisticsAssert.Counts(stats, pooled: 0, outstanding: 0);
         Assert.True(stats.IsConserved, stats.ToString());
     }
 
@@ -398,9 +391,7 @@ public sealed class StripedMemoryPoolTests
         IMemoryOwner<byte>[] owners = Enumerable.Range(0, 10).Select(_ => pool.Rent(1000)).ToArray();
         Array.ForEach(owners, o => o.Dispose());
         PoolStatistics stats = pool.GetStatistics();
-        Assert.Equal(10, stats.Allocated);
-        Assert.Equal(0, stats.Outstanding);
-        Assert.Equal(10, stats.Pooled);
+        StatisticsAssert.Counts(stats, allocated: 10, pooled: 10, outstanding: 0);
         Assert.Equal(10 * 1024, stats.PooledBytes);
         Assert.True(stats.IsConserved, stats.ToString());
         Assert.Equal(10, pool.Clear());

@@ -30,7 +30,7 @@ public sealed class BadInputTests
         Add<ArgumentOutOfRangeException>("TrimAge -1 s", "TrimAge", () => StripedMemoryPool<byte>.Create(new StripedMemoryPoolOptions { TrimAge = TimeSpan.FromSeconds(-1) }));
         Add<ArgumentOutOfRangeException>("MemoryPool.Rent(-2)", "minBufferSize", () => StripedMemoryPool<byte>.Shared.Rent(-2));
         Add<ArgumentOutOfRangeException>("MemoryPool.Rent(MaxBufferSize + 1)", "minBufferSize", () => StripedMemoryPool<byte>.Shared.Rent(StripedMemoryPool<byte>.Shared.MaxBufferSize + 1));
-        Add<ArgumentOutOfRangeException>("MemoryPool.RentScoped(-2)", "minBufferSize", () => StripedMemoryPool<byte>.Shared.RentScoped(-2));
+        Add<ArgumentOutOfRangeException>("MemoryPool.RentLease(-2)", "minBufferSize", () => StripedMemoryPool<byte>.Shared.RentLease(-2));
         Add<ArgumentOutOfRangeException>("Pin(-1)", "elementIndex", () =>
         {
             using IMemoryOwner<byte> owner = StripedMemoryPool<byte>.Shared.Rent(10);

@@ -4,6 +4,11 @@ namespace NativePool.Tests.ObjectPool;
 /// A strict pool's bound held by threads that have ended goes back when a return finds the bound spent, not only when
 /// a collection finalizes their caches.
 /// </summary>
+/// <remarks>
+/// A collection (forced by a test running beside this one, say) may finalize the ended threads' caches first: that is
+/// the other way the bound comes back, with the same counts at the end, so the assertions hold either way. Without
+/// the return's own retiring and without a collection, they fail.
+/// </remarks>
 public sealed class DeadThreadBoundTests
 {
     [Theory]
@@ -21,7 +26,9 @@ public sealed class DeadThreadBoundTests
             TestThreads.RunOnNewThread(() => pool.Return(pool.Get()));
         }
 
-        Assert.Equal(maximumRetained, pool.GetStatistics().Pooled);
+        // Parked by the ended threads, or (if a collection finalized their caches already) discarded and counted dropped.
+        PoolStatistics parked = pool.GetStatistics();
+        Assert.Equal(maximumRetained, parked.Pooled + parked.Dropped);
 
         const int Operations = 10_000;
         TestThreads.RunOnNewThread(() =>

@@ -4,7 +4,7 @@ using NativePool.Tests.ArrayPool;
 
 namespace NativePool.Tests.ObjectPool;
 
-/// <summary>The seed-002 conveniences: delegate constructors, Prefill, RentScoped leases, Scoped calls, dispose-when-full.</summary>
+/// <summary>The conveniences: delegate constructors, Prefill, RentLease leases, Scoped calls, dispose-when-full.</summary>
 public sealed class StripedObjectPoolConvenienceTests
 {
     [Fact]
@@ -59,10 +59,7 @@ public sealed class StripedObjectPoolConvenienceTests
         pool.Dispose();
         pool.Return(held);
 
-        PoolStatistics statistics = pool.GetStatistics();
-        Assert.Equal(0, statistics.Outstanding);
-        Assert.Equal(1, statistics.Allocated);
-        Assert.Equal(1, statistics.Dropped);
+        StatisticsAssert.Counts(pool.GetStatistics(), allocated: 1, dropped: 1, outstanding: 0);
     }
 
     [Fact]
@@ -117,7 +114,7 @@ public sealed class StripedObjectPoolConvenienceTests
     {
         var pool = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), 4);
         Thing held;
-        using (ObjectLease<Thing> lease = pool.RentScoped())
+        using (ObjectLease<Thing> lease = pool.RentLease())
         {
             held = lease.Value;
             Assert.NotNull(held);
@@ -130,7 +127,7 @@ public sealed class StripedObjectPoolConvenienceTests
     public void ACopiedOrTwiceDisposedLeaseReturnsItsObjectOnce()
     {
         var pool = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), 4);
-        ObjectLease<Thing> lease = pool.RentScoped();
+        ObjectLease<Thing> lease = pool.RentLease();
         ObjectLease<Thing> copy = lease;
         Thing leased = lease.Value;
         Assert.True(lease == copy);
@@ -151,12 +148,12 @@ public sealed class StripedObjectPoolConvenienceTests
     public void AStaleLeaseDoesNotReturnTheObjectItsTokenNowServes()
     {
         var pool = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), 4);
-        ObjectLease<Thing> stale = pool.RentScoped();
+        ObjectLease<Thing> stale = pool.RentLease();
         ObjectLease<Thing> copy = stale;
         Thing staleValue = stale.Value;
         stale.Dispose();
 
-        using ObjectLease<Thing> current = pool.RentScoped();
+        using ObjectLease<Thing> current = pool.RentLease();
         copy.Dispose();
 
         Assert.Same(staleValue, current.Value);
@@ -176,7 +173,7 @@ public sealed class StripedObjectPoolConvenienceTests
     public void ADisposedLeaseIsInactiveAndItsValueThrowsOnEveryCopy()
     {
         var pool = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), 4);
-        ObjectLease<Thing> lease = pool.RentScoped();
+        ObjectLease<Thing> lease = pool.RentLease();
         ObjectLease<Thing> copy = lease;
         Assert.True(copy.IsActive);
 
@@ -242,7 +239,7 @@ public sealed class StripedObjectPoolConvenienceTests
             for (int i = 0; i < 1000; i++)
             {
                 pool.Return(pool.Get());
-                using (pool.RentScoped())
+                using (pool.RentLease())
                 {
                 }
 
@@ -290,10 +287,7 @@ public sealed class StripedObjectPoolConvenienceTests
 
         Assert.Same(first, second);
         Assert.Equal(2, policy.Created);
-        PoolStatistics stats = pool.GetStatistics();
-        Assert.Equal(2, stats.Pooled);
-        Assert.Equal(0, stats.Dropped);
-        Assert.Equal(0, stats.Outstanding);
+        StatisticsAssert.Counts(pool.GetStatistics(), pooled: 2, dropped: 0, outstanding: 0);
     }
 
     [Fact]
@@ -307,9 +301,7 @@ public sealed class StripedObjectPoolConvenienceTests
 
         TestThreads.RunOnNewThread(() => pool.Return(new Thing()));
 
-        PoolStatistics stats = pool.GetStatistics();
-        Assert.Equal(3, stats.Pooled);
-        Assert.Equal(1, stats.Dropped);
+        StatisticsAssert.Counts(pool.GetStatistics(), pooled: 3, dropped: 1);
     }
 
     [Theory]

@@ -48,9 +48,9 @@ public sealed class StripedObjectPoolMisuseTests
         ["a policy that creates null"] = Case.Of<InvalidOperationException>(static _ => new StripedObjectPool<Thing>(new NullCreatingPolicy()).Get(), null),
         ["AddStripedObjectPools on null"] = Case.Of<ArgumentNullException>(static _ => StripedObjectPoolServiceCollectionExtensions.AddStripedObjectPools(null!), "services"),
         ["AddStripedPooled on null"] = Case.Of<ArgumentNullException>(static _ => StripedObjectPoolServiceCollectionExtensions.AddStripedPooled<Thing>(null!), "services"),
-        ["AddStripedPooled with bound 0"] = Case.Of<ArgumentOutOfRangeException>(static _ => new ServiceCollection().AddStripedPooled<Thing>(static o => o.MaximumRetained = 0), "value"),
+        ["AddStripedPooled with bound 0"] = Case.Of<ArgumentOutOfRangeException>(static _ => new ServiceCollection().AddStripedPooled<Thing>(static o => o.MaximumRetained = 0), "MaximumRetained"),
         ["Get after Dispose"] = Case.Disposed<ObjectDisposedException>(static pool => pool.Get()),
-        ["RentScoped after Dispose"] = Case.Disposed<ObjectDisposedException>(static pool => pool.RentScoped()),
+        ["RentLease after Dispose"] = Case.Disposed<ObjectDisposedException>(static pool => pool.RentLease()),
         ["Scoped after Dispose"] = Case.Disposed<ObjectDisposedException>(static pool => pool.Scoped(0, static (_, _) => { })),
         ["Prefill after Dispose"] = Case.Disposed<ObjectDisposedException>(static pool => pool.Prefill(1)),
     };

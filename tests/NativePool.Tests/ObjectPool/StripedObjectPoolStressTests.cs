@@ -148,8 +148,7 @@ public sealed class StripedObjectPoolStressTests
             // Exact once the workers are quiet (also if a trim pass runs meanwhile): every object the policy made was
             // counted, and every one is back.
             PoolStatistics statistics = striped.GetStatistics();
-            Assert.Equal(policy.Created, statistics.Allocated);
-            Assert.Equal(0, statistics.Outstanding);
+            StatisticsAssert.Counts(statistics, allocated: policy.Created, outstanding: 0);
             Assert.InRange(statistics.Pooled, 0, maximumRetained);
             if (striped.DisposesItems)
             {

@@ -32,9 +32,7 @@ public sealed class ThreadCacheDrainTests
 
         Assert.Equal(parked.Length, discarded.Count);
         Assert.Equal(parked.ToHashSet(), discarded.ToHashSet());
-        PoolStatistics statistics = pool.GetStatistics();
-        Assert.Equal(0, statistics.Pooled);
-        Assert.Equal(parked.Length, statistics.Trimmed);
+        StatisticsAssert.Counts(pool.GetStatistics(), pooled: 0, trimmed: parked.Length);
     }
 
     [Fact]

@@ -32,11 +32,7 @@ public sealed class ThrowingCleanupTests
 
         Assert.Same(FailingThing.CleanupFailure, exception.Message);
         PoolStatistics statistics = pool.GetStatistics();
-        Assert.Equal(1, statistics.Allocated);
-        Assert.Equal(1, statistics.Dropped);
-        Assert.Equal(0, statistics.Pooled);
-        Assert.Equal(0, statistics.Trimmed);
-        Assert.Equal(0, statistics.Outstanding);
+        StatisticsAssert.Counts(statistics, allocated: 1, pooled: 0, dropped: 1, trimmed: 0, outstanding: 0);
         Assert.Equal(statistics.Allocated, statistics.Pooled + statistics.Outstanding + statistics.Dropped + statistics.Trimmed);
         Assert.Empty(pool.GetLeaks());
         Assert.Equal(pool.DisposesItems ? 1 : 0, item.DisposeCount);

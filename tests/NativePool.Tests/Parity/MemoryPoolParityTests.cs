@@ -5,7 +5,7 @@ namespace NativePool.Tests.Parity;
 
 /// <summary>
 /// The ideas of the runtime's own <c>MemoryPool&lt;T&gt;</c> tests, run against <see cref="MemoryPool{T}.Shared"/> (the
-/// control) and against ours. Upstream names and verdicts: docs/array-pool-contract.md, "Upstream parity".
+/// control) and against ours. Upstream names and verdicts: docs/parity.md.
 /// </summary>
 public abstract class MemoryPoolParityTests
 {

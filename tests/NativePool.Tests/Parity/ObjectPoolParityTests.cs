@@ -6,7 +6,7 @@ namespace NativePool.Tests.Parity;
 /// <summary>
 /// The ideas of Microsoft.Extensions.ObjectPool's own tests (default pool, disposable pool, provider, threading), run
 /// against Microsoft's pools (the control) and against ours, each made through its provider. Upstream names and
-/// verdicts: docs/array-pool-contract.md, "Upstream parity".
+/// verdicts: docs/parity.md.
 /// </summary>
 public abstract class ObjectPoolParityTests
 {

@@ -6,7 +6,7 @@ namespace NativePool.Tests.Parity;
 /// <summary>
 /// The ideas of Microsoft's object-pool dependency-injection tests, against our <c>AddStripedPooled</c> only: Microsoft's
 /// helper package does not restore here, so there is no control. Upstream names and verdicts:
-/// docs/array-pool-contract.md, "Upstream parity".
+/// docs/parity.md.
 /// </summary>
 public sealed class PooledServiceParityTests
 {

@@ -5,7 +5,7 @@ using System.Diagnostics.CodeAnalysis;
 
 namespace NativePool;
 
-/// <summary>Every throw of the engine and of the facades goes through here, so the callers stay small and inlinable.</summary>
+/// <summary>The facade's throws and their messages, out of line so the public fast paths stay small and inlinable.</summary>
 internal static class ThrowHelper
 {
     [DoesNotReturn]
@@ -58,6 +58,12 @@ internal static class ThrowHelper
         throw new InvalidOperationException(
             $"The item passed as '{paramName}' is already in the pool: it was returned twice. " +
             "Returning an item twice would hand it to two renters at once.");
+
+    /// <summary>Throws the exception every lease accessor throws once the lease has ended.</summary>
+    [DoesNotReturn]
+    [StackTraceHidden]
+    public static void ThrowLeaseEnded() =>
+        throw new ObjectDisposedException("lease", "The lease has been disposed: its item went back to the pool and may belong to another renter.");
 
     [DoesNotReturn]
     [StackTraceHidden]
