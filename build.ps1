@@ -37,7 +37,7 @@ function Invoke-Tests([string]$filter) {
         $script:testStatus = 1; return
     }
     $script:testStatus = 0
-    foreach ($project in 'tests/NativePool.Tests/NativePool.Tests.csproj', 'tests/NativePool.IntegrationTests/NativePool.IntegrationTests.csproj') {
+    foreach ($project in 'tests/NativePool.Tests/NativePool.Tests.csproj', 'tests/NativePool.Analyzers.Tests/NativePool.Analyzers.Tests.csproj', 'tests/NativePool.IntegrationTests/NativePool.IntegrationTests.csproj') {
         dotnet test "$project" -c Release --no-build --filter "$filter" `
             --logger "trx" --logger "console;verbosity=minimal" --results-directory $results; if ($LASTEXITCODE -ne 0) { $script:testStatus = 1 }
     }
@@ -92,12 +92,14 @@ switch ($verb) {
         python3 bench/plots.py @rest; exit $LASTEXITCODE
     }
     'pack' {
-        # Two packages, NativePool (the drop-ins with the engine inside) and NativePool.AspNetCore (Kestrel's memory pool
-        # factory, depending on NativePool), each with its .snupkg. The version comes from git tags (docs/releasing.md);
-        # --version X.Y.Z overrides it for both.
+        # Three packages: NativePool (the drop-ins with the engine and the analyzers inside) and NativePool.AspNetCore (Kestrel's
+        # memory pool factory, depending on NativePool), each with its .snupkg, and NativePool.Analyzers (the analyzers alone,
+        # for code that uses only ArrayPool<T>). The version comes from git tags (docs/releasing.md); --version X.Y.Z
+        # overrides it for all three.
         if ($rest.Count -gt 0 -and $rest[0] -in '--version', '-Version') { if ($rest.Count -lt 2) { Write-Error '--version needs a value'; exit 2 }; $rest = @("-p:MinVerVersionOverride=$($rest[1])") + @($rest | Select-Object -Skip 2) }
         dotnet pack src/ManagedFacade/ManagedFacade.csproj -c Release -o artifacts/packages -p:ContinuousIntegrationBuild=true @rest; if ($LASTEXITCODE -ne 0) { exit $LASTEXITCODE }
-        dotnet pack src/NativePool.AspNetCore/NativePool.AspNetCore.csproj -c Release -o artifacts/packages -p:ContinuousIntegrationBuild=true @rest; exit $LASTEXITCODE
+        dotnet pack src/NativePool.AspNetCore/NativePool.AspNetCore.csproj -c Release -o artifacts/packages -p:ContinuousIntegrationBuild=true @rest; if ($LASTEXITCODE -ne 0) { exit $LASTEXITCODE }
+        dotnet pack src/NativePool.Analyzers/NativePool.Analyzers.csproj -c Release -o artifacts/packages -p:ContinuousIntegrationBuild=true @rest; exit $LASTEXITCODE
     }
     default {
         Write-Error "usage: ./build.ps1 [test|stress|huge|repeat [N] [--no-load]|bench [--full] [--filter PATTERN] [--report-only] [--ab [--rounds N] [--quick]]|plots|pack [--version X.Y.Z]]"

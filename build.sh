@@ -36,7 +36,7 @@ run_tests() {
         return 1
     fi
     local status=0
-    for project in tests/NativePool.Tests/NativePool.Tests.csproj tests/NativePool.IntegrationTests/NativePool.IntegrationTests.csproj; do
+    for project in tests/NativePool.Tests/NativePool.Tests.csproj tests/NativePool.Analyzers.Tests/NativePool.Analyzers.Tests.csproj tests/NativePool.IntegrationTests/NativePool.IntegrationTests.csproj; do
         dotnet test "$project" -c Release --no-build --filter "$filter" \
             --logger "trx" --logger "console;verbosity=minimal" --results-directory "$results" || status=$?
     done
@@ -83,12 +83,14 @@ case "$verb" in
         python3 bench/plots.py "$@"
         ;;
     pack)
-        # Two packages, NativePool (the drop-ins with the engine inside) and NativePool.AspNetCore (Kestrel's memory pool
-        # factory, depending on NativePool), each with its .snupkg. The version comes from git tags (docs/releasing.md);
-        # --version X.Y.Z overrides it for both.
+        # Three packages: NativePool (the drop-ins with the engine and the analyzers inside) and NativePool.AspNetCore (Kestrel's
+        # memory pool factory, depending on NativePool), each with its .snupkg, and NativePool.Analyzers (the analyzers alone,
+        # for code that uses only ArrayPool<T>). The version comes from git tags (docs/releasing.md); --version X.Y.Z
+        # overrides it for all three.
         [ "${1:-}" = "--version" ] && set -- "-p:MinVerVersionOverride=${2:?--version needs a value}" "${@:3}"
         dotnet pack src/ManagedFacade/ManagedFacade.csproj -c Release -o artifacts/packages -p:ContinuousIntegrationBuild=true "$@"
         dotnet pack src/NativePool.AspNetCore/NativePool.AspNetCore.csproj -c Release -o artifacts/packages -p:ContinuousIntegrationBuild=true "$@"
+        dotnet pack src/NativePool.Analyzers/NativePool.Analyzers.csproj -c Release -o artifacts/packages -p:ContinuousIntegrationBuild=true "$@"
         ;;
     *)
         echo "usage: ./build.sh [test|stress|huge|repeat [N] [--no-load]|bench [--full] [--filter PATTERN] [--report-only] [--ab [--rounds N] [--quick]]|plots|pack [--version X.Y.Z]]" >&2

@@ -32,7 +32,9 @@ public class FloorBenchmarks
     {
         byte[] array = StripedArrayPool<byte>.Shared.Rent(Size);
         StripedArrayPool<byte>.Shared.Return(array);
+        #pragma warning disable NP0002 // The reference is returned so the rent cannot be optimized away; nothing reads it.
         return array;
+        #pragma warning restore NP0002
     }
 
     [Benchmark(Description = PeerNames.ArrayPoolShared)]
@@ -40,7 +42,9 @@ public class FloorBenchmarks
     {
         byte[] array = ArrayPool<byte>.Shared.Rent(Size);
         ArrayPool<byte>.Shared.Return(array);
+        #pragma warning disable NP0002 // The reference is returned so the rent cannot be optimized away; nothing reads it.
         return array;
+        #pragma warning restore NP0002
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]

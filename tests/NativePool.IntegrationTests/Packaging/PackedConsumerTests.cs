@@ -14,7 +14,7 @@ namespace NativePool.IntegrationTests.Packaging;
 /// (CommunityToolkit.HighPerformance), so the build proves the usual feed was kept. Then what nuget.org shows of each
 /// package: its own README with absolute links, its icon, licence and release notes.
 /// </summary>
-[Collection(SourceBuilds.Name)]
+[Collection(DotnetBuilds.Name)]
 [Trait("Category", "Packaging")]
 public sealed partial class PackedConsumerTests : IClassFixture<PackedPackages>
 {

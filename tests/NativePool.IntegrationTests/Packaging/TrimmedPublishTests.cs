@@ -11,7 +11,7 @@ namespace NativePool.IntegrationTests.Packaging;
 /// linux-x64, with one warning per finding, and checks that the trimmer found nothing to warn about in the libraries
 /// (no IL2xxx trim or IL3xxx AOT warning) and that the trimmed app still runs.
 /// </summary>
-[Collection(SourceBuilds.Name)]
+[Collection(DotnetBuilds.Name)]
 public partial class TrimmedPublishTests
 {
     private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(5);

@@ -45,7 +45,9 @@ public class GuardedModeTests
         StripedArrayPool<byte> pool = CreateGuarded();
         byte[] array = pool.Rent(100);
         pool.Return(array);
+        #pragma warning disable NP0002 // The write after return is the misuse under test.
         array[17] = 42;
+        #pragma warning restore NP0002
 
         Assert.Throws<InvalidOperationException>(() => pool.Rent(100));
     }
@@ -61,6 +63,7 @@ public class GuardedModeTests
         byte[] again = pool.Rent(100);
         Assert.Same(array, again);
         Assert.True(again.AsSpan().IndexOfAnyExcept((byte)0) < 0);
+        pool.Return(again);
     }
 
     [Fact]
@@ -70,7 +73,9 @@ public class GuardedModeTests
         StripedArrayPool<byte> pool = CreateGuarded(PoolMisusePolicy.Report, reports.Add);
         byte[] array = pool.Rent(16);
         pool.Return(array);
+        #pragma warning disable NP0001 // The double return is the misuse under test.
         pool.Return(array);
+        #pragma warning restore NP0001
         pool.Return(new byte[16]);
 
         Assert.Equal([PoolMisuseKind.DoubleReturn, PoolMisuseKind.ForeignReturn], reports.Select(r => r.Kind));
@@ -88,7 +93,9 @@ public class GuardedModeTests
             : StripedArrayPool<byte>.Create(new StripedArrayPoolOptions { DoubleReturnPolicy = PoolMisusePolicy.Ignore, TrimmingEnabled = false });
         byte[] array = pool.Rent(16);
         pool.Return(array);
+        #pragma warning disable NP0001 // The double return is the misuse under test.
         pool.Return(array);
+        #pragma warning restore NP0001
 
         Assert.Same(array, pool.Rent(16));
         Assert.NotSame(array, pool.Rent(16));

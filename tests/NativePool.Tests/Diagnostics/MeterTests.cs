@@ -90,11 +90,14 @@ public class MeterTests
     {
         var first = new StripedObjectPool<Version>(() => new Version(), cleanup: null, new StripedObjectPoolOptions());
         var second = new StripedObjectPool<Version>(() => new Version(), cleanup: null, new StripedObjectPoolOptions());
-        first.Get();
-        second.Get();
-        second.Get();
+        Version a = first.Get();
+        Version b = second.Get();
+        Version c = second.Get();
 
         Observation observation = Observe(NativePoolMetrics.DefaultMeter, first.Name);
+        first.Return(a);
+        second.Return(b);
+        second.Return(c);
 
         // Other tests' unnamed Version pools may be alive too; these two are told apart by their instance tags.
         long[] allocated = [.. observation.Measurements
@@ -104,8 +107,6 @@ public class MeterTests
         Assert.Contains(1L, allocated);
         Assert.Contains(2L, allocated);
         Assert.Equal(first.Name, second.Name);
-        GC.KeepAlive(first);
-        GC.KeepAlive(second);
     }
 
     [Fact]

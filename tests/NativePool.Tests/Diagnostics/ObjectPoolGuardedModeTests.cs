@@ -57,7 +57,9 @@ public sealed class ObjectPoolGuardedModeTests
         StripedObjectPool<Item> pool = CreateGuarded(policy, PoolMisusePolicy.Report, reports.Add);
         Item item = pool.Get();
         pool.Return(item);
+        #pragma warning disable NP0001 // The double return is the misuse under test.
         pool.Return(item);
+        #pragma warning restore NP0001
 
         Assert.Equal([PoolMisuseKind.DoubleReturn], reports.Select(r => r.Kind));
         Assert.Equal(1, policy.Returns);
@@ -70,7 +72,9 @@ public sealed class ObjectPoolGuardedModeTests
         StripedObjectPool<Item> pool = CreateGuarded(new CountingPolicy(), PoolMisusePolicy.Report, reports.Add);
         Item item = pool.Get();
         pool.Return(item);
+        #pragma warning disable NP0001 // The double return is the misuse under test.
         pool.Return(item);
+        #pragma warning restore NP0001
         pool.Return(new Item());
 
         Assert.Equal([PoolMisuseKind.DoubleReturn, PoolMisuseKind.ForeignReturn], reports.Select(r => r.Kind));
@@ -87,7 +91,9 @@ public sealed class ObjectPoolGuardedModeTests
         StripedObjectPool<Item> pool = CreateGuarded(new CountingPolicy(), PoolMisusePolicy.Ignore, reports.Add);
         Item item = pool.Get();
         pool.Return(item);
+        #pragma warning disable NP0001 // The double return is the misuse under test.
         pool.Return(item);
+        #pragma warning restore NP0001
         pool.Return(new Item());
 
         Assert.Empty(reports);

@@ -37,5 +37,6 @@ public sealed class PoolIdTests
         char[] rented = chars.Rent(100);
 
         Assert.IsType<char[]>(rented);
+        chars.Return(rented);
     }
 }

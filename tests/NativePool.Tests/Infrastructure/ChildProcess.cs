@@ -7,8 +7,14 @@ namespace NativePool.Tests;
 internal static class ChildProcess
 {
     /// <summary>Runs <paramref name="program"/>; kills it and fails the test when it outlives <paramref name="timeout"/>.</summary>
+    /// <param name="program">The program.</param>
+    /// <param name="workingDirectory">Its working directory, or null for the current one.</param>
+    /// <param name="timeout">How long it may run.</param>
+    /// <param name="arguments">Its arguments, each passed as is.</param>
+    /// <param name="environment">Environment variables to set for it, or null.</param>
     /// <returns>The exit code and the interleaved output and error lines.</returns>
-    public static (int ExitCode, string Log) Run(string program, string? workingDirectory, TimeSpan timeout, IEnumerable<string> arguments)
+    public static (int ExitCode, string Log) Run(
+        string program, string? workingDirectory, TimeSpan timeout, IEnumerable<string> arguments, IReadOnlyDictionary<string, string>? environment = null)
     {
         var start = new ProcessStartInfo(program)
         {
@@ -24,6 +30,11 @@ internal static class ChildProcess
         foreach (string argument in arguments)
         {
             start.ArgumentList.Add(argument);
+        }
+
+        foreach (KeyValuePair<string, string> variable in environment ?? new Dictionary<string, string>())
+        {
+            start.Environment[variable.Key] = variable.Value;
         }
 
         var log = new StringBuilder();

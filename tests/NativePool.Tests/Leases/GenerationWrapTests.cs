@@ -78,7 +78,9 @@ public sealed class GenerationWrapTests
         lease.Dispose();
 
         LeaseToken second = PrepareSpareToken(BeforeWrap + Lap);
+        #pragma warning disable NP0004 // Kept active: the outcome reports whether it still is.
         ObjectLease<object> current = pool.RentLease();
+        #pragma warning restore NP0004
         bool sameItem = ReferenceEquals(item, current.Value);
         stale.Dispose();
 
@@ -94,7 +96,9 @@ public sealed class GenerationWrapTests
         lease.Dispose();
 
         PinnedMemoryOwner<int> second = ParkWithGeneration(pool, BeforeWrap + Lap);
+        #pragma warning disable NP0004 // Kept active: the outcome reports whether it still is.
         MemoryLease<int> current = pool.RentLease(16);
+        #pragma warning restore NP0004
         stale.Dispose();
 
         return new Outcome(ReferenceEquals(first, second), current.IsActive, !ReferenceEquals(second, pool.Engine.Rent(0)));
@@ -124,7 +128,9 @@ public sealed class GenerationWrapTests
         lease.Dispose();
 
         NativeBlock<byte> second = ParkWithGeneration(pool.Core, BeforeWrap + Lap);
+        #pragma warning disable NP0004 // Kept active: the outcome reports whether it still is.
         NativeBlockLease current = pool.Rent(64);
+        #pragma warning restore NP0004
         stale.Dispose();
 
         return new Outcome(ReferenceEquals(first, second), current.IsActive, !ReferenceEquals(second, pool.Core.Engine.Rent(0)));
@@ -139,7 +145,9 @@ public sealed class GenerationWrapTests
         lease.Dispose();
 
         NativeBlock<long> second = ParkWithGeneration(pool.Core, BeforeWrap + Lap);
+        #pragma warning disable NP0004 // Kept active: the outcome reports whether it still is.
         NativeStructLease<long> current = pool.Rent(1);
+        #pragma warning restore NP0004
         stale.Dispose();
 
         return new Outcome(ReferenceEquals(first, second), current.IsActive, !ReferenceEquals(second, pool.Core.Engine.Rent(0)));

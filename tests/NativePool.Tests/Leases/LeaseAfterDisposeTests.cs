@@ -94,7 +94,9 @@ public sealed unsafe class LeaseAfterDisposeTests
         var errors = new List<Exception?> { null, null };
         try
         {
+            #pragma warning disable NP0002 // The use after dispose is the misuse under test.
             _ = scope.Array;
+            #pragma warning restore NP0002
         }
         catch (Exception exception)
         {
@@ -103,7 +105,9 @@ public sealed unsafe class LeaseAfterDisposeTests
 
         try
         {
+            #pragma warning disable NP0002 // The use after dispose is the misuse under test.
             _ = scope.Span.Length;
+            #pragma warning restore NP0002
         }
         catch (Exception exception)
         {

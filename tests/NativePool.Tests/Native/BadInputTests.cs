@@ -45,7 +45,9 @@ public sealed class BadInputTests
         {
             IMemoryOwner<byte> owner = StripedMemoryPool<byte>.Shared.Rent(10);
             owner.Dispose();
+            #pragma warning disable NP0002 // The misuse under test.
             _ = owner.Memory;
+            #pragma warning restore NP0002
         });
         Add<ObjectDisposedException>("GetSpan after Dispose", null, () =>
         {
@@ -58,7 +60,9 @@ public sealed class BadInputTests
         {
             var pool = StripedMemoryPool<byte>.Create();
             pool.Dispose();
+            #pragma warning disable NP0004 // The rent throws: the misuse under test.
             pool.Rent(10);
+            #pragma warning restore NP0004
         });
         Add<ObjectDisposedException>("default MemoryLease.Memory", null, () => _ = default(MemoryLease<byte>).Memory);
         Add<ObjectDisposedException>("default MemoryLease.Span", null, () => _ = default(MemoryLease<byte>).Span.Length);
@@ -97,13 +101,17 @@ public sealed class BadInputTests
         {
             var pool = NativeBlockPool.Create();
             pool.Dispose();
+            #pragma warning disable NP0004 // The rent throws: the misuse under test.
             pool.Rent(10);
+            #pragma warning restore NP0004
         });
         Add<ObjectDisposedException>("NativeStructPool.Rent after Dispose", null, () =>
         {
             var pool = NativeStructPool<int>.Create();
             pool.Dispose();
+            #pragma warning disable NP0004 // The rent throws: the misuse under test.
             pool.Rent();
+            #pragma warning restore NP0004
         });
         Add<ObjectDisposedException>("default NativeBlockLease.Span", null, () => _ = default(NativeBlockLease).Span.Length);
         Add<ObjectDisposedException>("default NativeStructLease.Value", null, () => _ = default(NativeStructLease<int>).Value);

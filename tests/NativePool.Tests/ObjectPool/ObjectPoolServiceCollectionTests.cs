@@ -61,7 +61,9 @@ public sealed class ObjectPoolServiceCollectionTests
 
         Assert.Same(striped, pool);
         Assert.Equal(4, striped.MaximumRetained);
+        #pragma warning disable NP0002 // The test checks the object the pool was given back.
         Assert.Same(container.GetRequiredService<GreetingDependency>(), Assert.IsType<Greeter>(greeter).Dependency);
+        #pragma warning restore NP0002
         Assert.Same(greeter, pool.Get());
     }
 
@@ -78,7 +80,9 @@ public sealed class ObjectPoolServiceCollectionTests
         pool.Return(item);
 
         Assert.Equal(1024, pool.MaximumRetained);
+        #pragma warning disable NP0002 // The test checks what the return did to the object.
         Assert.False(item.Dirty);
+        #pragma warning restore NP0002
     }
 
     [Fact]
@@ -92,12 +96,16 @@ public sealed class ObjectPoolServiceCollectionTests
         {
             ObjectPool<DisposableThing> pool = container.GetRequiredService<ObjectPool<DisposableThing>>();
             item = pool.Get();
+            #pragma warning disable NP0003 // Kept outstanding: the test checks the container leaves it alone.
             outstanding = pool.Get();
+            #pragma warning restore NP0003
             pool.Return(item);
             Assert.True(Assert.IsType<StripedObjectPool<DisposableThing>>(pool).DisposesItems);
         }
 
+        #pragma warning disable NP0002 // The test checks what disposing the container did to the object.
         Assert.Equal(1, item.DisposeCount);
+        #pragma warning restore NP0002
         Assert.False(outstanding.IsDisposed);
     }
 

@@ -66,7 +66,9 @@ public abstract class ArrayPoolParityTests
     {
         try
         {
+            #pragma warning disable NP0003 // A gigantic array is not given to the shared pool to keep.
             byte[] array = SharedPool<byte>().Rent(0x7000_0000);
+            #pragma warning restore NP0003
             Assert.True(array.Length >= 0x7000_0000);
         }
         catch (OutOfMemoryException)
@@ -129,10 +131,12 @@ public abstract class ArrayPoolParityTests
         byte[] array = pool.Rent(4);
         Fill(array);
         pool.Return(array, clearArray: false);
+        #pragma warning disable NP0002 // The test reads what the return left in the array.
         for (int i = 0; i < array.Length; i++)
         {
             Assert.Equal((byte)i, array[i]);
         }
+        #pragma warning restore NP0002
     }
 
     [Theory]
@@ -143,7 +147,9 @@ public abstract class ArrayPoolParityTests
         byte[] array = pool.Rent(4);
         Fill(array);
         pool.Return(array, clearArray: true);
+        #pragma warning disable NP0002 // The test reads what the return left in the array.
         Assert.All(array, b => Assert.Equal(0, b));
+        #pragma warning restore NP0002
     }
 
     [Fact]
@@ -155,8 +161,10 @@ public abstract class ArrayPoolParityTests
         array[0] = "foo";
         array[1] = "bar";
         pool.Return(array, clearArray: false);
+        #pragma warning disable NP0002 // The test reads what the return left in the array.
         Assert.Equal("foo", array[0]);
         Assert.Equal("bar", array[1]);
+        #pragma warning restore NP0002
     }
 
     [Fact]
@@ -167,8 +175,10 @@ public abstract class ArrayPoolParityTests
         array[0] = "foo";
         array[1] = "bar";
         pool.Return(array, clearArray: true);
+        #pragma warning disable NP0002 // The test reads what the return left in the array.
         Assert.Null(array[0]);
         Assert.Null(array[1]);
+        #pragma warning restore NP0002
     }
 
     [Fact]
@@ -179,8 +189,10 @@ public abstract class ArrayPoolParityTests
         array[0] = new TaggedValue("foo", 1);
         array[1] = new TaggedValue("bar", 2);
         pool.Return(array, clearArray: true);
+        #pragma warning disable NP0002 // The test reads what the return left in the array.
         Assert.Equal(default, array[0]);
         Assert.Equal(default, array[1]);
+        #pragma warning restore NP0002
     }
 
     [Fact]
@@ -207,6 +219,9 @@ public abstract class ArrayPoolParityTests
             Assert.NotSame(allocated, second);
             Assert.NotSame(pooled, second);
         }
+
+        pool.Return(first);
+        pool.Return(second);
     }
 
     [Fact]
@@ -228,6 +243,7 @@ public abstract class ArrayPoolParityTests
         byte[] next = pool.Rent(32);
         Assert.Equal(32, next.Length);
         Assert.NotSame(longer, next);
+        pool.Return(next);
     }
 
     [Fact]
@@ -407,7 +423,9 @@ public abstract class ArrayPoolParityTests
         ArrayPool<T> pool = Create<T>();
         for (int length = 1; length <= 1000; length++)
         {
+            #pragma warning disable NP0003 // Each rent must be a fresh array, so none is returned.
             T[] array = pool.Rent(length);
+            #pragma warning restore NP0003
             Assert.All(array, item => Assert.Equal(default, item));
         }
     }

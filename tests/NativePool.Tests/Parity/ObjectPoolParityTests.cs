@@ -84,7 +84,9 @@ public abstract class ObjectPoolParityTests
 
         ((IDisposable)pool).Dispose();
 
+        #pragma warning disable NP0002 // The test checks what the pool did to the object.
         Assert.True(item.IsDisposed);
+        #pragma warning restore NP0002
     }
 
     [Fact]
@@ -98,8 +100,10 @@ public abstract class ObjectPoolParityTests
 
         ((IDisposable)pool).Dispose();
 
+        #pragma warning disable NP0002 // The test checks what the pool did to the objects.
         Assert.True(first.IsDisposed);
         Assert.True(second.IsDisposed);
+        #pragma warning restore NP0002
     }
 
     [Fact]
@@ -118,7 +122,9 @@ public abstract class ObjectPoolParityTests
         DisposableThing item = pool.Get();
         ((IDisposable)pool).Dispose();
         pool.Return(item);
+        #pragma warning disable NP0002 // The test checks what the pool did to the object.
         Assert.True(item.IsDisposed);
+        #pragma warning restore NP0002
     }
 
     [Fact]

@@ -1,0 +1,62 @@
+using Microsoft.CodeAnalysis;
+
+namespace NativePool.Analyzers;
+
+/// <summary>The descriptors of every rule, each linked to its section of the analyzers' documentation.</summary>
+internal static class Descriptors
+{
+    private const string Category = "Reliability";
+    private const string HelpPage = "https://github.com/nativepool/nativepool/blob/main/docs/analyzers.md#";
+
+    internal static readonly DiagnosticDescriptor DoubleReturn = Create(
+        DiagnosticIds.DoubleReturn,
+        "Pooled item returned twice",
+        "'{0}' may already have been returned to the pool on a path that reaches this return",
+        "A second return hands one array or object to two future renters, which then see each other's data.",
+        DiagnosticSeverity.Warning);
+
+    internal static readonly DiagnosticDescriptor UseAfterReturn = Create(
+        DiagnosticIds.UseAfterReturn,
+        "Pooled item used after it was returned",
+        "'{0}' is used after it was returned to the pool on a path that reaches this use",
+        "Once returned, the array or object may already belong to another renter: reading it sees their data, writing it corrupts it.",
+        DiagnosticSeverity.Warning);
+
+    internal static readonly DiagnosticDescriptor NotReturned = Create(
+        DiagnosticIds.NotReturned,
+        "Pooled item not returned on some path",
+        "'{0}' is rented here but not returned to the pool on some path that leaves the method",
+        "A rented array or object that is never returned is lost to the pool: the next rent allocates instead of reusing.",
+        DiagnosticSeverity.Warning);
+
+    internal static readonly DiagnosticDescriptor NotDisposed = Create(
+        DiagnosticIds.NotDisposed,
+        "Pool scope or lease not disposed",
+        "'{0}' is rented here but not disposed on some path that leaves the method; rent it in a using declaration",
+        "A scope, lease or memory owner gives its memory back only when disposed; one that is not disposed loses the memory to the pool, and native memory is never freed.",
+        DiagnosticSeverity.Warning);
+
+    internal static readonly DiagnosticDescriptor ReturnedToOtherPool = Create(
+        DiagnosticIds.ReturnedToOtherPool,
+        "Pooled item returned to a different pool",
+        "'{0}' was rented from '{1}' but is returned to '{2}'",
+        "Returning to another pool mixes the pools' bookkeeping: one pool keeps growing while the other one's items go missing.",
+        DiagnosticSeverity.Warning);
+
+    internal static readonly DiagnosticDescriptor UseStripedArrayPool = Create(
+        DiagnosticIds.UseStripedArrayPool,
+        "Use StripedArrayPool<T>.Shared",
+        "'ArrayPool<{0}>.Shared' can be 'StripedArrayPool<{0}>.Shared'",
+        "StripedArrayPool<T>.Shared is a drop-in ArrayPool<T> from the referenced NativePool package.",
+        DiagnosticSeverity.Info);
+
+    internal static readonly DiagnosticDescriptor UseRentScoped = Create(
+        DiagnosticIds.UseRentScoped,
+        "Use a RentScoped scope",
+        "The rent of '{0}' and its return in 'finally' can be 'using var scope = pool.RentScoped(...)'",
+        "A scope returns the array when it is disposed, once, even if it is copied; the try/finally goes away.",
+        DiagnosticSeverity.Info);
+
+    private static DiagnosticDescriptor Create(string id, string title, string message, string description, DiagnosticSeverity severity)
+        => new(id, title, message, Category, severity, isEnabledByDefault: true, description, HelpPage + id.ToLowerInvariant());
+}

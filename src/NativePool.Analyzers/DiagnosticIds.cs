@@ -1,0 +1,26 @@
+namespace NativePool.Analyzers;
+
+/// <summary>The identifiers of the diagnostics NativePool's analyzers report.</summary>
+public static class DiagnosticIds
+{
+    /// <summary>A pooled array or object is returned twice on some path.</summary>
+    public const string DoubleReturn = "NP0001";
+
+    /// <summary>A pooled array or object (or a span or memory over it) is used after it was returned.</summary>
+    public const string UseAfterReturn = "NP0002";
+
+    /// <summary>A pooled array or object is not returned on some path.</summary>
+    public const string NotReturned = "NP0003";
+
+    /// <summary>A pool's scope, lease or memory owner is not disposed on some path.</summary>
+    public const string NotDisposed = "NP0004";
+
+    /// <summary>A pooled array or object is returned to a pool other than the one it was rented from.</summary>
+    public const string ReturnedToOtherPool = "NP0005";
+
+    /// <summary><c>ArrayPool&lt;T&gt;.Shared</c> can be <c>StripedArrayPool&lt;T&gt;.Shared</c>.</summary>
+    public const string UseStripedArrayPool = "NP0006";
+
+    /// <summary>A rent with a <c>try</c>/<c>finally</c> return can be a <c>using</c> scope.</summary>
+    public const string UseRentScoped = "NP0007";
+}

@@ -1,0 +1,449 @@
+using System.Collections.Generic;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.FlowAnalysis;
+using Microsoft.CodeAnalysis.Operations;
+
+namespace NativePool.Analyzers;
+
+/// <summary>
+/// One pass over a method's operation tree that finds the locals worth following: the rented resources, the views over
+/// them, the boolean flags, and the pools that are known statically. It also decides, for each resource, whether its
+/// ownership may leave the method; when that is unclear it counts as leaving, so no leak is reported.
+/// </summary>
+internal sealed class MethodScan
+{
+    private const int MaximumFlags = 16;
+
+    private readonly PoolApi _api;
+    private readonly Dictionary<ILocalSymbol, List<IOperation?>> _writes = new(SymbolEqualityComparer.Default);
+    private readonly Dictionary<ILocalSymbol, IOperation?> _declaringFunction = new(SymbolEqualityComparer.Default);
+    private readonly List<ILocalReferenceOperation> _references = [];
+    private readonly HashSet<ISymbol> _flagCandidates = new(SymbolEqualityComparer.Default);
+    private readonly Dictionary<string, (int Count, HashSet<ISymbol> Reads)> _comparisons = new(System.StringComparer.Ordinal);
+
+    private MethodScan(PoolApi api) => _api = api;
+
+    /// <summary>The resources and views, keyed by local.</summary>
+    public Dictionary<ILocalSymbol, TrackedLocal> Tracked { get; } = new(SymbolEqualityComparer.Default);
+
+    /// <summary>The boolean locals and parameters whose constant values are followed along paths, with their slots.</summary>
+    public Dictionary<ISymbol, int> Flags { get; } = new(SymbolEqualityComparer.Default);
+
+    /// <summary>
+    /// Side-effect-free comparisons written more than once in the method (<c>n &gt; 256</c>), by text, with their slots:
+    /// the paths follow their outcome, so a later test of the same comparison takes the same branch.
+    /// </summary>
+    public Dictionary<string, int> Conditions { get; } = new(System.StringComparer.Ordinal);
+
+    /// <summary>The locals and parameters each comparison of <see cref="Conditions"/> reads, by slot: a write to one forgets the outcome.</summary>
+    public Dictionary<ISymbol, List<int>> ConditionsReading { get; } = new(SymbolEqualityComparer.Default);
+
+    /// <summary>The length of a path's state: the tracked locals, the flags, then the comparisons.</summary>
+    public int StateLength => (TrackedCount * FlowWalker.Stride) + Flags.Count + Conditions.Count;
+
+    /// <summary>Pool locals assigned once, from a static <c>Shared</c> pool (the key is that property) or a new pool (the key is the local).</summary>
+    public Dictionary<ILocalSymbol, ISymbol> PoolLocals { get; } = new(SymbolEqualityComparer.Default);
+
+    /// <summary>Rents whose result is thrown away.</summary>
+    public List<(IInvocationOperation Rent, ResourceKind Kind)> Dropped { get; } = [];
+
+    /// <summary>The number of slots of tracked locals (flags follow them).</summary>
+    public int TrackedCount { get; private set; }
+
+    /// <summary>Scans <paramref name="root"/>.</summary>
+    public static MethodScan Run(PoolApi api, IOperation root)
+    {
+        MethodScan scan = new(api);
+        scan.Collect(root, function: null);
+        scan.FindTracked();
+        scan.FindEscapes();
+        scan.FindFlagsAndPools();
+        return scan;
+    }
+
+    /// <summary>The slot of the local <paramref name="operation"/> refers to when that local is tracked, else -1.</summary>
+    public TrackedLocal? GetTracked(IOperation? operation)
+        => Unwrap(operation) is ILocalReferenceOperation reference && Tracked.TryGetValue(reference.Local, out TrackedLocal? tracked) ? tracked : null;
+
+    /// <summary>The operation under any conversions.</summary>
+    public static IOperation? Unwrap(IOperation? operation)
+    {
+        while (operation is IConversionOperation conversion)
+        {
+            operation = conversion.Operand;
+        }
+
+        return operation;
+    }
+
+    /// <summary>The tracked local a view expression (a conversion, <c>AsSpan</c>, <c>Slice</c>, a span constructor, a lease's <c>Memory</c>) is over.</summary>
+    public TrackedLocal? GetViewSource(IOperation? value)
+    {
+        for (int depth = 0; depth < 8 && value is not null; depth++)
+        {
+            value = Unwrap(value);
+            switch (value)
+            {
+                case ILocalReferenceOperation reference:
+                    return Tracked.TryGetValue(reference.Local, out TrackedLocal? tracked) ? tracked : null;
+                case IInvocationOperation invocation when IsViewMethod(invocation.TargetMethod):
+                    value = invocation.Instance ?? (invocation.Arguments.Length > 0 ? invocation.Arguments[0].Value : null);
+                    break;
+                case IObjectCreationOperation creation when IsViewType(creation.Type) && creation.Arguments.Length > 0:
+                    value = creation.Arguments[0].Value;
+                    break;
+                case IPropertyReferenceOperation property when property.Property.Name is "Memory" or "Span" or "Array":
+                    value = property.Instance;
+                    break;
+                default:
+                    return null;
+            }
+        }
+
+        return null;
+    }
+
+    private static bool IsViewMethod(IMethodSymbol method) => method.Name is "AsSpan" or "AsMemory" or "Slice";
+
+    private static bool IsViewType(ITypeSymbol? type)
+        => type is INamedTypeSymbol { ContainingNamespace: { Name: "System", ContainingNamespace.IsGlobalNamespace: true } } named
+            && named.Name is "Span" or "ReadOnlySpan" or "Memory" or "ReadOnlyMemory" or "ArraySegment";
+
+    private void Collect(IOperation operation, IOperation? function)
+    {
+        switch (operation)
+        {
+            case IAnonymousFunctionOperation or ILocalFunctionOperation:
+                function = operation;
+                break;
+            case IVariableDeclaratorOperation declarator:
+                AddWrite(declarator.Symbol, declarator.Initializer?.Value);
+                _declaringFunction[declarator.Symbol] = function;
+                break;
+            case ISimpleAssignmentOperation { Target: ILocalReferenceOperation target } assignment:
+                AddWrite(target.Local, assignment.Value);
+                break;
+            case ILocalReferenceOperation reference:
+                _references.Add(reference);
+                break;
+            case IInvocationOperation invocation when _api.IsRent(invocation.TargetMethod, out ResourceKind kind) && IsDiscarded(invocation):
+                Dropped.Add((invocation, kind));
+                break;
+            case IBinaryOperation { OperatorKind: BinaryOperatorKind.LessThan or BinaryOperatorKind.LessThanOrEqual or BinaryOperatorKind.GreaterThan or BinaryOperatorKind.GreaterThanOrEqual or BinaryOperatorKind.Equals or BinaryOperatorKind.NotEquals } comparison:
+                AddComparison(comparison);
+                break;
+        }
+
+        if (operation is IConditionalOperation or IWhileLoopOperation or IForLoopOperation || operation.Parent is IBinaryOperation { OperatorKind: BinaryOperatorKind.ConditionalAnd or BinaryOperatorKind.ConditionalOr })
+        {
+            foreach (IOperation child in operation.ChildOperations)
+            {
+                AddFlagCandidate(child);
+            }
+
+            AddFlagCandidate(operation);
+        }
+
+        foreach (IOperation child in operation.ChildOperations)
+        {
+            Collect(child, function);
+        }
+    }
+
+    private void AddFlagCandidate(IOperation operation)
+    {
+        operation = Unwrap(operation)!;
+        if (operation is IUnaryOperation { OperatorKind: UnaryOperatorKind.Not } not)
+        {
+            operation = Unwrap(not.Operand)!;
+        }
+
+        ISymbol? symbol = operation switch
+        {
+            ILocalReferenceOperation local => local.Local,
+            IParameterReferenceOperation parameter => parameter.Parameter,
+            _ => null,
+        };
+        if (symbol is not null && operation.Type?.SpecialType == SpecialType.System_Boolean)
+        {
+            _flagCandidates.Add(symbol);
+        }
+    }
+
+    private void AddComparison(IBinaryOperation comparison)
+    {
+        HashSet<ISymbol> reads = new(SymbolEqualityComparer.Default);
+        foreach (IOperation part in comparison.DescendantsAndSelf())
+        {
+            switch (part)
+            {
+                case IBinaryOperation or IUnaryOperation or IConversionOperation or ILiteralOperation:
+                    continue;
+                case ILocalReferenceOperation local:
+                    reads.Add(local.Local);
+                    continue;
+                case IParameterReferenceOperation parameter when parameter.Parameter.RefKind == RefKind.None:
+                    reads.Add(parameter.Parameter);
+                    continue;
+                case IFieldReferenceOperation { Field.IsConst: true }:
+                    continue;
+                default:
+                    return;
+            }
+        }
+
+        string text = comparison.Syntax.ToString();
+        _comparisons[text] = _comparisons.TryGetValue(text, out (int Count, HashSet<ISymbol> Reads) seen) ? (seen.Count + 1, seen.Reads) : (1, reads);
+    }
+
+    /// <remarks>The body of an expression lambda (<c>() =&gt; pool.Rent(-1)</c>, as <c>Assert.Throws</c> takes it) is not counted.</remarks>
+    private static bool IsDiscarded(IOperation operation)
+        => (operation.Parent is IExpressionStatementOperation statement && !(statement.IsImplicit && statement.Parent is IBlockOperation { IsImplicit: true, Parent: IAnonymousFunctionOperation }))
+            || (operation.Parent is ISimpleAssignmentOperation { Target: IDiscardOperation } && operation.Parent.Parent is IExpressionStatementOperation);
+
+    private void AddWrite(ILocalSymbol local, IOperation? value)
+    {
+        if (!_writes.TryGetValue(local, out List<IOperation?>? values))
+        {
+            _writes[local] = values = [];
+        }
+
+        values.Add(value);
+    }
+
+    private void FindTracked()
+    {
+        int slot = 0;
+        foreach (KeyValuePair<ILocalSymbol, List<IOperation?>> pair in _writes)
+        {
+            ResourceKind? kind = null;
+            bool mixed = false;
+            foreach (IOperation? value in pair.Value)
+            {
+                if (Unwrap(value) is IInvocationOperation invocation && _api.IsRent(invocation.TargetMethod, out ResourceKind rented))
+                {
+                    mixed |= kind is not null && kind != rented;
+                    kind = rented;
+                }
+            }
+
+            if (kind is not null && !mixed)
+            {
+                Tracked[pair.Key] = new TrackedLocal(pair.Key, slot++, kind.Value, parent: -1);
+            }
+        }
+
+        // Views over resources, and views over views, to a small depth.
+        for (int round = 0; round < 3; round++)
+        {
+            foreach (KeyValuePair<ILocalSymbol, List<IOperation?>> pair in _writes)
+            {
+                if (Tracked.ContainsKey(pair.Key))
+                {
+                    continue;
+                }
+
+                foreach (IOperation? value in pair.Value)
+                {
+                    if (value is not null && (Unwrap(value) is not ILocalReferenceOperation || IsViewType(value.Type)) && GetViewSource(value) is { } source)
+                    {
+                        int root = source.IsView ? source.Parent : source.Slot;
+                        Tracked[pair.Key] = new TrackedLocal(pair.Key, slot++, source.Kind, root);
+                        break;
+                    }
+                }
+            }
+        }
+
+        TrackedCount = slot;
+    }
+
+    private void FindEscapes()
+    {
+        List<TrackedLocal> bySlot = [.. Tracked.Values];
+        bySlot.Sort((left, right) => left.Slot.CompareTo(right.Slot));
+        HashSet<ILocalSymbol> captured = new(SymbolEqualityComparer.Default);
+        foreach (ILocalReferenceOperation reference in _references)
+        {
+            if (!Tracked.TryGetValue(reference.Local, out TrackedLocal? tracked))
+            {
+                continue;
+            }
+
+            TrackedLocal owner = tracked.IsView ? bySlot[tracked.Parent] : tracked;
+            if (!ReferenceEquals(FunctionOf(reference), _declaringFunction.TryGetValue(reference.Local, out IOperation? function) ? function : null))
+            {
+                captured.Add(owner.Local);
+            }
+            else if (Escapes(reference))
+            {
+                owner.Escapes = true;
+            }
+        }
+
+        // A resource that a lambda or local function sees has an owner the flow analysis cannot follow: it is not tracked.
+        foreach (TrackedLocal tracked in bySlot)
+        {
+            if (captured.Contains(tracked.Local) || (tracked.IsView && captured.Contains(bySlot[tracked.Parent].Local)))
+            {
+                tracked.Escapes = true;
+                Tracked.Remove(tracked.Local);
+            }
+        }
+    }
+
+    private static IOperation? FunctionOf(IOperation operation)
+    {
+        for (IOperation? current = operation.Parent; current is not null; current = current.Parent)
+        {
+            if (current is IAnonymousFunctionOperation or ILocalFunctionOperation)
+            {
+                return current;
+            }
+        }
+
+        return null;
+    }
+
+    private bool Escapes(ILocalReferenceOperation reference)
+    {
+        IOperation current = reference;
+        while (current.Parent is { } parent)
+        {
+            if (current.Type is { IsRefLikeType: true } && parent is not IReturnOperation)
+            {
+                // A span cannot outlive the method except by being returned.
+                return false;
+            }
+
+            switch (parent)
+            {
+                case IConversionOperation:
+                case IInvocationOperation invocation when IsViewMethod(invocation.TargetMethod) && invocation.Instance == current:
+                case IPropertyReferenceOperation { Property.Name: "Memory" or "Span" or "Array" } when ((IPropertyReferenceOperation)parent).Instance == current:
+                    current = parent;
+                    continue;
+                case IArgumentOperation { Parent: IInvocationOperation viewCall } when IsViewMethod(viewCall.TargetMethod) && viewCall.Arguments[0] == parent:
+                    current = viewCall;
+                    continue;
+                case IArgumentOperation { Parent: IObjectCreationOperation creation } when IsViewType(creation.Type) && creation.Arguments[0] == parent:
+                    current = creation;
+                    continue;
+                case IArgumentOperation argument:
+                    return EscapesThroughArgument(argument);
+                case ISimpleAssignmentOperation assignment:
+                    return assignment.Value == current && !(assignment.Target is ILocalReferenceOperation target && Tracked.TryGetValue(target.Local, out TrackedLocal? view) && view.IsView);
+                case IVariableInitializerOperation { Parent: IVariableDeclaratorOperation declarator }:
+                    return !(Tracked.TryGetValue(declarator.Symbol, out TrackedLocal? declared) && declared.IsView);
+                case IPropertyReferenceOperation:
+                case IArrayElementReferenceOperation:
+                case IInvocationOperation:
+                case IBinaryOperation:
+                case IIsNullOperation:
+                case IIsPatternOperation:
+                case IIsTypeOperation:
+                case IExpressionStatementOperation:
+                case IUsingOperation:
+                case IUsingDeclarationOperation:
+                case IForEachLoopOperation:
+                case IVariableDeclaratorOperation:
+                case IFieldReferenceOperation:
+                case IEventReferenceOperation:
+                    return false;
+                default:
+                    return true;
+            }
+        }
+
+        return false;
+    }
+
+    private bool EscapesThroughArgument(IArgumentOperation argument)
+    {
+        if (argument.Parameter is not { } parameter || parameter.RefKind is RefKind.Ref or RefKind.Out)
+        {
+            return true;
+        }
+
+        if (argument.Parent is IInvocationOperation invocation && (_api.IsReturn(invocation) || PoolApi.IsDispose(invocation.TargetMethod)))
+        {
+            return false;
+        }
+
+        return !parameter.Type.IsRefLikeType && !IsNonOwning(parameter.ContainingSymbol?.ContainingType);
+    }
+
+    /// <summary>Types whose methods read or write an array they are passed but never keep it.</summary>
+    private static bool IsNonOwning(INamedTypeSymbol? type)
+    {
+        for (; type is not null; type = type.BaseType)
+        {
+            string? ns = type.ContainingNamespace?.ToDisplayString();
+            switch (ns)
+            {
+                case "System" when type.Name is "Array" or "Buffer" or "MemoryExtensions" or "BitConverter" or "Convert" or "String" or "Console" or "Math" or "Random":
+                case "System.IO" when type.Name is "Stream" or "TextReader" or "TextWriter" or "BinaryReader" or "BinaryWriter":
+                case "System.Text" when type.Name is "Encoding" or "Encoder" or "Decoder" or "StringBuilder":
+                case "System.Buffers.Binary":
+                case "System.Buffers.Text":
+                case "System.Security.Cryptography" when type.Name is "RandomNumberGenerator" or "HashAlgorithm":
+                case "Xunit" when type.Name is "Assert":
+                    return true;
+            }
+        }
+
+        return false;
+    }
+
+    private void FindFlagsAndPools()
+    {
+        int slot = TrackedCount * FlowWalker.Stride;
+        foreach (ISymbol candidate in _flagCandidates)
+        {
+            if (Flags.Count == MaximumFlags)
+            {
+                break;
+            }
+
+            Flags[candidate] = slot++;
+        }
+
+        foreach (KeyValuePair<string, (int Count, HashSet<ISymbol> Reads)> comparison in _comparisons)
+        {
+            if (comparison.Value.Count < 2 || Conditions.Count == MaximumFlags)
+            {
+                continue;
+            }
+
+            Conditions[comparison.Key] = slot;
+            foreach (ISymbol read in comparison.Value.Reads)
+            {
+                if (!ConditionsReading.TryGetValue(read, out List<int>? slots))
+                {
+                    ConditionsReading[read] = slots = [];
+                }
+
+                slots.Add(slot);
+            }
+
+            slot++;
+        }
+
+        foreach (KeyValuePair<ILocalSymbol, List<IOperation?>> pair in _writes)
+        {
+            if (pair.Value.Count != 1 || Unwrap(pair.Value[0]) is not { } value)
+            {
+                continue;
+            }
+
+            if (value is IPropertyReferenceOperation { Property: { IsStatic: true, Name: "Shared" } shared })
+            {
+                PoolLocals[pair.Key] = shared;
+            }
+            else if (value is IObjectCreationOperation || value is IInvocationOperation { TargetMethod: { IsStatic: true, Name: "Create" } })
+            {
+                PoolLocals[pair.Key] = pair.Key;
+            }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+using System.Collections.Immutable;
+using System.Linq;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.Diagnostics;
+using Microsoft.CodeAnalysis.Operations;
+
+namespace NativePool.Analyzers;
+
+/// <summary>
+/// Suggests a <c>RentScoped</c> scope (NP0007) for <c>T[] a = pool.Rent(n); try { … } finally { pool.Return(a); }</c>
+/// when the pool has <c>RentScoped</c> and the array is used only inside the <c>try</c>.
+/// </summary>
+/// <remarks>
+/// A scope is a ref struct, so the suggestion is left out wherever one cannot live: in async methods and iterators, and
+/// where the array is used from a lambda or a local function. The <c>finally</c> must hold the return alone, with a
+/// constant <c>clearArray</c> (it becomes <c>clearOnReturn</c>), and the array's local is not assigned in the <c>try</c>.
+/// </remarks>
+[DiagnosticAnalyzer(LanguageNames.CSharp)]
+public sealed class RentScopedAnalyzer : PoolAnalyzer
+{
+    /// <inheritdoc/>
+    public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics { get; } = ImmutableArray.Create(Descriptors.UseRentScoped);
+
+    private protected override void OnCompilationStart(CompilationStartAnalysisContext context, PoolApi api)
+    {
+        if (api.StripedArrayPool is not null)
+        {
+            context.RegisterOperationAction(operation => Analyze(operation, api), OperationKind.VariableDeclarationGroup);
+        }
+    }
+
+    private static void Analyze(OperationAnalysisContext context, PoolApi api)
+    {
+        // Reported on the declaration (the operation analyzed), with the try/finally that follows it as a second location.
+        if (context.Operation.Parent is IBlockOperation block && block.Operations.IndexOf(context.Operation) is int index && index >= 0
+            && index + 1 < block.Operations.Length && block.Operations[index + 1] is ITryOperation tryOperation
+            && Match(tryOperation, api) is { } match)
+        {
+            context.ReportDiagnostic(Diagnostic.Create(
+                Descriptors.UseRentScoped,
+                match.Declaration.Syntax.GetLocation(),
+                additionalLocations: [tryOperation.Syntax.GetLocation()],
+                match.Local.Name));
+        }
+    }
+
+    /// <summary>The rent declaration and the return of a try/finally that a scope can replace, or null.</summary>
+    internal static RentScopedMatch? Match(ITryOperation tryOperation, PoolApi api)
+    {
+        if (tryOperation.Catches.Length != 0 || tryOperation.Finally is not { Operations.Length: 1 } finallyBlock
+            || finallyBlock.Operations[0] is not IExpressionStatementOperation { Operation: IInvocationOperation giveBack }
+            || !api.IsReturn(giveBack) || tryOperation.Parent is not IBlockOperation block)
+        {
+            return null;
+        }
+
+        int index = block.Operations.IndexOf(tryOperation);
+        if (index < 1 || block.Operations[index - 1] is not IVariableDeclarationGroupOperation { Declarations.Length: 1 } group
+            || group.Declarations[0].Declarators.Length != 1 || group.Declarations[0].Declarators[0] is not { Initializer.Value: var initial } declarator
+            || MethodScan.Unwrap(initial) is not IInvocationOperation { Arguments.Length: 1 } rent || !api.IsRent(rent.TargetMethod, out ResourceKind kind) || kind != ResourceKind.Array)
+        {
+            return null;
+        }
+
+        ILocalSymbol local = declarator.Symbol;
+        IArgumentOperation? clear = giveBack.Arguments.FirstOrDefault(a => a.Parameter?.Ordinal == 1);
+        bool? clearValue = clear is null || clear.ArgumentKind == ArgumentKind.DefaultValue ? false : clear.Value.ConstantValue is { HasValue: true, Value: bool constant } ? constant : null;
+        if (clearValue is null || MethodScan.Unwrap(giveBack.Arguments.First(a => a.Parameter?.Ordinal == 0).Value) is not ILocalReferenceOperation returned
+            || !SymbolEqualityComparer.Default.Equals(returned.Local, local) || !SamePool(rent.Instance, giveBack.Instance) || !HasRentScoped(rent.Instance?.Type))
+        {
+            return null;
+        }
+
+        if (tryOperation.SemanticModel?.GetEnclosingSymbol(tryOperation.Syntax.SpanStart) is IMethodSymbol { IsAsync: true } or IMethodSymbol { MethodKind: MethodKind.AnonymousFunction or MethodKind.LocalFunction }
+            || IsIterator(tryOperation) || !UsedOnlyInside(local, block, tryOperation.Body))
+        {
+            return null;
+        }
+
+        return new RentScopedMatch((IVariableDeclarationGroupOperation)block.Operations[index - 1], tryOperation, rent, local, clearValue.Value);
+    }
+
+    private static bool IsIterator(IOperation operation)
+        => operation.Syntax.FirstAncestorOrSelf<MemberDeclarationSyntax>() is { } member && member.DescendantNodes().OfType<YieldStatementSyntax>().Any();
+
+    private static bool HasRentScoped(ITypeSymbol? type)
+        => type?.GetMembers("RentScoped").OfType<IMethodSymbol>().Any(m => m.ReturnType.IsRefLikeType && m.Parameters.Length == 2) == true;
+
+    private static bool SamePool(IOperation? rentFrom, IOperation? returnTo)
+    {
+        ISymbol? Symbol(IOperation? operation) => MethodScan.Unwrap(operation) switch
+        {
+            ILocalReferenceOperation local => local.Local,
+            IParameterReferenceOperation parameter => parameter.Parameter,
+            IFieldReferenceOperation { Field: var field, Instance: null or IInstanceReferenceOperation } => field,
+            IPropertyReferenceOperation { Property: { IsStatic: true } property } => property,
+            _ => null,
+        };
+
+        ISymbol? from = Symbol(rentFrom);
+        return from is not null && SymbolEqualityComparer.Default.Equals(from, Symbol(returnTo));
+    }
+
+    /// <summary>Whether every use of <paramref name="local"/> in <paramref name="block"/> but its declaration and return is a read in <paramref name="body"/>, outside lambdas.</summary>
+    private static bool UsedOnlyInside(ILocalSymbol local, IBlockOperation block, IOperation body)
+    {
+        foreach (IOperation operation in block.Descendants())
+        {
+            if (operation is not ILocalReferenceOperation reference || !SymbolEqualityComparer.Default.Equals(reference.Local, local))
+            {
+                continue;
+            }
+
+            bool inBody = body.Syntax.Span.Contains(reference.Syntax.Span);
+            bool inFinally = !inBody && reference.Parent is IArgumentOperation { Parent: IInvocationOperation } && reference.Syntax.Ancestors().OfType<FinallyClauseSyntax>().Any();
+            if (inFinally)
+            {
+                continue;
+            }
+
+            if (!inBody || IsWritten(reference) || reference.Syntax.Ancestors().Any(a => a is AnonymousFunctionExpressionSyntax or LocalFunctionStatementSyntax))
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    private static bool IsWritten(ILocalReferenceOperation reference)
+        => reference.Parent is IAssignmentOperation assignment && assignment.Target == reference
+            || reference.Parent is IArgumentOperation { Parameter.RefKind: RefKind.Ref or RefKind.Out }
+            || reference.Parent is IIncrementOrDecrementOperation;
+}

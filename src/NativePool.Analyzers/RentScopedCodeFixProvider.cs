@@ -1,0 +1,119 @@
+using System.Collections.Generic;
+using System.Collections.Immutable;
+using System.Composition;
+using System.Linq;
+using System.Threading;
+using System.Threading.Tasks;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CodeFixes;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.Formatting;
+using Microsoft.CodeAnalysis.Operations;
+
+namespace NativePool.Analyzers;
+
+/// <summary>
+/// Turns a rent with a try/finally return into <c>using var scope = pool.RentScoped(n);</c> (NP0007): uses of the array
+/// become <c>scope.Array</c>, and <c>array.AsSpan(0, n)</c> over the rented length becomes <c>scope.Span</c>.
+/// </summary>
+/// <remarks>
+/// When statements follow the try/finally in its block, a <c>using</c> statement keeps the array's return where the
+/// finally put it; otherwise a <c>using</c> declaration returns it at the same point, the end of the block.
+/// </remarks>
+[ExportCodeFixProvider(LanguageNames.CSharp, Name = nameof(RentScopedCodeFixProvider))]
+[Shared]
+public sealed class RentScopedCodeFixProvider : PoolCodeFixProvider
+{
+    /// <inheritdoc/>
+    public override ImmutableArray<string> FixableDiagnosticIds { get; } = ImmutableArray.Create(DiagnosticIds.UseRentScoped);
+
+    private protected override string Title => "Use RentScoped";
+
+    private protected override async Task<Document> FixAsync(Document document, Diagnostic diagnostic, CancellationToken cancellationToken)
+    {
+        SyntaxNode? root = await document.GetSyntaxRootAsync(cancellationToken).ConfigureAwait(false);
+        SemanticModel? model = await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false);
+        if (root is null || model is null || diagnostic.AdditionalLocations.Count == 0
+            || root.FindNode(diagnostic.AdditionalLocations[0].SourceSpan) is not TryStatementSyntax tryStatement
+            || tryStatement.Parent is not BlockSyntax block
+            || model.GetOperation(tryStatement, cancellationToken) is not ITryOperation tryOperation
+            || PoolApi.TryCreate(model.Compilation) is not { } api
+            || RentScopedAnalyzer.Match(tryOperation, api) is not { } match
+            || match.Declaration.Syntax is not LocalDeclarationStatementSyntax declaration
+            || match.Rent.Syntax is not InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax rentAccess } rent)
+        {
+            return document;
+        }
+
+        string name = UniqueName(model, tryStatement);
+        ArgumentListSyntax arguments = rent.ArgumentList;
+        if (match.ClearOnReturn)
+        {
+            arguments = arguments.AddArguments(SyntaxFactory.Argument(SyntaxFactory.LiteralExpression(SyntaxKind.TrueLiteralExpression))
+                .WithNameColon(SyntaxFactory.NameColon("clearOnReturn")));
+        }
+
+        ExpressionSyntax scoped = rent.WithExpression(rentAccess.WithName(SyntaxFactory.IdentifierName("RentScoped"))).WithArgumentList(arguments);
+        VariableDeclarationSyntax variable = SyntaxFactory.VariableDeclaration(
+            SyntaxFactory.IdentifierName("var"),
+            SyntaxFactory.SingletonSeparatedList(SyntaxFactory.VariableDeclarator(name).WithInitializer(SyntaxFactory.EqualsValueClause(scoped))));
+
+        BlockSyntax body = RewriteUses(tryStatement.Block, model, match, rent.ArgumentList.Arguments[0].Expression, name, cancellationToken);
+        int index = block.Statements.IndexOf(tryStatement);
+        List<StatementSyntax> replacement;
+        if (index == block.Statements.Count - 1)
+        {
+            replacement = [SyntaxFactory.LocalDeclarationStatement(variable).WithUsingKeyword(SyntaxFactory.Token(SyntaxKind.UsingKeyword)), .. body.Statements];
+        }
+        else
+        {
+            replacement = [SyntaxFactory.UsingStatement(variable, expression: null, body)];
+        }
+
+        replacement[0] = replacement[0].WithLeadingTrivia(declaration.GetLeadingTrivia());
+        SyntaxList<StatementSyntax> statements = block.Statements;
+        statements = statements.RemoveAt(index).RemoveAt(index - 1).InsertRange(index - 1, replacement.Select(s => s.WithAdditionalAnnotations(Formatter.Annotation)));
+        return document.WithSyntaxRoot(root.ReplaceNode(block, block.WithStatements(statements)));
+    }
+
+    private static BlockSyntax RewriteUses(BlockSyntax body, SemanticModel model, RentScopedMatch match, ExpressionSyntax length, string name, CancellationToken cancellationToken)
+    {
+        bool lengthIsStable = length is LiteralExpressionSyntax
+            || (length is IdentifierNameSyntax && model.GetSymbolInfo(length, cancellationToken).Symbol is { } symbol
+                && !model.AnalyzeDataFlow(body)!.WrittenInside.Contains(symbol, SymbolEqualityComparer.Default));
+        List<SyntaxNode> targets = [];
+        foreach (IdentifierNameSyntax identifier in body.DescendantNodes().OfType<IdentifierNameSyntax>())
+        {
+            if (SymbolEqualityComparer.Default.Equals(model.GetSymbolInfo(identifier, cancellationToken).Symbol, match.Local))
+            {
+                targets.Add(IsFullSpan(identifier, length, lengthIsStable) ? identifier.Parent!.Parent! : identifier);
+            }
+        }
+
+        ExpressionSyntax scope = SyntaxFactory.IdentifierName(name);
+        return body.ReplaceNodes(targets, (original, _) => SyntaxFactory.MemberAccessExpression(
+                SyntaxKind.SimpleMemberAccessExpression, scope, SyntaxFactory.IdentifierName(original is IdentifierNameSyntax ? "Array" : "Span"))
+            .WithTriviaFrom(original));
+    }
+
+    /// <summary>Whether <paramref name="identifier"/> is <c>a</c> in <c>a.AsSpan(0, n)</c>, with the rented length <c>n</c>.</summary>
+    private static bool IsFullSpan(IdentifierNameSyntax identifier, ExpressionSyntax length, bool lengthIsStable)
+        => lengthIsStable
+            && identifier.Parent is MemberAccessExpressionSyntax { Name.Identifier.ValueText: "AsSpan" } access && access.Expression == identifier
+            && access.Parent is InvocationExpressionSyntax { ArgumentList.Arguments: { Count: 2 } args }
+            && args[0].Expression is LiteralExpressionSyntax { Token.ValueText: "0" }
+            && SyntaxFactory.AreEquivalent(args[1].Expression, length);
+
+    private static string UniqueName(SemanticModel model, SyntaxNode at)
+    {
+        HashSet<string> taken = [.. at.Ancestors().OfType<MemberDeclarationSyntax>().First().DescendantTokens().Where(t => t.IsKind(SyntaxKind.IdentifierToken)).Select(t => t.ValueText)];
+        string name = "scope";
+        for (int i = 2; taken.Contains(name) || model.LookupSymbols(at.SpanStart, name: name).Length != 0; i++)
+        {
+            name = "scope" + i.ToString(System.Globalization.CultureInfo.InvariantCulture);
+        }
+
+        return name;
+    }
+}

@@ -1,0 +1,32 @@
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.Operations;
+
+namespace NativePool.Analyzers;
+
+/// <summary>A rent and its try/finally return that a <c>RentScoped</c> scope can replace.</summary>
+internal sealed class RentScopedMatch
+{
+    public RentScopedMatch(IVariableDeclarationGroupOperation declaration, ITryOperation tryOperation, IInvocationOperation rent, ILocalSymbol local, bool clearOnReturn)
+    {
+        Declaration = declaration;
+        Try = tryOperation;
+        Rent = rent;
+        Local = local;
+        ClearOnReturn = clearOnReturn;
+    }
+
+    /// <summary>The declaration of the array's local.</summary>
+    public IVariableDeclarationGroupOperation Declaration { get; }
+
+    /// <summary>The try/finally.</summary>
+    public ITryOperation Try { get; }
+
+    /// <summary>The rent.</summary>
+    public IInvocationOperation Rent { get; }
+
+    /// <summary>The array's local.</summary>
+    public ILocalSymbol Local { get; }
+
+    /// <summary>Whether the return clears the array.</summary>
+    public bool ClearOnReturn { get; }
+}

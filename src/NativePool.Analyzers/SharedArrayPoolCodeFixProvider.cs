@@ -1,0 +1,108 @@
+using System.Collections.Generic;
+using System.Collections.Immutable;
+using System.Composition;
+using System.Linq;
+using System.Threading;
+using System.Threading.Tasks;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CodeFixes;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+
+namespace NativePool.Analyzers;
+
+/// <summary>Replaces <c>ArrayPool&lt;T&gt;.Shared</c> with <c>StripedArrayPool&lt;T&gt;.Shared</c> and adds <c>using NativePool;</c> (NP0006).</summary>
+[ExportCodeFixProvider(LanguageNames.CSharp, Name = nameof(SharedArrayPoolCodeFixProvider))]
+[Shared]
+public sealed class SharedArrayPoolCodeFixProvider : PoolCodeFixProvider
+{
+    private const string FixTitle = "Use StripedArrayPool<T>.Shared";
+
+    /// <inheritdoc/>
+    public override ImmutableArray<string> FixableDiagnosticIds { get; } = ImmutableArray.Create(DiagnosticIds.UseStripedArrayPool);
+
+    private protected override string Title => FixTitle;
+
+    /// <inheritdoc/>
+    public override FixAllProvider GetFixAllProvider() => FixAll.Instance;
+
+    private protected override Task<Document> FixAsync(Document document, Diagnostic diagnostic, CancellationToken cancellationToken)
+        => ReplaceAllAsync(document, [diagnostic], cancellationToken);
+
+    private static async Task<Document> ReplaceAllAsync(Document document, IEnumerable<Diagnostic> diagnostics, CancellationToken cancellationToken)
+    {
+        if (await document.GetSyntaxRootAsync(cancellationToken).ConfigureAwait(false) is not CompilationUnitSyntax root)
+        {
+            return document;
+        }
+
+        List<MemberAccessExpressionSyntax> accesses = [];
+        foreach (Diagnostic diagnostic in diagnostics)
+        {
+            if (root.FindNode(diagnostic.Location.SourceSpan, getInnermostNodeForTie: true) is MemberAccessExpressionSyntax access)
+            {
+                accesses.Add(access);
+            }
+        }
+
+        root = root.ReplaceNodes(accesses, static (original, _) =>
+        {
+            GenericNameSyntax generic = SharedArrayPoolAnalyzer.GetGenericName(original.Expression)!;
+            GenericNameSyntax striped = SyntaxFactory.GenericName(SyntaxFactory.Identifier("StripedArrayPool"), generic.TypeArgumentList)
+                .WithTriviaFrom(original.Expression);
+            return original.WithExpression(striped);
+        });
+        return document.WithSyntaxRoot(AddUsing(root));
+    }
+
+    /// <summary>Adds <c>using NativePool;</c> in order among the file's usings, unless it is there.</summary>
+    internal static CompilationUnitSyntax AddUsing(CompilationUnitSyntax root)
+    {
+        const string Namespace = "NativePool";
+        if (root.Usings.Any(u => u.Alias is null && u.StaticKeyword.IsKind(SyntaxKind.None) && u.Name?.ToString() == Namespace)
+            || root.Members.OfType<BaseNamespaceDeclarationSyntax>().Any(n => n.Name.ToString() == Namespace || n.Name.ToString().StartsWith(Namespace + ".", System.StringComparison.Ordinal)))
+        {
+            return root;
+        }
+
+        UsingDirectiveSyntax directive = SyntaxFactory.UsingDirective(SyntaxFactory.IdentifierName(Namespace))
+            .WithUsingKeyword(SyntaxFactory.Token(SyntaxKind.UsingKeyword).WithTrailingTrivia(SyntaxFactory.Space))
+            .WithTrailingTrivia(SyntaxFactory.EndOfLine("\n"));
+        SyntaxList<UsingDirectiveSyntax> usings = root.Usings;
+        int index = 0;
+        while (index < usings.Count && Precedes(usings[index], Namespace))
+        {
+            index++;
+        }
+
+        if (usings.Count == 0)
+        {
+            return root.WithUsings(usings.Add(directive.WithTrailingTrivia(SyntaxFactory.EndOfLine("\n"), SyntaxFactory.EndOfLine("\n"))));
+        }
+
+        return root.WithUsings(usings.Insert(index, directive));
+    }
+
+    private static bool Precedes(UsingDirectiveSyntax existing, string name)
+    {
+        if (existing.Alias is not null || !existing.StaticKeyword.IsKind(SyntaxKind.None))
+        {
+            return false;
+        }
+
+        string other = existing.Name?.ToString() ?? string.Empty;
+        bool otherIsSystem = other == "System" || other.StartsWith("System.", System.StringComparison.Ordinal);
+        return otherIsSystem || string.CompareOrdinal(other, name) < 0;
+    }
+
+    /// <summary>Fixes every diagnostic of a document in one edit, so the using is added once.</summary>
+    private sealed class FixAll : DocumentBasedFixAllProvider
+    {
+        public static FixAll Instance { get; } = new();
+
+        protected override string GetFixAllTitle(FixAllContext fixAllContext) => FixTitle;
+
+        protected override async Task<Document?> FixAllAsync(FixAllContext fixAllContext, Document document, ImmutableArray<Diagnostic> diagnostics)
+            => await ReplaceAllAsync(document, diagnostics, fixAllContext.CancellationToken).ConfigureAwait(false);
+    }
+}

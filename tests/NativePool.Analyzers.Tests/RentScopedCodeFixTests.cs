@@ -1,0 +1,147 @@
+using System.Threading.Tasks;
+using NativePool.Analyzers.Tests.Infrastructure;
+using Xunit;
+using Verify = NativePool.Analyzers.Tests.Infrastructure.CodeFixVerifier<NativePool.Analyzers.RentScopedAnalyzer, NativePool.Analyzers.RentScopedCodeFixProvider>;
+
+namespace NativePool.Analyzers.Tests;
+
+public sealed class RentScopedCodeFixTests
+{
+    [Fact]
+    public Task ATryFinallyAtTheEndOfItsBlockBecomesAUsingDeclaration() => Verify.VerifyAsync(
+        """
+        using System;
+        using NativePool;
+
+        public class C
+        {
+            public int M(StripedArrayPool<byte> pool, int n)
+            {
+                {|NP0007:byte[] buffer = pool.Rent(n);|}
+                try
+                {
+                    buffer.AsSpan(0, n).Fill(1);
+                    return buffer[0] + buffer.Length;
+                }
+                finally
+                {
+                    pool.Return(buffer);
+                }
+            }
+        }
+        """,
+        """
+        using System;
+        using NativePool;
+
+        public class C
+        {
+            public int M(StripedArrayPool<byte> pool, int n)
+            {
+                using var scope = pool.RentScoped(n);
+                scope.Span.Fill(1);
+                return scope.Array[0] + scope.Array.Length;
+            }
+        }
+        """);
+
+    [Fact]
+    public Task ATryFinallyFollowedByStatementsBecomesAUsingStatementThatClears() => Verify.VerifyAsync(
+        """
+        using System;
+        using NativePool;
+
+        public class C
+        {
+            private readonly StripedArrayPool<char> _pool = StripedArrayPool<char>.Shared;
+
+            public string M(int scope)
+            {
+                string text;
+                {|NP0007:char[] chars = _pool.Rent(16);|}
+                try
+                {
+                    chars[0] = 'a';
+                    text = new string(chars, 0, 1);
+                }
+                finally
+                {
+                    _pool.Return(chars, clearArray: true);
+                }
+
+                return text + scope;
+            }
+        }
+        """,
+        """
+        using System;
+        using NativePool;
+
+        public class C
+        {
+            private readonly StripedArrayPool<char> _pool = StripedArrayPool<char>.Shared;
+
+            public string M(int scope)
+            {
+                string text;
+                using (var scope2 = _pool.RentScoped(16, clearOnReturn: true))
+                {
+                    scope2.Array[0] = 'a';
+                    text = new string(scope2.Array, 0, 1);
+                }
+
+                return text + scope;
+            }
+        }
+        """);
+
+    [Fact]
+    public Task APoolWithoutRentScopedOrAnArrayUsedAfterTheFinallyIsLeftAlone() => Verify.VerifyUntouchedAsync(
+        """
+        using System.Buffers;
+        using System.Threading.Tasks;
+        using NativePool;
+
+        public class C
+        {
+            public int M(ArrayPool<byte> pool, StripedArrayPool<byte> striped)
+            {
+                byte[] first = pool.Rent(16);
+                try
+                {
+                    first[0] = 1;
+                }
+                finally
+                {
+                    pool.Return(first);
+                }
+
+                byte[] second = striped.Rent(16);
+                try
+                {
+                    second[0] = 1;
+                }
+                finally
+                {
+                    striped.Return(second);
+                }
+
+                return second.Length;
+            }
+
+            public async Task<int> N(StripedArrayPool<byte> striped)
+            {
+                byte[] buffer = striped.Rent(16);
+                try
+                {
+                    await Task.Yield();
+                    return buffer.Length;
+                }
+                finally
+                {
+                    striped.Return(buffer);
+                }
+            }
+        }
+        """);
+}

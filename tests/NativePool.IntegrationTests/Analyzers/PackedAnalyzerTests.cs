@@ -1,0 +1,132 @@
+using NativePool.IntegrationTests.Infrastructure;
+using NativePool.Tests;
+using Xunit.Abstractions;
+
+namespace NativePool.IntegrationTests.Analyzers;
+
+/// <summary>
+/// A project that references the packed NativePool package gets its analyzers in a plain <c>dotnet build</c>: seeded
+/// misuse reports NP0001-NP0005 as warnings, and correct code next to it reports nothing.
+/// </summary>
+[Collection(DotnetBuilds.Name)]
+public sealed class PackedAnalyzerTests
+{
+    private const string Misuse = """
+        using System;
+        using System.Buffers;
+        using NativePool;
+
+        namespace Consumer;
+
+        public static class Misuse
+        {
+            public static void DoubleReturn(int n)
+            {
+                byte[] buffer = ArrayPool<byte>.Shared.Rent(n);
+                try
+                {
+                    buffer[0] = 1;
+                    ArrayPool<byte>.Shared.Return(buffer);
+                }
+                finally
+                {
+                    ArrayPool<byte>.Shared.Return(buffer);
+                }
+            }
+
+            public static void UseAfterReturn(int n)
+            {
+                byte[] buffer = ArrayPool<byte>.Shared.Rent(n);
+                Span<byte> span = buffer.AsSpan(0, n);
+                ArrayPool<byte>.Shared.Return(buffer);
+                span.Clear();
+            }
+
+            public static void NotReturned(int n, bool early)
+            {
+                byte[] buffer = ArrayPool<byte>.Shared.Rent(n);
+                if (early)
+                {
+                    return;
+                }
+
+                ArrayPool<byte>.Shared.Return(buffer);
+            }
+
+            public static int NotDisposed(int n)
+            {
+                ArrayLease<byte> lease = StripedArrayPool<byte>.Shared.RentLease(n);
+                return lease.Length;
+            }
+
+            public static void OtherPool(int n)
+            {
+                byte[] buffer = ArrayPool<byte>.Shared.Rent(n);
+                StripedArrayPool<byte>.Shared.Return(buffer);
+            }
+        }
+        """;
+
+    private const string Correct = """
+        using System;
+        using System.Buffers;
+        using NativePool;
+
+        namespace Consumer;
+
+        public static class Correct
+        {
+            public static int ReturnedInFinally(int n)
+            {
+                byte[] buffer = StripedArrayPool<byte>.Shared.Rent(n);
+                try
+                {
+                    buffer.AsSpan(0, n).Fill(1);
+                    return buffer[0];
+                }
+                finally
+                {
+                    StripedArrayPool<byte>.Shared.Return(buffer);
+                }
+            }
+
+            public static int Scoped(int n)
+            {
+                using ArrayScope<byte> scope = StripedArrayPool<byte>.Shared.RentScoped(n);
+                scope.Span.Fill(2);
+                return scope.Span[0];
+            }
+
+            public static byte[] OwnershipPassedOut(int n) => StripedArrayPool<byte>.Shared.Rent(n);
+
+            public static int Memory(int n)
+            {
+                using IMemoryOwner<byte> owner = StripedMemoryPool<byte>.Shared.Rent(n);
+                return owner.Memory.Length;
+            }
+        }
+        """;
+
+    private readonly ITestOutputHelper _output;
+
+    public PackedAnalyzerTests(ITestOutputHelper output) => _output = output;
+
+    [Fact]
+    [Trait("Category", "Packaging")]
+    public void APlainBuildAgainstThePackageWarnsOnTheMisuseAndNowhereElse()
+    {
+        using PackedConsumer consumer = PackedConsumer.Create(_output);
+        consumer.WriteProject();
+        consumer.WriteSource("Misuse.cs", Misuse);
+        consumer.WriteSource("Correct.cs", Correct);
+
+        (int exit, string log) = consumer.Build();
+
+        Assert.True(exit == 0, $"dotnet build exited with {exit}:\n{ChildProcess.Tail(log, 40)}");
+        var found = PackedConsumer.Diagnostics(log, "NP000");
+        Assert.Equal(
+            [("Misuse.cs", 19, "NP0001"), ("Misuse.cs", 28, "NP0002"), ("Misuse.cs", 33, "NP0003"), ("Misuse.cs", 44, "NP0004"), ("Misuse.cs", 51, "NP0005")],
+            found.Select(d => (d.File, d.Line, d.Id)).Order());
+        Assert.All(found, d => Assert.Equal("warning", d.Severity));
+    }
+}

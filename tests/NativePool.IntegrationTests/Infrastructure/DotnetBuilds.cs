@@ -1,0 +1,9 @@
+namespace NativePool.IntegrationTests.Infrastructure;
+
+/// <summary>Tests that run the dotnet CLI over the repository's projects: one at a time, so their builds do not race.</summary>
+[CollectionDefinition(Name)]
+public sealed class DotnetBuilds
+{
+    /// <summary>The collection's name.</summary>
+    public const string Name = "dotnet builds";
+}

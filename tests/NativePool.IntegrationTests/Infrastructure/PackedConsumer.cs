@@ -1,0 +1,105 @@
+using System.IO;
+using System.Text.RegularExpressions;
+using NativePool.Tests;
+using Xunit.Abstractions;
+
+namespace NativePool.IntegrationTests.Infrastructure;
+
+/// <summary>
+/// A throw-away consumer project, outside the repository, that references the packed <c>NativePool</c> package (not the
+/// project): the package is packed into a local folder that a NuGet.config adds as a source (next to the configured ones),
+/// and packages restore into a folder of their own, so the freshly packed package is the one used.
+/// </summary>
+internal sealed class PackedConsumer : IDisposable
+{
+    private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(8);
+
+    private readonly ITestOutputHelper _output;
+    private readonly string _root;
+
+    private PackedConsumer(ITestOutputHelper output, string root, string packageVersion)
+    {
+        _output = output;
+        _root = root;
+        PackageVersion = packageVersion;
+    }
+
+    /// <summary>The version of the packed NativePool package.</summary>
+    public string PackageVersion { get; }
+
+    /// <summary>The consumer project's folder.</summary>
+    public string ProjectDirectory => Path.Combine(_root, "consumer");
+
+    /// <summary>Packs NativePool from the repository into a new temporary feed and lays out an empty consumer next to it.</summary>
+    public static PackedConsumer Create(ITestOutputHelper output)
+    {
+        string repository = RepositoryRoot.Find();
+        string root = Path.Combine(Path.GetTempPath(), "nativepool-consumer-" + Guid.NewGuid().ToString("N"));
+        string feed = Path.Combine(root, "feed");
+        Directory.CreateDirectory(feed);
+        Directory.CreateDirectory(Path.Combine(root, "consumer"));
+
+        (int exit, string log) = Run(
+            output, repository, environment: null,
+            "pack", Path.Combine(repository, "src", "ManagedFacade", "ManagedFacade.csproj"), "-c", "Release", "-o", feed,
+            "--disable-build-servers", "-nodeReuse:false");
+        Assert.True(exit == 0, $"dotnet pack exited with {exit}:\n{ChildProcess.Tail(log, 40)}");
+
+        string package = Directory.GetFiles(feed, "NativePool.*.nupkg").Single(path => !path.EndsWith(".snupkg", StringComparison.Ordinal));
+        string version = Path.GetFileNameWithoutExtension(package)["NativePool.".Length..];
+        File.WriteAllText(Path.Combine(root, "NuGet.config"), $"""
+            <?xml version="1.0" encoding="utf-8"?>
+            <configuration>
+              <packageSources>
+                <add key="nativepool-local" value="{feed}" />
+              </packageSources>
+            </configuration>
+            """);
+        return new PackedConsumer(output, root, version);
+    }
+
+    /// <summary>Writes the project file: a net10.0 library referencing the packed NativePool.</summary>
+    public void WriteProject() => File.WriteAllText(Path.Combine(ProjectDirectory, "Consumer.csproj"), $"""
+        <Project Sdk="Microsoft.NET.Sdk">
+          <PropertyGroup>
+            <TargetFramework>net10.0</TargetFramework>
+            <Nullable>enable</Nullable>
+            <ImplicitUsings>disable</ImplicitUsings>
+          </PropertyGroup>
+          <ItemGroup>
+            <PackageReference Include="NativePool" Version="{PackageVersion}" />
+          </ItemGroup>
+        </Project>
+        """);
+
+    /// <summary>Writes a source file of the consumer.</summary>
+    public void WriteSource(string fileName, string text) => File.WriteAllText(Path.Combine(ProjectDirectory, fileName), text);
+
+    /// <summary>Runs a plain <c>dotnet build</c> of the consumer and returns its exit code and log.</summary>
+    public (int ExitCode, string Log) Build()
+        => Run(
+            _output, ProjectDirectory, new Dictionary<string, string> { ["NUGET_PACKAGES"] = Path.Combine(_root, "packages") },
+            "build", "-c", "Release", "--disable-build-servers", "-nodeReuse:false");
+
+    /// <summary>The distinct diagnostics of <paramref name="log"/> with the given id prefix, as (file name, line, id, severity).</summary>
+    public static IReadOnlyList<(string File, int Line, string Id, string Severity)> Diagnostics(string log, string idPrefix)
+        => [.. Regex.Matches(log, $@"(?<file>[^/\\\s(]+\.cs)\((?<line>\d+),\d+\): (?<severity>warning|error|info) (?<id>{Regex.Escape(idPrefix)}\d+)")
+            .Select(m => (m.Groups["file"].Value, int.Parse(m.Groups["line"].Value, System.Globalization.CultureInfo.InvariantCulture), m.Groups["id"].Value, m.Groups["severity"].Value))
+            .Distinct()];
+
+    private static (int ExitCode, string Log) Run(ITestOutputHelper output, string workingDirectory, IReadOnlyDictionary<string, string>? environment, params string[] arguments)
+    {
+        (int exitCode, string log) = ChildProcess.Run("dotnet", workingDirectory, s_timeout, arguments, environment);
+        output.WriteLine(ChildProcess.Tail(log, 100));
+        return (exitCode, log);
+    }
+
+    /// <inheritdoc/>
+    public void Dispose()
+    {
+        if (Directory.Exists(_root))
+        {
+            Directory.Delete(_root, recursive: true);
+        }
+    }
+}
