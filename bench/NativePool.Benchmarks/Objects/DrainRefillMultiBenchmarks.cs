@@ -39,7 +39,7 @@ public class DrainRefillMultiBenchmarks : ObjectSuite
     public void SetupDefault()
     {
         CreateStores();
-        MicrosoftPoolAdapter<PooledObject> pool = DefaultPool;
+        MicrosoftObjects pool = DefaultPool;
         StartLoad(ThreadCount - 1, (index, random) => ObjectWork.DrainWorkRefill(pool, _stores[index], random));
     }
 
@@ -47,7 +47,7 @@ public class DrainRefillMultiBenchmarks : ObjectSuite
     public void SetupTeddStyle()
     {
         CreateStores();
-        TeddStylePoolAdapter<PooledObject> pool = TeddStylePool;
+        TeddStyleObjects pool = TeddStylePool;
         StartLoad(ThreadCount - 1, (index, random) => ObjectWork.DrainWorkRefill(pool, _stores[index], random));
     }
 
@@ -55,7 +55,7 @@ public class DrainRefillMultiBenchmarks : ObjectSuite
     public void SetupStriped()
     {
         CreateStores();
-        StripedPoolAdapter<PooledObject> pool = StripedPool;
+        StripedObjects pool = StripedPool;
         StartLoad(ThreadCount - 1, (index, random) => ObjectWork.DrainWorkRefill(pool, _stores[index], random));
     }
 

@@ -31,7 +31,7 @@ public class GetReturnMultiBenchmarks : ObjectSuite
     public void SetupDefault()
     {
         CreatePools(PoolSize);
-        MicrosoftPoolAdapter<PooledObject> pool = DefaultPool;
+        MicrosoftObjects pool = DefaultPool;
         StartLoad(ThreadCount - 1, (_, random) => ObjectWork.GetWorkReturn(pool, random));
     }
 
@@ -39,7 +39,7 @@ public class GetReturnMultiBenchmarks : ObjectSuite
     public void SetupTeddStyle()
     {
         CreatePools(PoolSize);
-        TeddStylePoolAdapter<PooledObject> pool = TeddStylePool;
+        TeddStyleObjects pool = TeddStylePool;
         StartLoad(ThreadCount - 1, (_, random) => ObjectWork.GetWorkReturn(pool, random));
     }
 
@@ -47,7 +47,7 @@ public class GetReturnMultiBenchmarks : ObjectSuite
     public void SetupStriped()
     {
         CreatePools(PoolSize);
-        StripedPoolAdapter<PooledObject> pool = StripedPool;
+        StripedObjects pool = StripedPool;
         StartLoad(ThreadCount - 1, (_, random) => ObjectWork.GetWorkReturn(pool, random));
     }
 

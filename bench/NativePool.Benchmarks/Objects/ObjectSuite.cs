@@ -14,16 +14,16 @@ public abstract class ObjectSuite
     private BackgroundLoad? _load;
 
     /// <summary>Microsoft's pool (the baseline).</summary>
-    protected MicrosoftPoolAdapter<PooledObject> DefaultPool { get; private set; }
+    protected MicrosoftObjects DefaultPool { get; private set; }
 
     /// <summary>The Tedd-style per-thread-cache pool.</summary>
-    protected TeddStylePoolAdapter<PooledObject> TeddStylePool { get; private set; }
+    protected TeddStyleObjects TeddStylePool { get; private set; }
 
     /// <summary>Ours.</summary>
-    protected StripedPoolAdapter<PooledObject> StripedPool { get; private set; }
+    protected StripedObjects StripedPool { get; private set; }
 
     /// <summary>Ours, called through the abstract <c>ObjectPool&lt;T&gt;</c> as code that resolves it from DI calls it.</summary>
-    protected MicrosoftPoolAdapter<PooledObject> StripedAsObjectPool { get; private set; }
+    protected MicrosoftObjects StripedAsObjectPool { get; private set; }
 
     [GlobalCleanup]
     public void Cleanup()
@@ -36,12 +36,12 @@ public abstract class ObjectSuite
     /// <summary>Creates every peer's pool retaining <paramref name="retained"/>, prefilled.</summary>
     protected void CreatePools(int retained)
     {
-        DefaultPool = new MicrosoftPoolAdapter<PooledObject>(ObjectPools.Default(retained));
+        DefaultPool = new MicrosoftObjects(ObjectPools.Default(retained));
         _teddStyle = ObjectPools.TeddStyle(retained);
-        TeddStylePool = new TeddStylePoolAdapter<PooledObject>(_teddStyle);
+        TeddStylePool = new TeddStyleObjects(_teddStyle);
         _striped = ObjectPools.Striped(retained);
-        StripedPool = new StripedPoolAdapter<PooledObject>(_striped);
-        StripedAsObjectPool = new MicrosoftPoolAdapter<PooledObject>(_striped);
+        StripedPool = new StripedObjects(_striped);
+        StripedAsObjectPool = new MicrosoftObjects(_striped);
     }
 
     /// <summary>Starts <paramref name="threads"/> background threads looping <paramref name="body"/> (see <see cref="BackgroundLoad"/>).</summary>

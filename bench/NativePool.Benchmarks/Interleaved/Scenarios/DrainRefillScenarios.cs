@@ -14,14 +14,14 @@ public static class DrainRefillScenarios
     private static readonly int[] s_counts = [8, 256, 2048];
 
     public static IEnumerable<InterleavedScenario> Create() =>
-        s_counts.Select(count => new InterleavedScenario<DrainRefillOperation<StripedPoolAdapter<PooledObject>>, DrainRefillOperation<MicrosoftPoolAdapter<PooledObject>>>(
+        s_counts.Select(count => new InterleavedScenario<DrainRefillOperation<StripedObjects>, DrainRefillOperation<MicrosoftObjects>>(
             $"DrainRefillSingle {count} vs DefaultObjectPool",
             0.70,
             AllocationGoal.OursAllocatesNothing,
             () =>
             {
                 StripedObjectPool<PooledObject> pool = ObjectPools.Striped(count);
-                return new(new StripedPoolAdapter<PooledObject>(pool), new PooledObject[count], pool);
+                return new(new StripedObjects(pool), new PooledObject[count], pool);
             },
-            () => new(new MicrosoftPoolAdapter<PooledObject>(ObjectPools.Default(count)), new PooledObject[count], null)));
+            () => new(new MicrosoftObjects(ObjectPools.Default(count)), new PooledObject[count], null)));
 }

@@ -1,5 +1,6 @@
 using Microsoft.Extensions.ObjectPool;
 using NativePool.Benchmarks.Infrastructure;
+using NativePool.Benchmarks.Objects;
 using NativePool.Benchmarks.Peers;
 
 namespace NativePool.Benchmarks.Interleaved.Scenarios;
@@ -16,13 +17,13 @@ public static class FreshThreadsScenario
     public const int MaximumRetained = 8;
 
     public static InterleavedScenario Create() =>
-        new InterleavedScenario<OnNewThreads<GetTouchReturnOperation<StripedPoolAdapter<PooledObject>>>, OnNewThreads<GetTouchReturnOperation<MicrosoftPoolAdapter<PooledObject>>>>(
+        new InterleavedScenario<OnNewThreads<GetTouchReturnOperation<StripedObjects>>, OnNewThreads<GetTouchReturnOperation<MicrosoftObjects>>>(
             "2 fresh threads x 1 object vs DefaultObjectPool",
             0.50,
             () =>
             {
                 var pool = new StripedObjectPool<PooledObject>(new DefaultPooledObjectPolicy<PooledObject>(), MaximumRetained);
-                return new(Threads, new(new StripedPoolAdapter<PooledObject>(pool), pool));
+                return new(Threads, new(new StripedObjects(pool), pool));
             },
-            () => new(Threads, new(new MicrosoftPoolAdapter<PooledObject>(new DefaultObjectPool<PooledObject>(new DefaultPooledObjectPolicy<PooledObject>(), MaximumRetained)), null)));
+            () => new(Threads, new(new MicrosoftObjects(new DefaultObjectPool<PooledObject>(new DefaultPooledObjectPolicy<PooledObject>(), MaximumRetained)), null)));
 }

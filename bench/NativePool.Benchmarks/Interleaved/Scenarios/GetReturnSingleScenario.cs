@@ -13,14 +13,14 @@ public static class GetReturnSingleScenario
     public const int Retained = 8;
 
     public static InterleavedScenario Create() =>
-        new InterleavedScenario<GetReturnOperation<StripedPoolAdapter<PooledObject>>, GetReturnOperation<MicrosoftPoolAdapter<PooledObject>>>(
+        new InterleavedScenario<GetReturnOperation<StripedObjects>, GetReturnOperation<MicrosoftObjects>>(
             "GetReturnSingle vs DefaultObjectPool",
             0.40,
             AllocationGoal.OursAllocatesNothing,
             () =>
             {
                 StripedObjectPool<PooledObject> pool = ObjectPools.Striped(Retained);
-                return new(new StripedPoolAdapter<PooledObject>(pool), pool);
+                return new(new StripedObjects(pool), pool);
             },
-            () => new(new MicrosoftPoolAdapter<PooledObject>(ObjectPools.Default(Retained)), null));
+            () => new(new MicrosoftObjects(ObjectPools.Default(Retained)), null));
 }

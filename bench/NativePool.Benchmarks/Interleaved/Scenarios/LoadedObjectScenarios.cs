@@ -24,22 +24,22 @@ public static class LoadedObjectScenarios
 
     public static IEnumerable<InterleavedScenario> Create() =>
     [
-        new InterleavedScenario<UnderLoadOperation<StripedPoolAdapter<PooledObject>>, UnderLoadOperation<MicrosoftPoolAdapter<PooledObject>>>(
+        new InterleavedScenario<UnderLoadOperation<StripedObjects>, UnderLoadOperation<MicrosoftObjects>>(
             "GetReturnMulti 2 threads vs DefaultObjectPool",
             0.70,
             () => Striped(GetReturnRetained, drains: false),
-            () => Loaded(new MicrosoftPoolAdapter<PooledObject>(ObjectPools.Default(GetReturnRetained)), GetReturnRetained, drains: false, owner: null)),
-        new InterleavedScenario<UnderLoadOperation<StripedPoolAdapter<PooledObject>>, UnderLoadOperation<MicrosoftPoolAdapter<PooledObject>>>(
+            () => Loaded(new MicrosoftObjects(ObjectPools.Default(GetReturnRetained)), GetReturnRetained, drains: false, owner: null)),
+        new InterleavedScenario<UnderLoadOperation<StripedObjects>, UnderLoadOperation<MicrosoftObjects>>(
             "DrainRefillMulti 16 × 2 threads vs DefaultObjectPool",
             0.70,
             () => Striped(DrainRefillRetained, drains: true),
-            () => Loaded(new MicrosoftPoolAdapter<PooledObject>(ObjectPools.Default(DrainRefillRetained)), DrainRefillRetained, drains: true, owner: null)),
+            () => Loaded(new MicrosoftObjects(ObjectPools.Default(DrainRefillRetained)), DrainRefillRetained, drains: true, owner: null)),
     ];
 
-    private static UnderLoadOperation<StripedPoolAdapter<PooledObject>> Striped(int retained, bool drains)
+    private static UnderLoadOperation<StripedObjects> Striped(int retained, bool drains)
     {
         StripedObjectPool<PooledObject> pool = ObjectPools.Striped(retained);
-        return Loaded(new StripedPoolAdapter<PooledObject>(pool), retained, drains, pool);
+        return Loaded(new StripedObjects(pool), retained, drains, pool);
     }
 
     private static UnderLoadOperation<TPool> Loaded<TPool>(TPool pool, int retained, bool drains, IDisposable? owner)
