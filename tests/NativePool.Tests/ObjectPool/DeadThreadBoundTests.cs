@@ -28,18 +28,16 @@ public sealed class DeadThreadBoundTests
 
         Assert.Equal(maximumRetained, policy.Created);
 
+        // This thread (alive to the end, so its own cache is never finalized) now uses the pool.
         const int Operations = 10_000;
-        TestThreads.RunOnNewThread(() =>
+        for (int i = 0; i < Operations; i++)
         {
-            for (int i = 0; i < Operations; i++)
-            {
-                pool.Return(pool.Get());
-            }
-        });
+            pool.Return(pool.Get());
+        }
 
-        // The last thread's first Get creates (the dead threads' objects are out of reach); its first Return finds the
-        // bound spent, retires the dead threads' caches (their objects are dropped, their units come back) and parks.
-        // Without that, each of its 10 000 Gets would create and each Return would drop (until a collection came).
+        // Its first Get creates (the ended threads' objects are out of reach); its first Return finds the bound spent,
+        // retires the ended threads' caches (their objects are dropped, their units come back) and parks. Without that,
+        // each of its 10 000 Gets would create and each Return would drop (until a collection came).
         Assert.Equal(maximumRetained + 1, policy.Created);
 
         // Every ended thread's object is dropped, by the return's retiring or by a finalizer. A cache that a collection
