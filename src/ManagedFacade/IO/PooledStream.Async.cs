@@ -97,11 +97,24 @@ public sealed partial class PooledStream
     public override void CopyTo(Stream destination, int bufferSize)
     {
         ValidateCopyToArguments(destination, bufferSize);
-        EnsureNotDisposed();
-        int start = _position;
-        int end = Math.Max(start, _length);
-        _position = end;
-        WriteRange(destination, start, end);
+        if (ReferenceEquals(destination, this))
+        {
+            CopyToSelf();
+            return;
+        }
+
+        EnterReader();
+        try
+        {
+            long start = _position;
+            long end = Math.Max(start, _length);
+            _position = end;
+            WriteRange(destination, start, end);
+        }
+        finally
+        {
+            ExitReader();
+        }
     }
 
     /// <summary>Writes the bytes from the position to the end into <paramref name="destination"/> asynchronously, block by block, and moves the position to the end.</summary>
@@ -113,7 +126,11 @@ public sealed partial class PooledStream
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="bufferSize"/> is not positive.</exception>
     /// <exception cref="NotSupportedException"><paramref name="destination"/> cannot be written.</exception>
     /// <exception cref="ObjectDisposedException">This stream or <paramref name="destination"/> is disposed.</exception>
-    /// <remarks>The stream must not be written or disposed until the task completes: the writes read its blocks in place.</remarks>
+    /// <remarks>
+    /// The writes read the blocks in place, so the copy holds a reader's claim until the task completes: a write to this
+    /// stream meanwhile throws <see cref="InvalidOperationException"/>, and a <c>Dispose</c> meanwhile returns the blocks
+    /// when the copy ends.
+    /// </remarks>
     public override Task CopyToAsync(Stream destination, int bufferSize, CancellationToken cancellationToken)
     {
         ValidateCopyToArguments(destination, bufferSize);
@@ -123,8 +140,15 @@ public sealed partial class PooledStream
             return Task.FromCanceled(cancellationToken);
         }
 
-        int start = _position;
-        int end = Math.Max(start, _length);
+        if (ReferenceEquals(destination, this))
+        {
+            CopyToSelf();
+            return Task.CompletedTask;
+        }
+
+        EnterReader();
+        long start = _position;
+        long end = Math.Max(start, _length);
         _position = end;
         return CopyRangeAsync(destination, start, end, cancellationToken);
     }
@@ -133,34 +157,239 @@ public sealed partial class PooledStream
     /// <param name="stream">The stream to write to.</param>
     /// <exception cref="ArgumentNullException"><paramref name="stream"/> is null.</exception>
     /// <exception cref="ObjectDisposedException">This stream is disposed.</exception>
-    public override void WriteTo(Stream stream)
+    public override void WriteTo(Stream stream) => WriteTo(stream, 0, Length);
+
+    /// <summary>Writes <paramref name="count"/> bytes from <paramref name="offset"/> into <paramref name="stream"/>, whatever the position (which does not move).</summary>
+    /// <param name="stream">The stream to write to.</param>
+    /// <param name="offset">Where in this stream to start, 0 to <see cref="Length"/>.</param>
+    /// <param name="count">The bytes to write; <paramref name="offset"/> + <paramref name="count"/> at most <see cref="Length"/>.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="stream"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">The range is not within the stream.</exception>
+    /// <exception cref="ObjectDisposedException">This stream is disposed.</exception>
+    public void WriteTo(Stream stream, long offset, long count)
     {
         if (stream is null)
         {
             ThrowHelper.ThrowArgumentNull(nameof(stream));
         }
 
-        EnsureNotDisposed();
-        WriteRange(stream, 0, _length);
-    }
-
-    private void WriteRange(Stream destination, int start, int end)
-    {
-        for (int position = start; position < end;)
+        if (ReferenceEquals(stream, this))
         {
-            ArraySegment<byte> segment = ArraySegmentAt(position, end - position);
-            destination.Write(segment.Array!, segment.Offset, segment.Count);
-            position += segment.Count;
+            byte[] copy = ToArrayRange(offset, count);
+            Write(copy);
+            return;
+        }
+
+        EnterReader();
+        try
+        {
+            CheckRange(offset, count);
+            WriteRange(stream, offset, offset + count);
+        }
+        finally
+        {
+            ExitReader();
         }
     }
 
-    private async Task CopyRangeAsync(Stream destination, int start, int end, CancellationToken cancellationToken)
+    /// <summary>Copies the whole contents into the start of <paramref name="buffer"/>.</summary>
+    /// <param name="buffer">The destination, at least <see cref="Length"/> bytes long.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="buffer"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="buffer"/> is shorter than the stream.</exception>
+    /// <exception cref="ObjectDisposedException">This stream is disposed.</exception>
+    public void WriteTo(byte[] buffer) => WriteTo(buffer, 0, Length, 0);
+
+    /// <summary>Copies <paramref name="count"/> bytes from <paramref name="offset"/> into the start of <paramref name="buffer"/>.</summary>
+    /// <param name="buffer">The destination.</param>
+    /// <param name="offset">Where in this stream to start.</param>
+    /// <param name="count">The bytes to copy.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="buffer"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">The range is not within the stream, or does not fit <paramref name="buffer"/>.</exception>
+    /// <exception cref="ObjectDisposedException">This stream is disposed.</exception>
+    public void WriteTo(byte[] buffer, long offset, long count) => WriteTo(buffer, offset, count, 0);
+
+    /// <summary>Copies <paramref name="count"/> bytes from <paramref name="offset"/> into <paramref name="buffer"/> at <paramref name="targetIndex"/>.</summary>
+    /// <param name="buffer">The destination.</param>
+    /// <param name="offset">Where in this stream to start.</param>
+    /// <param name="count">The bytes to copy.</param>
+    /// <param name="targetIndex">Where in <paramref name="buffer"/> to start.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="buffer"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">The range is not within the stream, or does not fit <paramref name="buffer"/> at <paramref name="targetIndex"/>.</exception>
+    /// <exception cref="ObjectDisposedException">This stream is disposed.</exception>
+    public void WriteTo(byte[] buffer, long offset, long count, int targetIndex)
     {
-        for (int position = start; position < end;)
+        if (buffer is null)
         {
-            ArraySegment<byte> segment = ArraySegmentAt(position, end - position);
-            await destination.WriteAsync(segment.AsMemory(), cancellationToken).ConfigureAwait(false);
-            position += segment.Count;
+            ThrowHelper.ThrowArgumentNull(nameof(buffer));
+        }
+
+        EnterReader();
+        try
+        {
+            CheckRange(offset, count);
+            if (targetIndex < 0 || count > buffer.Length - targetIndex)
+            {
+                ThrowHelper.ThrowArgumentOutOfRange(nameof(targetIndex), "targetIndex must not be negative and targetIndex + count must not exceed the length of the buffer.");
+            }
+
+            CopyOut(offset, buffer.AsSpan(targetIndex, (int)count));
+        }
+        finally
+        {
+            ExitReader();
+        }
+    }
+
+    /// <summary>
+    /// Reads up to <paramref name="count"/> bytes at <paramref name="streamPosition"/> and moves that position past them,
+    /// leaving <see cref="Position"/> alone: any number of threads may read one stream this way at once, each with its own position.
+    /// </summary>
+    /// <param name="buffer">The destination.</param>
+    /// <param name="offset">Where in <paramref name="buffer"/> to start.</param>
+    /// <param name="count">The most bytes to read.</param>
+    /// <param name="streamPosition">Where to read; moved past the bytes read.</param>
+    /// <returns>The bytes read; 0 at or past the end.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="buffer"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="offset"/>, <paramref name="count"/> or <paramref name="streamPosition"/> is negative.</exception>
+    /// <exception cref="ArgumentException">The range is not within <paramref name="buffer"/>.</exception>
+    /// <exception cref="InvalidOperationException">Another thread is writing the stream.</exception>
+    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
+    public int SafeRead(byte[] buffer, int offset, int count, ref long streamPosition)
+    {
+        ValidateBufferArguments(buffer, offset, count);
+        return SafeRead(buffer.AsSpan(offset, count), ref streamPosition);
+    }
+
+    /// <summary>As <see cref="SafeRead(byte[], int, int, ref long)"/>, into a span.</summary>
+    /// <param name="buffer">The destination.</param>
+    /// <param name="streamPosition">Where to read; moved past the bytes read.</param>
+    /// <returns>The bytes read; 0 at or past the end.</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="streamPosition"/> is negative.</exception>
+    /// <exception cref="InvalidOperationException">Another thread is writing the stream.</exception>
+    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
+    public int SafeRead(Span<byte> buffer, ref long streamPosition)
+    {
+        if (streamPosition < 0)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(streamPosition), "The position must not be negative.");
+        }
+
+        EnterReader();
+        try
+        {
+            int count = CopyOut(streamPosition, buffer);
+            streamPosition += count;
+            return count;
+        }
+        finally
+        {
+            ExitReader();
+        }
+    }
+
+    /// <summary>Reads the byte at <paramref name="streamPosition"/> and moves that position past it, leaving <see cref="Position"/> alone (see <see cref="SafeRead(byte[], int, int, ref long)"/>).</summary>
+    /// <param name="streamPosition">Where to read; moved past the byte read.</param>
+    /// <returns>The byte, or -1 at or past the end.</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="streamPosition"/> is negative.</exception>
+    /// <exception cref="InvalidOperationException">Another thread is writing the stream.</exception>
+    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
+    public int SafeReadByte(ref long streamPosition)
+    {
+        if (streamPosition < 0)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(streamPosition), "The position must not be negative.");
+        }
+
+        EnterReader();
+        try
+        {
+            long position = streamPosition;
+            if (position >= _length)
+            {
+                return -1;
+            }
+
+            streamPosition = position + 1;
+            return SegmentAt(position, 1)[0];
+        }
+        finally
+        {
+            ExitReader();
+        }
+    }
+
+    /// <summary>Throws unless offset and count lie within the stream; the caller holds a claim.</summary>
+    private void CheckRange(long offset, long count)
+    {
+        if (offset < 0 || count < 0 || offset > _length - count)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(offset), "offset and count must not be negative and offset + count must not exceed the length of the stream.");
+        }
+    }
+
+    /// <summary>A copy of a range of the contents (for copying a stream into itself).</summary>
+    private byte[] ToArrayRange(long offset, long count)
+    {
+        EnterReader();
+        try
+        {
+            CheckRange(offset, count);
+            if (count > Array.MaxLength)
+            {
+                ThrowHelper.ThrowInvalidOperation("The range is longer than an array can be.");
+            }
+
+            byte[] copy = GC.AllocateUninitializedArray<byte>((int)count);
+            CopyOut(offset, copy);
+            return copy;
+        }
+        finally
+        {
+            ExitReader();
+        }
+    }
+
+    /// <summary><c>CopyTo(this)</c>: appends the bytes from the position to the end at the end, as <see cref="MemoryStream"/> does.</summary>
+    private void CopyToSelf()
+    {
+        long start = Position;
+        long length = Length;
+        if (start >= length)
+        {
+            return;
+        }
+
+        byte[] copy = ToArrayRange(start, length - start);
+        _position = length;
+        Write(copy);
+    }
+
+    /// <summary>Writes the range to <paramref name="destination"/> straight from the storage; the caller holds a reader's claim.</summary>
+    private void WriteRange(Stream destination, long start, long end)
+    {
+        for (long position = start; position < end;)
+        {
+            byte[] array = Locate(position, (int)Math.Min(end - position, int.MaxValue), out int offset, out int length);
+            destination.Write(array, offset, length);
+            position += length;
+        }
+    }
+
+    /// <summary>As <see cref="WriteRange"/>, asynchronously; gives the reader's claim taken by the caller back when done.</summary>
+    private async Task CopyRangeAsync(Stream destination, long start, long end, CancellationToken cancellationToken)
+    {
+        try
+        {
+            for (long position = start; position < end;)
+            {
+                byte[] array = Locate(position, (int)Math.Min(end - position, int.MaxValue), out int offset, out int length);
+                await destination.WriteAsync(array.AsMemory(offset, length), cancellationToken).ConfigureAwait(false);
+                position += length;
+            }
+        }
+        finally
+        {
+            ExitReader();
         }
     }
 }

@@ -6,21 +6,255 @@ namespace NativePool;
 /// <summary>The views of the contents: one buffer, a copy, a sequence over the blocks, and the stream as a buffer writer.</summary>
 public sealed partial class PooledStream
 {
-    /// <summary>The temporary buffer handed out by <see cref="GetSpan"/> when the request does not fit the storage contiguously.</summary>
-    private byte[]? _pending;
+    /// <summary>Where the memory last handed out by <see cref="GetSpan"/> or <see cref="GetMemory"/> lives.</summary>
+    private enum GrantKind
+    {
+        /// <summary>In the storage at the position: <see cref="Advance"/> only moves the position and length.</summary>
+        InPlace,
 
-    /// <summary>The length of the span or memory last handed out by <see cref="GetSpan"/> or <see cref="GetMemory"/> (-1: none).</summary>
+        /// <summary>A pooled buffer standing in for a request that does not fit contiguously: <see cref="Advance"/> copies it in and returns it.</summary>
+        Rented,
+
+        /// <summary>Storage the stream has since moved away from (retired, still the stream's): <see cref="Advance"/> copies it in.</summary>
+        Detached,
+    }
+
+    /// <summary>The array of the memory last handed out, or null.</summary>
+    private byte[]? _grantArray;
+
+    /// <summary>Where that memory starts in <see cref="_grantArray"/>.</summary>
+    private int _grantOffset;
+
+    /// <summary>The bytes of that memory not yet advanced past (-1: none handed out).</summary>
     private int _granted = -1;
 
+    /// <summary>The stream position that memory stands for.</summary>
+    private long _grantPosition;
+
+    private GrantKind _grantKind;
+
     /// <summary>
-    /// The contents as one array whose first <see cref="Length"/> bytes are the stream's (it may be longer). A stream of
-    /// more than one block is first moved into one pooled buffer (a copy of the contents, once).
+    /// The contents as one array whose first <see cref="Length"/> bytes are the stream's, at least
+    /// <see cref="Capacity64"/> long. A stream of more than one block is first moved into one pooled buffer (a copy of the
+    /// contents, once); the blocks stay the stream's until <c>Dispose</c>.
     /// </summary>
-    /// <returns>The buffer; valid until the next write, <see cref="Capacity"/> change or <c>Dispose</c>.</returns>
+    /// <returns>The buffer; valid until <c>Dispose</c> (a later write may move the contents to a larger buffer).</returns>
+    /// <exception cref="InvalidOperationException">The stream is longer than an array can be, or in use by another thread.</exception>
     /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
     public override byte[] GetBuffer()
     {
-        EnsureNotDisposed();
+        EnterWriter();
+        try
+        {
+            return GetBufferCore();
+        }
+        finally
+        {
+            ExitWriter();
+        }
+    }
+
+    /// <summary>The contents as an array segment of <see cref="Length"/> bytes (see <see cref="GetBuffer"/>).</summary>
+    /// <param name="buffer">The contents, or default.</param>
+    /// <returns>False once disposed, or when the stream is longer than an array can be.</returns>
+    /// <exception cref="InvalidOperationException">The stream is in use by another thread.</exception>
+    public override bool TryGetBuffer(out ArraySegment<byte> buffer)
+    {
+        buffer = default;
+        if (IsDisposed)
+        {
+            return false;
+        }
+
+        EnterWriter();
+        try
+        {
+            if (_length > Array.MaxLength)
+            {
+                return false;
+            }
+
+            buffer = new ArraySegment<byte>(GetBufferCore(), 0, (int)_length);
+            return true;
+        }
+        finally
+        {
+            ExitWriter();
+        }
+    }
+
+    /// <summary>
+    /// Copies the contents into a new array. This allocates the whole length, which pooling exists to avoid: prefer
+    /// <see cref="GetReadOnlySequence"/>, <see cref="CopyTo(System.IO.Stream, int)"/> or <see cref="WriteTo(System.IO.Stream)"/>.
+    /// On a stream long enough for the large object heap (85 000 bytes or more) it raises the <c>StreamCopiedToArray</c> event.
+    /// </summary>
+    /// <returns>A new array of <see cref="Length"/> bytes.</returns>
+    /// <exception cref="NotSupportedException">The manager's <see cref="PooledStreamManagerOptions.ThrowExceptionOnToArray"/> is set.</exception>
+    /// <exception cref="InvalidOperationException">The stream is longer than an array can be, or being written by another thread.</exception>
+    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
+    public override byte[] ToArray()
+    {
+        EnterReader();
+        try
+        {
+            _manager.CheckToArray(this);
+            if (_length > Array.MaxLength)
+            {
+                ThrowHelper.ThrowInvalidOperation("The stream is longer than an array can be: read it with GetReadOnlySequence, CopyTo or WriteTo.");
+            }
+
+            if (_length == 0)
+            {
+                return [];
+            }
+
+            byte[] copy = GC.AllocateUninitializedArray<byte>((int)_length);
+            CopyOut(0, copy);
+            _manager.OnCopiedToArray(this, copy.Length);
+            return copy;
+        }
+        finally
+        {
+            ExitReader();
+        }
+    }
+
+    /// <summary>The contents as a sequence over the blocks (or the buffer), without copying.</summary>
+    /// <returns>A sequence of <see cref="Length"/> bytes; its memory stays the stream's until <c>Dispose</c>, and shows the bytes as they are until the next write.</returns>
+    /// <exception cref="InvalidOperationException">The stream is being written by another thread.</exception>
+    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
+    /// <remarks>A stream of more than one block allocates one small segment object per block for the sequence.</remarks>
+    public ReadOnlySequence<byte> GetReadOnlySequence()
+    {
+        EnterReader();
+        try
+        {
+            long length = _length;
+            if (length == 0)
+            {
+                return ReadOnlySequence<byte>.Empty;
+            }
+
+            if (_buffer is { } buffer)
+            {
+                return new ReadOnlySequence<byte>(buffer, 0, (int)length);
+            }
+
+            int blockSize = _blockMask + 1;
+            if (length <= blockSize)
+            {
+                return new ReadOnlySequence<byte>(_blocks![0]!, 0, (int)length);
+            }
+
+            var first = new BlockSegment(_blocks![0]!, 0);
+            BlockSegment last = first;
+            long position = blockSize;
+            for (int i = 1; position < length; i++, position += blockSize)
+            {
+                last = last.Append(_blocks[i]!, position);
+            }
+
+            return new ReadOnlySequence<byte>(first, 0, last, (int)(length - (position - blockSize)));
+        }
+        finally
+        {
+            ExitReader();
+        }
+    }
+
+    /// <summary>Writable memory at the position of at least <paramref name="sizeHint"/> bytes (1 for 0); <see cref="Advance"/> commits it.</summary>
+    /// <param name="sizeHint">The bytes wanted, 0 or more.</param>
+    /// <returns>The memory; commit what was written with <see cref="Advance"/> before the next write.</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="sizeHint"/> is negative.</exception>
+    /// <exception cref="System.IO.IOException">The stream would be longer than the manager allows.</exception>
+    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
+    /// <remarks>
+    /// Where the request fits in the current block (or buffer), the memory is the storage itself; otherwise it is a
+    /// pooled buffer that <see cref="Advance"/> copies in. Either stays valid until <see cref="Advance"/> or
+    /// <c>Dispose</c>, even across a <see cref="GetBuffer"/> that moves the contents.
+    /// </remarks>
+    public Memory<byte> GetMemory(int sizeHint = 0)
+    {
+        byte[] array = Grant(sizeHint, out int offset, out int length);
+        return array.AsMemory(offset, length);
+    }
+
+    /// <summary>Writable span at the position of at least <paramref name="sizeHint"/> bytes (1 for 0); <see cref="Advance"/> commits it.</summary>
+    /// <param name="sizeHint">The bytes wanted, 0 or more.</param>
+    /// <returns>The span; commit what was written with <see cref="Advance"/> before the next write.</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="sizeHint"/> is negative.</exception>
+    /// <exception cref="System.IO.IOException">The stream would be longer than the manager allows.</exception>
+    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
+    public Span<byte> GetSpan(int sizeHint = 0)
+    {
+        byte[] array = Grant(sizeHint, out int offset, out int length);
+        return array.AsSpan(offset, length);
+    }
+
+    /// <summary>
+    /// Commits <paramref name="count"/> bytes of the memory last handed out and moves past them. As with
+    /// <see cref="ArrayBufferWriter{T}"/>, several advances may share one <see cref="GetSpan"/> while their sum fits
+    /// in what it handed out, and <c>Advance(0)</c> is always allowed.
+    /// </summary>
+    /// <param name="count">The bytes written, 0 to what is left of the memory handed out.</param>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="count"/> is negative or more than is left of the memory handed out.</exception>
+    /// <exception cref="InvalidOperationException">A positive count with no memory handed out since the last write (committing bytes nobody wrote would expose a pooled block's old contents).</exception>
+    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
+    public void Advance(int count)
+    {
+        EnterWriter();
+        try
+        {
+            if (count < 0)
+            {
+                ThrowHelper.ThrowArgumentOutOfRange(nameof(count), "The count must not be negative.");
+            }
+
+            if (_granted < 0)
+            {
+                if (count == 0)
+                {
+                    return;
+                }
+
+                ThrowHelper.ThrowInvalidOperation("Advance was called without a GetSpan or GetMemory before it.");
+            }
+
+            if (count > _granted)
+            {
+                ThrowHelper.ThrowArgumentOutOfRange(nameof(count), "The count must be from 0 to what is left of the memory handed out.");
+            }
+
+            if (_grantKind == GrantKind.InPlace && _position == _grantPosition)
+            {
+                CompleteWrite(_position + count);
+                _granted -= count;
+                _grantOffset += count;
+                _grantPosition += count;
+                return;
+            }
+
+            // The memory is not the storage at the position (a stand-in, storage moved away from, or the position moved): copy it in.
+            byte[] source = _grantArray!;
+            int offset = _grantOffset;
+            try
+            {
+                WriteCore(source.AsSpan(offset, count));
+            }
+            finally
+            {
+                ReleaseGrant();
+            }
+        }
+        finally
+        {
+            ExitWriter();
+        }
+    }
+
+    /// <summary>As <see cref="GetBuffer"/>; the caller holds the writer's claim.</summary>
+    private byte[] GetBufferCore()
+    {
         if (_buffer is { } buffer)
         {
             return buffer;
@@ -36,187 +270,77 @@ public sealed partial class PooledStream
             return _blocks![0]!;
         }
 
-        GrowBuffer(_length);
+        if (_length > Array.MaxLength)
+        {
+            ThrowHelper.ThrowInvalidOperation("The stream is longer than an array can be: read it with GetReadOnlySequence, CopyTo or WriteTo.");
+        }
+
+        MoveToBuffer((int)Math.Min(CurrentCapacity, Array.MaxLength));
         return _buffer!;
     }
 
-    /// <summary>The contents as an array segment of <see cref="Length"/> bytes (see <see cref="GetBuffer"/>); false once disposed.</summary>
-    /// <param name="buffer">The contents, or default.</param>
-    /// <returns>True while the stream is not disposed.</returns>
-    public override bool TryGetBuffer(out ArraySegment<byte> buffer)
-    {
-        if (_disposed != 0)
-        {
-            buffer = default;
-            return false;
-        }
-
-        buffer = new ArraySegment<byte>(GetBuffer(), 0, _length);
-        return true;
-    }
-
-    /// <summary>
-    /// Copies the contents into a new array. This allocates the whole length, which pooling exists to avoid: prefer
-    /// <see cref="GetReadOnlySequence"/>, <see cref="CopyTo(System.IO.Stream, int)"/> or <see cref="WriteTo"/>. On a
-    /// stream long enough for the large object heap (85 000 bytes or more) it raises the <c>StreamCopiedToArray</c> event.
-    /// </summary>
-    /// <returns>A new array of <see cref="Length"/> bytes.</returns>
-    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
-    public override byte[] ToArray()
-    {
-        EnsureNotDisposed();
-        if (_length == 0)
-        {
-            return [];
-        }
-
-        byte[] copy = GC.AllocateUninitializedArray<byte>(_length);
-        for (int position = 0; position < _length;)
-        {
-            Span<byte> segment = SegmentAt(position, _length - position);
-            segment.CopyTo(copy.AsSpan(position));
-            position += segment.Length;
-        }
-
-        _manager.OnCopiedToArray(this, _length);
-        return copy;
-    }
-
-    /// <summary>The contents as a sequence over the blocks (or the buffer), without copying.</summary>
-    /// <returns>A sequence of <see cref="Length"/> bytes; valid until the next write, <see cref="Capacity"/> change or <c>Dispose</c>.</returns>
-    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
-    /// <remarks>A stream of more than one block allocates one small segment object per block for the sequence.</remarks>
-    public ReadOnlySequence<byte> GetReadOnlySequence()
-    {
-        EnsureNotDisposed();
-        if (_length == 0)
-        {
-            return ReadOnlySequence<byte>.Empty;
-        }
-
-        if (_buffer is { } buffer)
-        {
-            return new ReadOnlySequence<byte>(buffer, 0, _length);
-        }
-
-        int blockSize = _blockMask + 1;
-        if (_length <= blockSize)
-        {
-            return new ReadOnlySequence<byte>(_blocks![0]!, 0, _length);
-        }
-
-        var first = new BlockSegment(_blocks![0]!, 0);
-        BlockSegment last = first;
-        int position = blockSize;
-        for (int i = 1; position < _length; i++, position += blockSize)
-        {
-            last = last.Append(_blocks[i]!, position);
-        }
-
-        return new ReadOnlySequence<byte>(first, 0, last, _length - (position - blockSize));
-    }
-
-    /// <summary>Writable memory at the position of at least <paramref name="sizeHint"/> bytes (1 for 0); <see cref="Advance"/> commits it.</summary>
-    /// <param name="sizeHint">The bytes wanted, 0 or more.</param>
-    /// <returns>The memory; valid until <see cref="Advance"/> or the next write.</returns>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="sizeHint"/> is negative.</exception>
-    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
-    /// <remarks>
-    /// Where the request fits in the current block (or buffer), the memory is the storage itself; otherwise it is a
-    /// pooled buffer that <see cref="Advance"/> copies in.
-    /// </remarks>
-    public Memory<byte> GetMemory(int sizeHint = 0)
-    {
-        byte[] array = Grant(sizeHint, out int offset, out int length);
-        return array.AsMemory(offset, length);
-    }
-
-    /// <summary>Writable span at the position of at least <paramref name="sizeHint"/> bytes (1 for 0); <see cref="Advance"/> commits it.</summary>
-    /// <param name="sizeHint">The bytes wanted, 0 or more.</param>
-    /// <returns>The span; valid until <see cref="Advance"/> or the next write.</returns>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="sizeHint"/> is negative.</exception>
-    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
-    public Span<byte> GetSpan(int sizeHint = 0)
-    {
-        byte[] array = Grant(sizeHint, out int offset, out int length);
-        return array.AsSpan(offset, length);
-    }
-
-    /// <summary>Commits <paramref name="count"/> bytes of the memory last handed out at the position, and moves past them.</summary>
-    /// <param name="count">The bytes written, 0 to the length handed out.</param>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="count"/> is negative or more than was handed out.</exception>
-    /// <exception cref="InvalidOperationException">No memory was handed out since the last <see cref="Advance"/>.</exception>
-    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
-    public void Advance(int count)
-    {
-        EnsureNotDisposed();
-        if (_granted < 0)
-        {
-            ThrowHelper.ThrowInvalidOperation("Advance was called without a GetSpan or GetMemory before it.");
-        }
-
-        if ((uint)count > (uint)_granted)
-        {
-            ThrowHelper.ThrowArgumentOutOfRange(nameof(count), "The count must be from 0 to the length of the memory handed out.");
-        }
-
-        _granted = -1;
-        if (_pending is { } pending)
-        {
-            _pending = null;
-            try
-            {
-                Write(pending.AsSpan(0, count));
-            }
-            finally
-            {
-                _manager.Return(pending, pending.Length);
-            }
-
-            return;
-        }
-
-        if (count > 0)
-        {
-            CompleteWrite(_position + count);
-        }
-    }
-
-    /// <summary>Hands out storage (or a pending buffer) for a write of at least <paramref name="sizeHint"/> bytes at the position.</summary>
+    /// <summary>Hands out storage (or a pooled stand-in) for a write of at least <paramref name="sizeHint"/> bytes at the position.</summary>
     private byte[] Grant(int sizeHint, out int offset, out int length)
     {
-        EnsureNotDisposed();
         if (sizeHint < 0)
         {
             ThrowHelper.ThrowArgumentOutOfRange(nameof(sizeHint), "The size hint must not be negative.");
         }
 
-        if (_pending is { } previous)
+        EnterWriter();
+        try
         {
-            // A grant never advanced: its buffer goes back before a new one is handed out.
-            _pending = null;
-            _manager.Return(previous, previous.Length);
+            // A grant never advanced: its stand-in goes back before a new one is handed out.
+            ReleaseGrant();
+            int wanted = Math.Max(sizeHint, 1);
+            long position = _position;
+            _ = PrepareWrite(position, wanted);
+            byte[] array = Locate(position, int.MaxValue, out offset, out length);
+            if (length < wanted)
+            {
+                array = _manager.RentBuffer(wanted);
+                offset = 0;
+                length = array.Length;
+                _grantKind = GrantKind.Rented;
+            }
+            else
+            {
+                _grantKind = GrantKind.InPlace;
+                _dirty = Math.Max(_dirty, position + length);
+            }
+
+            _grantArray = array;
+            _grantOffset = offset;
+            _granted = length;
+            _grantPosition = position;
+            return array;
+        }
+        finally
+        {
+            ExitWriter();
+        }
+    }
+
+    /// <summary>The storage is moving: memory handed out in place becomes retired storage that <see cref="Advance"/> copies from.</summary>
+    private void DetachGrant()
+    {
+        if (_granted >= 0 && _grantKind == GrantKind.InPlace)
+        {
+            _grantKind = GrantKind.Detached;
+        }
+    }
+
+    /// <summary>Forgets the memory handed out, returning a pooled stand-in.</summary>
+    private void ReleaseGrant()
+    {
+        if (_grantKind == GrantKind.Rented && _grantArray is { } rented)
+        {
+            _manager.Return(rented, rented.Length);
         }
 
-        int wanted = Math.Max(sizeHint, 1);
-        int position = _position;
-        _ = PrepareWrite(position, wanted);
-        byte[] array = Locate(position, int.MaxValue - position, out offset, out length);
-        if (length < wanted)
-        {
-            // Across a block boundary: a pooled buffer stands in, and Advance copies it in.
-            array = _manager.RentBuffer(wanted);
-            _pending = array;
-            offset = 0;
-            length = array.Length;
-        }
-        else
-        {
-            _dirty = Math.Max(_dirty, position + length);
-        }
-
-        _granted = length;
-        return array;
+        _grantArray = null;
+        _granted = -1;
+        _grantKind = GrantKind.InPlace;
     }
 
     /// <summary>One block of a <see cref="ReadOnlySequence{T}"/> over the blocks.</summary>

@@ -16,66 +16,108 @@ namespace NativePool;
 /// Contract: <see cref="MemoryStream"/>'s, member by member — reading, writing, seeking past the end (a later write
 /// zero-fills the gap), <see cref="SetLength"/> (growing zero-fills, shrinking moves the position back), the argument
 /// checks and their exception types, the asynchronous members (a cancelled token gives a cancelled task; other
-/// failures a faulted one). Differences, all from the buffers going back to the pool: after <c>Dispose</c>,
-/// <see cref="GetBuffer"/>, <see cref="ToArray"/> and <see cref="GetReadOnlySequence"/> throw
-/// <see cref="ObjectDisposedException"/> and <see cref="TryGetBuffer"/> returns false; <see cref="Capacity"/> is a
-/// whole number of blocks (or the buffer's size class), at least what was asked; the stream can always be written,
-/// and a buffer from <see cref="GetBuffer"/> is valid only until the next write, <see cref="Capacity"/> change or
-/// <c>Dispose</c>.
+/// failures a faulted one). Positions and lengths are 64-bit, as RecyclableMemoryStream's: a stream may grow past
+/// 2 GiB (<see cref="Capacity64"/>), and only the members that must return one array (<see cref="GetBuffer"/>,
+/// <see cref="ToArray"/>) refuse a stream longer than an array can be.
 /// </para>
 /// <para>
 /// Storage. Up to the first <see cref="GetBuffer"/>, the contents are a list of blocks of
 /// <see cref="PooledStreamManager.BlockSize"/> bytes. <see cref="GetBuffer"/> on a stream of more than one block moves
-/// the contents into one buffer of the next power of two (a copy, once); from then on the stream grows that buffer.
-/// <see cref="GetReadOnlySequence"/> and <see cref="CopyTo(Stream, int)"/> read the blocks in place.
+/// the contents into one buffer at least as long as <see cref="Capacity64"/>; from then on the stream grows that
+/// buffer. Storage the stream moves away from (the blocks, an outgrown buffer) stays the stream's until
+/// <c>Dispose</c>, so a sequence, buffer or memory handed out earlier never points at another stream's bytes.
 /// </para>
 /// <para>
-/// Concurrency: one thread at a time, as for <see cref="MemoryStream"/>. <c>Dispose</c> alone may race with itself:
-/// exactly one call gives the buffers back; a later one raises the <c>DoubleReturn</c> event (in guarded mode it is
-/// misuse, handled per the manager's policy).
+/// Concurrency: one thread at a time, as for <see cref="MemoryStream"/>, with parallel readers allowed through
+/// <see cref="SafeRead(Span{byte}, ref long)"/> and <see cref="SafeReadByte"/>. Misuse across threads cannot harm the
+/// pool: every member that touches the storage claims the stream in <see cref="_state"/> with one compare-exchange
+/// (readers share the claim, a writer holds it alone) and gives the claim back with another. A second writer, or a
+/// writer meeting readers, throws <see cref="InvalidOperationException"/> instead of racing. <c>Dispose</c> marks the
+/// stream in the same word: when no member holds a claim it releases the storage at once; otherwise the last member to
+/// give its claim back releases it. Exactly one thread sees the word go to "disposed, unclaimed", so the storage is
+/// released once, after every member that used it has finished, and nothing waits for anything: a stream disposed
+/// while another thread reads or writes it never hangs and never hands a block to two streams. A second
+/// <c>Dispose</c> raises the <c>StreamDoubleDisposed</c> event (in guarded mode it is misuse, handled per the manager's
+/// policy).
 /// </para>
 /// </remarks>
 public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
 {
+    /// <summary>The state bit set by the first <c>Dispose</c>.</summary>
+    private const int DisposedBit = 1;
+
+    /// <summary>The state bit held by the one writer.</summary>
+    private const int WriterBit = 2;
+
+    /// <summary>One reader in the state's count of readers (the bits above <see cref="WriterBit"/>).</summary>
+    private const int OneReader = 4;
+
+    /// <summary>The longest stream: the block list is an array of at most <see cref="Array.MaxLength"/> blocks.</summary>
+    private readonly long _maximumLength;
+
     private readonly PooledStreamManager _manager;
     private readonly int _blockShift;
     private readonly int _blockMask;
+    private readonly long _id;
+    private readonly string? _tag;
 
-    /// <summary>The blocks (a pooled array of at least <see cref="_blockCount"/> entries), or null before the first block.</summary>
+    /// <summary>The claim word: <see cref="DisposedBit"/>, <see cref="WriterBit"/> and the readers in units of <see cref="OneReader"/>.</summary>
+    private int _state;
+
+    /// <summary>The blocks (a pooled array of at least <see cref="_blockCount"/> entries), or null before the first block and after <see cref="GetBuffer"/>.</summary>
     private byte[]?[]? _blocks;
     private int _blockCount;
 
-    /// <summary>The one contiguous buffer once <see cref="GetBuffer"/> asked for it; the blocks are gone then.</summary>
+    /// <summary>The one contiguous buffer once <see cref="GetBuffer"/> asked for it.</summary>
     private byte[]? _buffer;
 
-    private int _length;
-    private int _position;
+    private long _length;
+    private long _position;
 
     /// <summary>Bytes from the start of the storage that may have been written (zeroed on return when the manager zeroes).</summary>
-    private int _dirty;
+    private long _dirty;
 
-    /// <summary>1 once disposed.</summary>
-    private int _disposed;
-
-    internal PooledStream(PooledStreamManager manager)
+    internal PooledStream(PooledStreamManager manager, string? tag)
     {
         _manager = manager;
         _blockShift = manager.BlockShift;
         _blockMask = manager.BlockSize - 1;
+        _maximumLength = manager.MaximumStreamLength;
+        _tag = tag;
+        _id = PooledStreamManager.NextStreamId();
         manager.OnStreamCreated(this);
+    }
+
+    /// <summary>Reports a stream that was never disposed (the <c>StreamFinalized</c> event); its storage is left to the garbage collector, not returned.</summary>
+    /// <remarks>
+    /// The storage is not given back to the pool here: a buffer or sequence the stream handed out may still be reachable
+    /// from elsewhere, and returning it would give it a second tenant.
+    /// </remarks>
+    ~PooledStream()
+    {
+        if ((Volatile.Read(ref _state) & DisposedBit) == 0)
+        {
+            _manager.OnStreamFinalized(this);
+        }
     }
 
     /// <summary>The manager the stream's buffers come from.</summary>
     public PooledStreamManager Manager => _manager;
 
-    /// <summary>True until the stream is disposed.</summary>
-    public override bool CanRead => _disposed == 0;
+    /// <summary>The stream's number, unique within the process; named in events and by <see cref="ToString"/>.</summary>
+    public long Id => _id;
+
+    /// <summary>The tag given to <see cref="PooledStreamManager.GetStream(string)"/>, or null; named in events and by <see cref="ToString"/>.</summary>
+    public string? Tag => _tag;
 
     /// <summary>True until the stream is disposed.</summary>
-    public override bool CanSeek => _disposed == 0;
+    public override bool CanRead => !IsDisposed;
 
     /// <summary>True until the stream is disposed.</summary>
-    public override bool CanWrite => _disposed == 0;
+    public override bool CanSeek => !IsDisposed;
+
+    /// <summary>True until the stream is disposed.</summary>
+    public override bool CanWrite => !IsDisposed;
 
     /// <summary>The bytes in the stream.</summary>
     /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
@@ -89,7 +131,7 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     }
 
     /// <summary>The position of the next read or write; may be set past the end (a write there zero-fills the gap).</summary>
-    /// <exception cref="ArgumentOutOfRangeException">The value is negative or more than <see cref="int.MaxValue"/>.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">The value is negative or more than the longest stream the manager allows.</exception>
     /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
     public override long Position
     {
@@ -107,12 +149,12 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
             }
 
             EnsureNotDisposed();
-            if (value > int.MaxValue)
+            if (value > _maximumLength)
             {
-                ThrowHelper.ThrowArgumentOutOfRange(nameof(value), "A stream is at most int.MaxValue bytes long.");
+                ThrowHelper.ThrowArgumentOutOfRange(nameof(value), "The position is past the longest stream the manager allows.");
             }
 
-            _position = (int)value;
+            _position = value;
         }
     }
 
@@ -121,27 +163,59 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     /// Setting it rents at least that much; it never gives storage back before <c>Dispose</c>.
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">The value set is less than <see cref="Length"/>.</exception>
+    /// <exception cref="InvalidOperationException">The capacity is more than <see cref="int.MaxValue"/>: read <see cref="Capacity64"/>.</exception>
+    /// <exception cref="IOException">The value set is more than the manager's <see cref="PooledStreamManagerOptions.MaximumStreamCapacity"/>.</exception>
     /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
     public override int Capacity
     {
         get
         {
+            long capacity = Capacity64;
+            if (capacity > int.MaxValue)
+            {
+                ThrowHelper.ThrowInvalidOperation("The capacity is more than int.MaxValue: read Capacity64.");
+            }
+
+            return (int)capacity;
+        }
+
+        set => Capacity64 = value;
+    }
+
+    /// <summary>As <see cref="Capacity"/>, 64-bit.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value set is less than <see cref="Length"/>.</exception>
+    /// <exception cref="IOException">The value set is more than the manager's <see cref="PooledStreamManagerOptions.MaximumStreamCapacity"/>.</exception>
+    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
+    public long Capacity64
+    {
+        get
+        {
             EnsureNotDisposed();
-            return (int)Math.Min(CurrentCapacity, int.MaxValue);
+            return CurrentCapacity;
         }
 
         set
         {
-            if (value < Length)
+            EnterWriter();
+            try
             {
-                ThrowHelper.ThrowArgumentOutOfRange(nameof(value), "The capacity must not be less than the stream's length.");
-            }
+                if (value < _length)
+                {
+                    ThrowHelper.ThrowArgumentOutOfRange(nameof(value), "The capacity must not be less than the stream's length.");
+                }
 
-            EnsureCapacity(value);
+                EnsureCapacity(value);
+            }
+            finally
+            {
+                ExitWriter();
+            }
         }
     }
 
     private long CurrentCapacity => _buffer is not null ? _buffer.Length : (long)_blockCount << _blockShift;
+
+    private bool IsDisposed => (Volatile.Read(ref _state) & DisposedBit) != 0;
 
     /// <summary>Does nothing: the contents are in memory.</summary>
     public override void Flush()
@@ -169,24 +243,18 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
     public override int Read(Span<byte> buffer)
     {
-        EnsureNotDisposed();
-        int count = Math.Min(buffer.Length, _length - _position);
-        if (count <= 0)
+        EnterReader();
+        try
         {
-            return 0;
+            long position = _position;
+            int count = CopyOut(position, buffer);
+            _position = position + count;
+            return count;
         }
-
-        int position = _position;
-        int done = 0;
-        while (done < count)
+        finally
         {
-            Span<byte> segment = SegmentAt(position + done, count - done);
-            segment.CopyTo(buffer.Slice(done));
-            done += segment.Length;
+            ExitReader();
         }
-
-        _position = position + count;
-        return count;
     }
 
     /// <summary>Reads one byte.</summary>
@@ -194,15 +262,22 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
     public override int ReadByte()
     {
-        EnsureNotDisposed();
-        int position = _position;
-        if (position >= _length)
+        EnterReader();
+        try
         {
-            return -1;
-        }
+            long position = _position;
+            if (position >= _length)
+            {
+                return -1;
+            }
 
-        _position = position + 1;
-        return SegmentAt(position, 1)[0];
+            _position = position + 1;
+            return SegmentAt(position, 1)[0];
+        }
+        finally
+        {
+            ExitReader();
+        }
     }
 
     /// <summary>Writes <paramref name="count"/> bytes of <paramref name="buffer"/> at the position.</summary>
@@ -212,7 +287,7 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     /// <exception cref="ArgumentNullException"><paramref name="buffer"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="offset"/> or <paramref name="count"/> is negative.</exception>
     /// <exception cref="ArgumentException">The range is not within <paramref name="buffer"/>.</exception>
-    /// <exception cref="IOException">The stream would be longer than <see cref="int.MaxValue"/> bytes.</exception>
+    /// <exception cref="IOException">The stream would be longer than the manager allows.</exception>
     /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
     public override void Write(byte[] buffer, int offset, int count)
     {
@@ -222,13 +297,256 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
 
     /// <summary>Writes <paramref name="buffer"/> at the position, zero-filling any gap past the end first.</summary>
     /// <param name="buffer">The source.</param>
-    /// <exception cref="IOException">The stream would be longer than <see cref="int.MaxValue"/> bytes.</exception>
+    /// <exception cref="IOException">The stream would be longer than the manager allows.</exception>
     /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
     public override void Write(ReadOnlySpan<byte> buffer)
     {
+        EnterWriter();
+        try
+        {
+            WriteCore(buffer);
+        }
+        finally
+        {
+            ExitWriter();
+        }
+    }
+
+    /// <summary>Writes one byte at the position.</summary>
+    /// <param name="value">The byte.</param>
+    /// <exception cref="IOException">The stream would be longer than the manager allows.</exception>
+    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
+    public override void WriteByte(byte value)
+    {
+        EnterWriter();
+        try
+        {
+            long position = _position;
+            long end = PrepareWrite(position, 1);
+            SegmentAt(position, 1)[0] = value;
+            CompleteWrite(end);
+        }
+        finally
+        {
+            ExitWriter();
+        }
+    }
+
+    /// <summary>Moves the position; past the end is allowed.</summary>
+    /// <param name="offset">The offset from <paramref name="loc"/>.</param>
+    /// <param name="loc">Where the offset counts from.</param>
+    /// <returns>The new position.</returns>
+    /// <exception cref="ArgumentException"><paramref name="loc"/> is not a <see cref="SeekOrigin"/>.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">The position would be past the longest stream the manager allows.</exception>
+    /// <exception cref="IOException">The position would be before the start.</exception>
+    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
+    public override long Seek(long offset, SeekOrigin loc)
+    {
         EnsureNotDisposed();
-        int position = _position;
-        int end = PrepareWrite(position, buffer.Length);
+        long origin = loc switch
+        {
+            SeekOrigin.Begin => 0,
+            SeekOrigin.Current => _position,
+            SeekOrigin.End => _length,
+            _ => InvalidSeekOrigin(),
+        };
+
+        if (offset > _maximumLength - origin)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(offset), "The position is past the longest stream the manager allows.");
+        }
+
+        long position = origin + offset;
+        if (position < 0)
+        {
+            ThrowHelper.ThrowIO("An attempt was made to move the position before the beginning of the stream.");
+        }
+
+        _position = position;
+        return position;
+    }
+
+    /// <summary>Sets the length: growing zero-fills the new bytes, shrinking moves a position past the new end back to it.</summary>
+    /// <param name="value">The new length, 0 to the longest stream the manager allows.</param>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="value"/> is negative or past the longest stream the manager allows.</exception>
+    /// <exception cref="IOException">The length is more than the manager's <see cref="PooledStreamManagerOptions.MaximumStreamCapacity"/>.</exception>
+    /// <exception cref="NotSupportedException">The stream is disposed (it is no longer writable, as <see cref="MemoryStream"/> reports).</exception>
+    public override void SetLength(long value)
+    {
+        if (value < 0 || value > _maximumLength)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(value), "The length must be from 0 to the longest stream the manager allows.");
+        }
+
+        if (IsDisposed)
+        {
+            ThrowHelper.ThrowNotSupported("The stream does not support writing: it has been disposed.");
+        }
+
+        EnterWriter();
+        try
+        {
+            if (value > _length)
+            {
+                EnsureCapacity(value);
+                ZeroRange(_length, value);
+                _dirty = Math.Max(_dirty, value);
+            }
+
+            _length = value;
+            if (_position > value)
+            {
+                _position = value;
+            }
+        }
+        finally
+        {
+            ExitWriter();
+        }
+    }
+
+    /// <summary>The stream's id, tag and length.</summary>
+    /// <returns>For example <c>Id = 42, Tag = upload, Length = 1024 bytes</c>.</returns>
+    public override string ToString() =>
+        FormattableString.Invariant($"Id = {_id}, Tag = {_tag}, Length = {(IsDisposed ? 0 : _length)} bytes");
+
+    /// <summary>Marks the stream disposed and gives its storage back once no member is using it; a second call is reported.</summary>
+    /// <param name="disposing">True from <c>Dispose</c>.</param>
+    protected override void Dispose(bool disposing)
+    {
+        int state = Volatile.Read(ref _state);
+        while (true)
+        {
+            if ((state & DisposedBit) != 0)
+            {
+                _manager.OnDoubleDispose(this);
+                return;
+            }
+
+            // Interlocked: settles Dispose against members claiming the stream and against another Dispose; the one
+            // exchange that sets the bit decides who releases: this call if nothing was claimed, else the last claimant.
+            int seen = Interlocked.CompareExchange(ref _state, state | DisposedBit, state);
+            if (seen == state)
+            {
+                break;
+            }
+
+            state = seen;
+        }
+
+        long length = _length;
+        if (state == 0)
+        {
+            ReleaseStorage();
+        }
+
+        _manager.OnStreamDisposed(this, length);
+        base.Dispose(disposing);
+    }
+
+    /// <summary>Throws <see cref="ObjectDisposedException"/> once the stream is disposed.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void EnsureNotDisposed()
+    {
+        if (IsDisposed)
+        {
+            ThrowHelper.ThrowObjectDisposed(nameof(PooledStream));
+        }
+    }
+
+    /// <summary>Claims the stream for a member that changes the storage; see the remarks on the class.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void EnterWriter()
+    {
+        // Interlocked: claims the stream alone; fails against Dispose (the bit), a reader or another writer.
+        if (Interlocked.CompareExchange(ref _state, WriterBit, 0) != 0)
+        {
+            ThrowClaimFailed();
+        }
+    }
+
+    /// <summary>Gives a writer's claim back, releasing the storage when <c>Dispose</c> ran meanwhile.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void ExitWriter()
+    {
+        // Interlocked: a Dispose during the member set DisposedBit; then the exchange fails and this thread releases.
+        if (Interlocked.CompareExchange(ref _state, 0, WriterBit) != WriterBit)
+        {
+            ReleaseAfterDispose(WriterBit);
+        }
+    }
+
+    /// <summary>Claims the stream for a member that only reads the storage; readers share the claim.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void EnterReader()
+    {
+        int state = Volatile.Read(ref _state);
+
+        // Interlocked: adds one reader unless a writer or Dispose holds the word; a changed word retries in the slow path.
+        if ((state & (DisposedBit | WriterBit)) != 0 || Interlocked.CompareExchange(ref _state, state + OneReader, state) != state)
+        {
+            EnterReaderSlow();
+        }
+    }
+
+    /// <summary>Gives a reader's claim back, releasing the storage when it was the last claim of a disposed stream.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void ExitReader()
+    {
+        // Interlocked: exactly one reader sees the word drop to DisposedBit alone (disposed, unclaimed) and releases.
+        if (Interlocked.Add(ref _state, -OneReader) == DisposedBit)
+        {
+            ReleaseStorage();
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void EnterReaderSlow()
+    {
+        int state = Volatile.Read(ref _state);
+        while (true)
+        {
+            if ((state & (DisposedBit | WriterBit)) != 0)
+            {
+                ThrowClaimFailed();
+            }
+
+            // Interlocked: other readers come and go; retry until this reader's increment lands on the word it read.
+            int seen = Interlocked.CompareExchange(ref _state, state + OneReader, state);
+            if (seen == state)
+            {
+                return;
+            }
+
+            state = seen;
+        }
+    }
+
+    /// <summary>A writer's exit found <see cref="DisposedBit"/>: the word becomes "disposed" and this thread releases.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ReleaseAfterDispose(int claim)
+    {
+        // Interlocked: no one else changes a word holding the writer bit but Dispose (already done); clears the claim.
+        Interlocked.Add(ref _state, -claim);
+        ReleaseStorage();
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ThrowClaimFailed()
+    {
+        if (IsDisposed)
+        {
+            ThrowHelper.ThrowObjectDisposed(nameof(PooledStream));
+        }
+
+        ThrowHelper.ThrowInvalidOperation("The stream is in use by another thread: a stream is for one thread at a time (SafeRead and SafeReadByte may run in parallel).");
+    }
+
+    /// <summary>Writes <paramref name="buffer"/> at the position; the caller holds the writer's claim.</summary>
+    private void WriteCore(ReadOnlySpan<byte> buffer)
+    {
+        long position = _position;
+        long end = PrepareWrite(position, buffer.Length);
         int done = 0;
         while (done < buffer.Length)
         {
@@ -240,126 +558,37 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
         CompleteWrite(end);
     }
 
-    /// <summary>Writes one byte at the position.</summary>
-    /// <param name="value">The byte.</param>
-    /// <exception cref="IOException">The stream would be longer than <see cref="int.MaxValue"/> bytes.</exception>
-    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
-    public override void WriteByte(byte value)
+    /// <summary>Copies the bytes from <paramref name="position"/> into <paramref name="destination"/>, up to the length; the caller holds a claim.</summary>
+    /// <returns>The bytes copied.</returns>
+    private int CopyOut(long position, Span<byte> destination)
     {
-        EnsureNotDisposed();
-        int position = _position;
-        int end = PrepareWrite(position, 1);
-        SegmentAt(position, 1)[0] = value;
-        CompleteWrite(end);
-    }
-
-    /// <summary>Moves the position; past the end is allowed.</summary>
-    /// <param name="offset">The offset from <paramref name="loc"/>.</param>
-    /// <param name="loc">Where the offset counts from.</param>
-    /// <returns>The new position.</returns>
-    /// <exception cref="ArgumentException"><paramref name="loc"/> is not a <see cref="SeekOrigin"/>.</exception>
-    /// <exception cref="ArgumentOutOfRangeException">The position would be more than <see cref="int.MaxValue"/>.</exception>
-    /// <exception cref="IOException">The position would be before the start.</exception>
-    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
-    public override long Seek(long offset, SeekOrigin loc)
-    {
-        EnsureNotDisposed();
-        int origin = loc switch
+        long available = _length - position;
+        if (available <= 0)
         {
-            SeekOrigin.Begin => 0,
-            SeekOrigin.Current => _position,
-            SeekOrigin.End => _length,
-            _ => InvalidSeekOrigin(),
-        };
-
-        if (offset > int.MaxValue - (long)origin)
-        {
-            ThrowHelper.ThrowArgumentOutOfRange(nameof(offset), "A stream is at most int.MaxValue bytes long.");
+            return 0;
         }
 
-        long position = origin + offset;
-        if (position < 0)
+        int count = (int)Math.Min(destination.Length, available);
+        int done = 0;
+        while (done < count)
         {
-            ThrowHelper.ThrowIO("An attempt was made to move the position before the beginning of the stream.");
+            Span<byte> segment = SegmentAt(position + done, count - done);
+            segment.CopyTo(destination.Slice(done));
+            done += segment.Length;
         }
 
-        _position = (int)position;
-        return position;
-    }
-
-    /// <summary>Sets the length: growing zero-fills the new bytes, shrinking moves a position past the new end back to it.</summary>
-    /// <param name="value">The new length, 0 to <see cref="int.MaxValue"/>.</param>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="value"/> is negative or more than <see cref="int.MaxValue"/>.</exception>
-    /// <exception cref="NotSupportedException">The stream is disposed (it is no longer writable, as <see cref="MemoryStream"/> reports).</exception>
-    public override void SetLength(long value)
-    {
-        if (value is < 0 or > int.MaxValue)
-        {
-            ThrowHelper.ThrowArgumentOutOfRange(nameof(value), "The length must be from 0 to int.MaxValue.");
-        }
-
-        if (_disposed != 0)
-        {
-            ThrowHelper.ThrowNotSupported("The stream does not support writing: it has been disposed.");
-        }
-
-        int length = (int)value;
-        if (length > _length)
-        {
-            EnsureCapacity(length);
-            ZeroRange(_length, length);
-            _dirty = Math.Max(_dirty, length);
-        }
-
-        _length = length;
-        if (_position > length)
-        {
-            _position = length;
-        }
-    }
-
-    /// <summary>Gives the blocks and buffer back to the manager, once.</summary>
-    /// <param name="disposing">True from <c>Dispose</c>.</param>
-    protected override void Dispose(bool disposing)
-    {
-        // Interlocked: two threads may dispose the stream at once; only the one that sets the flag gives the buffers back.
-        if (Interlocked.Exchange(ref _disposed, 1) != 0)
-        {
-            _manager.OnDoubleDispose(this);
-            return;
-        }
-
-        ReleaseStorage();
-        _length = 0;
-        _position = 0;
-        _manager.OnStreamDisposed(this);
-        base.Dispose(disposing);
-    }
-
-    /// <summary>Throws <see cref="ObjectDisposedException"/> once the stream is disposed.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private void EnsureNotDisposed()
-    {
-        if (_disposed != 0)
-        {
-            ThrowHelper.ThrowObjectDisposed(nameof(PooledStream));
-        }
+        return count;
     }
 
     /// <summary>Makes room for a write of <paramref name="count"/> bytes at <paramref name="position"/> and zero-fills a gap before it.</summary>
     /// <returns>The end of the write.</returns>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private int PrepareWrite(int position, int count)
+    private long PrepareWrite(long position, int count)
     {
-        long end = (long)position + count;
-        if (end > int.MaxValue)
-        {
-            ThrowHelper.ThrowIO("Stream was too long.");
-        }
-
+        long end = position + count;
         if (end > CurrentCapacity)
         {
-            EnsureCapacity((int)end);
+            EnsureCapacity(end);
         }
 
         if (position > _length)
@@ -367,12 +596,12 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
             ZeroRange(_length, position);
         }
 
-        return (int)end;
+        return end;
     }
 
     /// <summary>Moves the position and the length past a write that ended at <paramref name="end"/>.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private void CompleteWrite(int end)
+    private void CompleteWrite(long end)
     {
         _position = end;
         if (end > _length)
@@ -387,132 +616,41 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
 
     /// <summary>The contiguous bytes of the storage from <paramref name="position"/> on, at most <paramref name="count"/> (and at least 1 when within the capacity).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private Span<byte> SegmentAt(int position, int count)
+    private Span<byte> SegmentAt(long position, int count)
     {
         byte[] array = Locate(position, count, out int offset, out int length);
         return array.AsSpan(offset, length);
     }
 
-    /// <summary>As <see cref="SegmentAt"/>, as an array segment (for array-only stream APIs).</summary>
-    private ArraySegment<byte> ArraySegmentAt(int position, int count)
-    {
-        byte[] array = Locate(position, count, out int offset, out int length);
-        return new ArraySegment<byte>(array, offset, length);
-    }
-
     /// <summary>The array holding <paramref name="position"/>, and the contiguous run from there of at most <paramref name="count"/> bytes.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private byte[] Locate(int position, int count, out int offset, out int length)
+    private byte[] Locate(long position, int count, out int offset, out int length)
     {
         if (_buffer is { } buffer)
         {
-            offset = position;
-            length = Math.Min(count, buffer.Length - position);
+            offset = (int)position;
+            length = Math.Min(count, buffer.Length - offset);
             return buffer;
         }
 
-        offset = position & _blockMask;
+        offset = (int)position & _blockMask;
         length = Math.Min(count, _blockMask + 1 - offset);
-        return _blocks![position >> _blockShift]!;
+        return _blocks![(int)(position >> _blockShift)]!;
     }
 
     /// <summary>Zero-fills the bytes from <paramref name="start"/> to <paramref name="end"/>, within the capacity.</summary>
-    private void ZeroRange(int start, int end)
+    private void ZeroRange(long start, long end)
     {
-        for (int position = start; position < end;)
+        for (long position = start; position < end;)
         {
-            Span<byte> segment = SegmentAt(position, end - position);
+            Span<byte> segment = SegmentAt(position, (int)Math.Min(end - position, int.MaxValue));
             segment.Clear();
             position += segment.Length;
         }
     }
 
-    /// <summary>Rents storage until the capacity is at least <paramref name="capacity"/> bytes.</summary>
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private void EnsureCapacity(int capacity)
-    {
-        EnsureNotDisposed();
-        if (capacity <= CurrentCapacity)
-        {
-            return;
-        }
-
-        if (_buffer is not null)
-        {
-            GrowBuffer(capacity);
-            return;
-        }
-
-        int needed = (int)(((long)capacity + _blockMask) >> _blockShift);
-        if (_blocks is null || _blocks.Length < needed)
-        {
-            byte[]?[] blocks = StripedArrayPool<byte[]?>.Shared.Rent(Math.Max(needed, 4));
-            if (_blocks is not null)
-            {
-                _blocks.AsSpan(0, _blockCount).CopyTo(blocks);
-                StripedArrayPool<byte[]?>.Shared.Return(_blocks, clearArray: true);
-            }
-
-            _blocks = blocks;
-        }
-
-        while (_blockCount < needed)
-        {
-            _blocks[_blockCount++] = _manager.RentBlock();
-        }
-    }
-
-    /// <summary>Moves the contents into a contiguous buffer of at least <paramref name="capacity"/> bytes (the blocks go back).</summary>
-    private void GrowBuffer(int capacity)
-    {
-        byte[] buffer = _manager.RentBuffer(capacity);
-        for (int position = 0; position < _length;)
-        {
-            Span<byte> segment = SegmentAt(position, _length - position);
-            segment.CopyTo(buffer.AsSpan(position));
-            position += segment.Length;
-        }
-
-        ReleaseStorage();
-        _buffer = buffer;
-        _dirty = _length;
-    }
-
-    /// <summary>Gives every block, the block list and the buffer back to the manager.</summary>
-    private void ReleaseStorage()
-    {
-        int dirty = _dirty;
-        _granted = -1;
-        if (_pending is { } pending)
-        {
-            _pending = null;
-            _manager.Return(pending, pending.Length);
-        }
-
-        if (_buffer is { } buffer)
-        {
-            _buffer = null;
-            _manager.Return(buffer, dirty);
-        }
-
-        if (_blocks is { } blocks)
-        {
-            _blocks = null;
-            int blockSize = _blockMask + 1;
-            for (int i = 0; i < _blockCount; i++)
-            {
-                _manager.Return(blocks[i]!, dirty - (i * blockSize));
-            }
-
-            _blockCount = 0;
-            StripedArrayPool<byte[]?>.Shared.Return(blocks, clearArray: true);
-        }
-
-        _dirty = 0;
-    }
-
     [System.Diagnostics.CodeAnalysis.DoesNotReturn]
-    private static int InvalidSeekOrigin()
+    private static long InvalidSeekOrigin()
     {
         ThrowHelper.ThrowArgument("loc", "Invalid seek origin.");
         return 0;

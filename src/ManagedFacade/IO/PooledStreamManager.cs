@@ -1,8 +1,10 @@
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
+using System.Diagnostics.Tracing;
 using System.Numerics;
 using System.Runtime.CompilerServices;
+using System.Threading;
 
 namespace NativePool;
 
@@ -44,6 +46,15 @@ public sealed class PooledStreamManager
     private readonly int _blockShift;
     private readonly int _maximumBufferSize;
     private readonly bool _zeroOnReturn;
+    private readonly bool _throwOnToArray;
+    private readonly long _maximumStreamCapacity;
+    private readonly long _maximumStreamLength;
+
+    /// <summary>The last stream id handed out, process-wide.</summary>
+    private static long s_lastStreamId;
+
+    /// <summary>Bytes of blocks (index 0) and of contiguous buffers (index 1) streams hold now.</summary>
+    private readonly long[] _inUseBytes = new long[2];
     private readonly bool _guarded;
     private readonly ItemGuard<PooledStream>? _streams;
 
@@ -60,6 +71,9 @@ public sealed class PooledStreamManager
         _blockShift = BitOperations.Log2((uint)_blockSize);
         _maximumBufferSize = options.MaximumBufferSize;
         _zeroOnReturn = options.ZeroOnReturn;
+        _throwOnToArray = options.ThrowExceptionOnToArray;
+        _maximumStreamCapacity = options.MaximumStreamCapacity;
+        _maximumStreamLength = (long)Array.MaxLength << _blockShift;
         _guarded = options.Guarded || GuardedMode.IsOnProcessWide;
 
         string name = options.Name ?? (isShared ? "PooledStreamManager.Shared" : nameof(PooledStreamManager));
@@ -86,6 +100,27 @@ public sealed class PooledStreamManager
     /// <summary>Whether streams are tracked (guarded mode, or leak tracking).</summary>
     public bool IsTracking => _streams is not null;
 
+    /// <summary>The most bytes one stream may hold, or 0 for no limit but the structural one.</summary>
+    public long MaximumStreamCapacity => _maximumStreamCapacity;
+
+    /// <summary>Whether <see cref="PooledStream.ToArray"/> throws.</summary>
+    public bool ThrowExceptionOnToArray => _throwOnToArray;
+
+    /// <summary>Bytes of blocks that streams hold now (RecyclableMemoryStream's small pool in use).</summary>
+    public long BlockBytesInUse => Volatile.Read(ref _inUseBytes[0]);
+
+    /// <summary>Bytes of contiguous buffers (from <see cref="PooledStream.GetBuffer"/>) that streams hold now (the large pool in use).</summary>
+    public long BufferBytesInUse => Volatile.Read(ref _inUseBytes[1]);
+
+    /// <summary>Bytes of free blocks the manager keeps for the next streams (the small pool's free bytes).</summary>
+    public long BlockBytesFree => _buffers.Engine.CountPooled(SizeClasses.GetIndex(_blockSize)) * _blockSize;
+
+    /// <summary>Bytes of free contiguous buffers the manager keeps (the large pool's free bytes).</summary>
+    public long BufferBytesFree => GetStatistics().PooledBytes - BlockBytesFree;
+
+    /// <summary>The longest a stream's position and length may be: <see cref="BlockSize"/> × <see cref="Array.MaxLength"/>.</summary>
+    internal long MaximumStreamLength => _maximumStreamLength;
+
     /// <summary>The pool of the blocks and buffers (tests).</summary>
     internal StripedArrayPool<byte> Buffers => _buffers;
 
@@ -105,32 +140,138 @@ public sealed class PooledStreamManager
 
     /// <summary>Creates an empty stream; no buffer is rented until the first write.</summary>
     /// <returns>A stream to dispose when done (disposing returns its buffers).</returns>
-    public PooledStream GetStream() => new(this);
+    public PooledStream GetStream() => new(this, tag: null);
+
+    /// <summary>Creates an empty stream named by <paramref name="tag"/> in events and <see cref="PooledStream.ToString"/>.</summary>
+    /// <param name="tag">Any text, or null.</param>
+    /// <returns>A stream to dispose when done.</returns>
+    public PooledStream GetStream(string? tag) => new(this, tag);
 
     /// <summary>Creates an empty stream with room for at least <paramref name="capacity"/> bytes.</summary>
     /// <param name="capacity">The bytes to make room for, 0 or more.</param>
     /// <returns>A stream to dispose when done.</returns>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="capacity"/> is negative.</exception>
-    public PooledStream GetStream(int capacity)
+    /// <exception cref="System.IO.IOException"><paramref name="capacity"/> is more than <see cref="MaximumStreamCapacity"/>.</exception>
+    public PooledStream GetStream(int capacity) => GetStream(null, capacity);
+
+    /// <summary>Creates an empty stream named by <paramref name="tag"/> with room for at least <paramref name="requiredSize"/> bytes.</summary>
+    /// <param name="tag">Any text, or null.</param>
+    /// <param name="requiredSize">The bytes to make room for, 0 or more.</param>
+    /// <returns>A stream to dispose when done.</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="requiredSize"/> is negative.</exception>
+    /// <exception cref="System.IO.IOException"><paramref name="requiredSize"/> is more than <see cref="MaximumStreamCapacity"/>.</exception>
+    public PooledStream GetStream(string? tag, long requiredSize) => GetStream(tag, requiredSize, asContiguousBuffer: false);
+
+    /// <summary>
+    /// Creates an empty stream named by <paramref name="tag"/> with room for at least <paramref name="requiredSize"/>
+    /// bytes, in one contiguous buffer when <paramref name="asContiguousBuffer"/> is true and the size is more than a block.
+    /// </summary>
+    /// <param name="tag">Any text, or null.</param>
+    /// <param name="requiredSize">The bytes to make room for, 0 or more.</param>
+    /// <param name="asContiguousBuffer">Start in one buffer (as if <see cref="PooledStream.GetBuffer"/> had been called) instead of blocks.</param>
+    /// <returns>A stream to dispose when done.</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="requiredSize"/> is negative.</exception>
+    /// <exception cref="System.IO.IOException"><paramref name="requiredSize"/> is more than <see cref="MaximumStreamCapacity"/>.</exception>
+    public PooledStream GetStream(string? tag, long requiredSize, bool asContiguousBuffer)
     {
-        if (capacity < 0)
+        if (requiredSize < 0)
         {
-            ThrowHelper.ThrowArgumentOutOfRange(nameof(capacity), "The capacity must not be negative.");
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(requiredSize), "The capacity must not be negative.");
         }
 
-        var stream = new PooledStream(this);
-        stream.Capacity = capacity;
+        var stream = new PooledStream(this, tag);
+        try
+        {
+            stream.Capacity64 = requiredSize;
+            if (asContiguousBuffer && requiredSize > _blockSize)
+            {
+                _ = stream.GetBuffer();
+            }
+        }
+        catch
+        {
+            stream.Dispose();
+            throw;
+        }
+
         return stream;
     }
 
     /// <summary>Creates a stream holding a copy of <paramref name="contents"/>, positioned at its start.</summary>
     /// <param name="contents">The bytes to copy in.</param>
     /// <returns>A stream to dispose when done.</returns>
-    public PooledStream GetStream(ReadOnlySpan<byte> contents)
+    /// <exception cref="System.IO.IOException">The contents are more than <see cref="MaximumStreamCapacity"/>.</exception>
+    public PooledStream GetStream(ReadOnlySpan<byte> contents) => GetStream(null, contents);
+
+    /// <summary>Creates a stream holding a copy of <paramref name="buffer"/>, positioned at its start.</summary>
+    /// <param name="buffer">The bytes to copy in.</param>
+    /// <returns>A stream to dispose when done.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="buffer"/> is null.</exception>
+    /// <exception cref="System.IO.IOException">The contents are more than <see cref="MaximumStreamCapacity"/>.</exception>
+    public PooledStream GetStream(byte[] buffer)
     {
-        var stream = new PooledStream(this);
-        stream.Write(contents);
-        stream.Position = 0;
+        if (buffer is null)
+        {
+            ThrowHelper.ThrowArgumentNull(nameof(buffer));
+        }
+
+        return GetStream(null, buffer.AsSpan());
+    }
+
+    /// <summary>Creates a stream named by <paramref name="tag"/> holding a copy of <paramref name="count"/> bytes of <paramref name="buffer"/> from <paramref name="offset"/>, positioned at its start.</summary>
+    /// <param name="tag">Any text, or null.</param>
+    /// <param name="buffer">The source.</param>
+    /// <param name="offset">Where in <paramref name="buffer"/> to start.</param>
+    /// <param name="count">The bytes to copy.</param>
+    /// <returns>A stream to dispose when done.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="buffer"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="offset"/> or <paramref name="count"/> is negative.</exception>
+    /// <exception cref="ArgumentException">The range is not within <paramref name="buffer"/>.</exception>
+    /// <exception cref="System.IO.IOException">The contents are more than <see cref="MaximumStreamCapacity"/>.</exception>
+    public PooledStream GetStream(string? tag, byte[] buffer, int offset, int count)
+    {
+        if (buffer is null)
+        {
+            ThrowHelper.ThrowArgumentNull(nameof(buffer));
+        }
+
+        if (offset < 0)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(offset), "The offset must not be negative.");
+        }
+
+        if (count < 0)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(count), "The count must not be negative.");
+        }
+
+        if (count > buffer.Length - offset)
+        {
+            ThrowHelper.ThrowArgument(nameof(count), "The offset and count describe a range outside the buffer.");
+        }
+
+        return GetStream(tag, buffer.AsSpan(offset, count));
+    }
+
+    /// <summary>Creates a stream named by <paramref name="tag"/> holding a copy of <paramref name="contents"/>, positioned at its start.</summary>
+    /// <param name="tag">Any text, or null.</param>
+    /// <param name="contents">The bytes to copy in.</param>
+    /// <returns>A stream to dispose when done.</returns>
+    /// <exception cref="System.IO.IOException">The contents are more than <see cref="MaximumStreamCapacity"/>.</exception>
+    public PooledStream GetStream(string? tag, ReadOnlySpan<byte> contents)
+    {
+        var stream = new PooledStream(this, tag);
+        try
+        {
+            stream.Write(contents);
+            stream.Position = 0;
+        }
+        catch
+        {
+            stream.Dispose();
+            throw;
+        }
+
         return stream;
     }
 
@@ -150,12 +291,27 @@ public sealed class PooledStreamManager
     /// <returns>How many were released.</returns>
     public int Clear() => _buffers.Clear();
 
+    /// <summary>A new stream's id.</summary>
+    internal static long NextStreamId() =>
+        // Interlocked: streams are created on any thread at once; each gets its own id.
+        Interlocked.Increment(ref s_lastStreamId);
+
     /// <summary>Rents a block.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal byte[] RentBlock() => _buffers.Rent(_blockSize);
+    internal byte[] RentBlock()
+    {
+        byte[] block = _buffers.Rent(_blockSize);
+        CountInUse(block, block.Length);
+        return block;
+    }
 
     /// <summary>Rents a contiguous buffer of at least <paramref name="length"/> bytes (a size class, or exact past the largest).</summary>
-    internal byte[] RentBuffer(int length) => _buffers.Rent(Math.Max(length, _blockSize));
+    internal byte[] RentBuffer(int length)
+    {
+        byte[] buffer = _buffers.Rent(Math.Max(length, _blockSize));
+        CountInUse(buffer, buffer.Length);
+        return buffer;
+    }
 
     /// <summary>Gives a block or buffer back, zeroing its first <paramref name="dirtyBytes"/> first when the manager zeroes.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -166,14 +322,75 @@ public sealed class PooledStreamManager
             buffer.AsSpan(0, Math.Clamp(dirtyBytes, 0, buffer.Length)).Clear();
         }
 
+        CountInUse(buffer, -buffer.Length);
         _buffers.Return(buffer);
     }
 
-    /// <summary>A stream was created: remembered with its stack when streams are tracked.</summary>
-    internal void OnStreamCreated(PooledStream stream) => _streams?.OnRent(stream, out _);
+    /// <summary>Throws, with the <c>StreamOverCapacity</c> event, when <paramref name="capacity"/> is more than <see cref="MaximumStreamCapacity"/>.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal void CheckStreamCapacity(PooledStream stream, long capacity)
+    {
+        if (_maximumStreamCapacity != 0 && capacity > _maximumStreamCapacity)
+        {
+            ThrowOverCapacity(stream, capacity);
+        }
+    }
+
+    /// <summary>Throws when <see cref="ThrowExceptionOnToArray"/> is set.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal void CheckToArray(PooledStream stream)
+    {
+        if (_throwOnToArray)
+        {
+            ThrowHelper.ThrowNotSupported($"The stream's manager '{Name}' does not allow ToArray (ThrowExceptionOnToArray); stream {stream}.");
+        }
+    }
+
+    /// <summary>A stream was created: remembered with its stack when streams are tracked, and the verbose event.</summary>
+    internal void OnStreamCreated(PooledStream stream)
+    {
+        _streams?.OnRent(stream, out _);
+        if (NativePoolEventSource.Log.IsEnabled(EventLevel.Verbose, EventKeywords.All))
+        {
+            NativePoolEventSource.Log.StreamCreated(stream.Id, _buffers.Engine.Id, stream.Tag ?? "", Name);
+        }
+    }
 
     /// <summary>A stream was disposed for the first time.</summary>
-    internal void OnStreamDisposed(PooledStream stream) => _streams?.OnReturn(stream, cleared: false);
+    internal void OnStreamDisposed(PooledStream stream, long length)
+    {
+        _streams?.OnReturn(stream, cleared: false);
+        if (NativePoolEventSource.Log.IsEnabled(EventLevel.Verbose, EventKeywords.All))
+        {
+            NativePoolEventSource.Log.StreamDisposed(stream.Id, length, _buffers.Engine.Id, stream.Tag ?? "", Name);
+        }
+    }
+
+    /// <summary>A stream was collected without being disposed: the warning event (a tracked stream is held until disposed, so only untracked ones get here).</summary>
+    internal void OnStreamFinalized(PooledStream stream)
+    {
+        if (NativePoolEventSource.Log.IsEnabled())
+        {
+            NativePoolEventSource.Log.StreamFinalized(stream.Id, _buffers.Engine.Id, stream.Tag ?? "", Name);
+        }
+    }
+
+    /// <summary>Counts <paramref name="bytes"/> of <paramref name="array"/> in or out of use, as a block or a buffer.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void CountInUse(byte[] array, long bytes) =>
+        // Interlocked: streams on every thread rent and return at once; the readings must add up when they stop.
+        Interlocked.Add(ref _inUseBytes[array.Length == _blockSize ? 0 : 1], bytes);
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ThrowOverCapacity(PooledStream stream, long capacity)
+    {
+        if (NativePoolEventSource.Log.IsEnabled())
+        {
+            NativePoolEventSource.Log.StreamOverCapacity(stream.Id, capacity, _maximumStreamCapacity, _buffers.Engine.Id, stream.Tag ?? "", Name);
+        }
+
+        ThrowHelper.ThrowIO(FormattableString.Invariant($"The stream would need {capacity} bytes, more than the manager's MaximumStreamCapacity of {_maximumStreamCapacity} bytes; stream {stream}."));
+    }
 
     /// <summary>A stream was disposed again: the event, and in guarded mode the misuse policy.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
@@ -196,7 +413,7 @@ public sealed class PooledStreamManager
         const int LargeObjectBytes = 85_000;
         if (length >= LargeObjectBytes && NativePoolEventSource.Log.IsEnabled())
         {
-            NativePoolEventSource.Log.StreamCopiedToArray(NativePoolEventSource.ItemId(stream), length, _buffers.Engine.Id, Name);
+            NativePoolEventSource.Log.StreamCopiedToArray(stream.Id, length, _buffers.Engine.Id, stream.Tag ?? "", Name);
         }
     }
 }

@@ -38,6 +38,20 @@ public sealed class PooledStreamManagerOptions : StripedPoolOptions
     public int MaximumBufferSize { get; set; } = DefaultMaximumBufferSize;
 
     /// <summary>
+    /// The most bytes one stream may hold, or 0 for no limit but the structural one (the block list is one array, so
+    /// <see cref="BlockSize"/> × <see cref="Array.MaxLength"/>). A write, <c>SetLength</c> or <c>Capacity</c> that would
+    /// need more throws <see cref="System.IO.IOException"/> and raises the <c>StreamOverCapacity</c> event. Not negative.
+    /// Default 0.
+    /// </summary>
+    public long MaximumStreamCapacity { get; set; }
+
+    /// <summary>
+    /// Make <see cref="PooledStream.ToArray"/> throw <see cref="NotSupportedException"/>, to find the calls that copy a
+    /// pooled stream into an unpooled array. Default false.
+    /// </summary>
+    public bool ThrowExceptionOnToArray { get; set; }
+
+    /// <summary>
     /// Zero the bytes a stream wrote before its buffers go back to the pool, so no stream's contents outlive it in
     /// memory. Costs a pass over the written bytes per dispose. Default false.
     /// </summary>
@@ -77,6 +91,11 @@ public sealed class PooledStreamManagerOptions : StripedPoolOptions
         if (MaximumBufferSize < BlockSize || MaximumBufferSize > SizeClasses.MaximumLength || (MaximumBufferSize & (MaximumBufferSize - 1)) != 0)
         {
             ThrowHelper.ThrowArgumentOutOfRange(nameof(MaximumBufferSize), "MaximumBufferSize must be a power of two from BlockSize to 1 GiB.");
+        }
+
+        if (MaximumStreamCapacity < 0)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(MaximumStreamCapacity), "MaximumStreamCapacity must be 0 (no limit) or positive.");
         }
 
         MisuseReporter.ValidatePolicy(MisusePolicy, nameof(MisusePolicy));

@@ -31,6 +31,10 @@ internal sealed class NativePoolEventSource : EventSource
     private const int LeakId = 8;
     private const int MisuseId = 9;
     private const int StreamCopiedToArrayId = 10;
+    private const int StreamCreatedId = 11;
+    private const int StreamDisposedId = 12;
+    private const int StreamFinalizedId = 13;
+    private const int StreamOverCapacityId = 14;
 
     private NativePoolEventSource()
         : base(EventSourceSettings.EtwSelfDescribingEventFormat)
@@ -113,9 +117,37 @@ internal sealed class NativePoolEventSource : EventSource
     /// heap (<c>ToArray</c> on a large stream): the allocation pooling exists to avoid.
     /// </summary>
     [Event(StreamCopiedToArrayId, Level = EventLevel.Warning)]
-    public void StreamCopiedToArray(int streamId, int length, int poolId, string poolName)
+    public void StreamCopiedToArray(long streamId, long length, int poolId, string tag, string poolName)
     {
-        WriteInts(StreamCopiedToArrayId, [streamId, length, poolId], poolName);
+        WriteStream(StreamCopiedToArrayId, [streamId, length], poolId, tag, poolName);
+    }
+
+    /// <summary>A pooled stream was created (verbose: one per stream).</summary>
+    [Event(StreamCreatedId, Level = EventLevel.Verbose)]
+    public void StreamCreated(long streamId, int poolId, string tag, string poolName)
+    {
+        WriteStream(StreamCreatedId, [streamId], poolId, tag, poolName);
+    }
+
+    /// <summary>A pooled stream of <paramref name="length"/> bytes was disposed for the first time (verbose: one per stream).</summary>
+    [Event(StreamDisposedId, Level = EventLevel.Verbose)]
+    public void StreamDisposed(long streamId, long length, int poolId, string tag, string poolName)
+    {
+        WriteStream(StreamDisposedId, [streamId, length], poolId, tag, poolName);
+    }
+
+    /// <summary>A pooled stream was collected without being disposed: its storage went to the garbage collector instead of back to the pool.</summary>
+    [Event(StreamFinalizedId, Level = EventLevel.Warning)]
+    public void StreamFinalized(long streamId, int poolId, string tag, string poolName)
+    {
+        WriteStream(StreamFinalizedId, [streamId], poolId, tag, poolName);
+    }
+
+    /// <summary>A pooled stream asked for <paramref name="requestedCapacity"/> bytes, more than its manager's <paramref name="maximumCapacity"/>; the request threw.</summary>
+    [Event(StreamOverCapacityId, Level = EventLevel.Error)]
+    public void StreamOverCapacity(long streamId, long requestedCapacity, long maximumCapacity, int poolId, string tag, string poolName)
+    {
+        WriteStream(StreamOverCapacityId, [streamId, requestedCapacity, maximumCapacity], poolId, tag, poolName);
     }
 
     /// <summary>An item's id in events: its identity hash code.</summary>
@@ -153,6 +185,34 @@ internal sealed class NativePoolEventSource : EventSource
                 SetString(ref data[values.Length + 1], lastChars, lastText);
             }
 
+            WriteEventCore(eventId, count, data);
+        }
+    }
+
+    /// <summary>
+    /// Writes a stream event whose payload is <paramref name="values"/>, <paramref name="poolId"/>, <paramref name="tag"/>
+    /// and <paramref name="poolName"/>, in the order of the event method's parameters, without allocating.
+    /// </summary>
+    [NonEvent]
+    [UnconditionalSuppressMessage("ReflectionAnalysis", "IL2026", Justification = "The payload is integers and strings only: nothing to serialize by reflection.")]
+    private unsafe void WriteStream(int eventId, ReadOnlySpan<long> values, int poolId, string tag, string poolName)
+    {
+        int count = values.Length + 3;
+        EventData* data = stackalloc EventData[count];
+        fixed (long* longs = values)
+        fixed (char* tagChars = tag)
+        fixed (char* nameChars = poolName)
+        {
+            for (int i = 0; i < values.Length; i++)
+            {
+                data[i].DataPointer = (IntPtr)(longs + i);
+                data[i].Size = sizeof(long);
+            }
+
+            data[values.Length].DataPointer = (IntPtr)(&poolId);
+            data[values.Length].Size = sizeof(int);
+            SetString(ref data[values.Length + 1], tagChars, tag);
+            SetString(ref data[values.Length + 2], nameChars, poolName);
             WriteEventCore(eventId, count, data);
         }
     }

@@ -1,0 +1,128 @@
+using System;
+using System.Collections.Generic;
+using System.Runtime.CompilerServices;
+
+namespace NativePool;
+
+/// <summary>The storage: growing the blocks or the buffer, moving into one buffer, and giving everything back once.</summary>
+public sealed partial class PooledStream
+{
+    /// <summary>Storage the stream moved away from (blocks, outgrown buffers) with the bytes written into each; given back on <c>Dispose</c>.</summary>
+    private List<(byte[] Array, int Dirty)>? _retired;
+
+    /// <summary>Rents storage until the capacity is at least <paramref name="capacity"/> bytes; the caller holds the writer's claim.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void EnsureCapacity(long capacity)
+    {
+        if (capacity <= CurrentCapacity)
+        {
+            return;
+        }
+
+        if (capacity > _maximumLength)
+        {
+            ThrowHelper.ThrowIO("Stream was too long.");
+        }
+
+        _manager.CheckStreamCapacity(this, capacity);
+        if (_buffer is not null)
+        {
+            if (capacity > Array.MaxLength)
+            {
+                ThrowHelper.ThrowIO("The stream's contiguous buffer cannot grow past the longest array.");
+            }
+
+            MoveToBuffer((int)capacity);
+            return;
+        }
+
+        int needed = (int)((capacity + _blockMask) >> _blockShift);
+        if (_blocks is null || _blocks.Length < needed)
+        {
+            byte[]?[] blocks = StripedArrayPool<byte[]?>.Shared.Rent(Math.Max(needed, 4));
+            if (_blocks is not null)
+            {
+                _blocks.AsSpan(0, _blockCount).CopyTo(blocks);
+                StripedArrayPool<byte[]?>.Shared.Return(_blocks, clearArray: true);
+            }
+
+            _blocks = blocks;
+        }
+
+        while (_blockCount < needed)
+        {
+            _blocks[_blockCount] = _manager.RentBlock();
+            _blockCount++;
+        }
+    }
+
+    /// <summary>
+    /// Moves the contents into one buffer of at least <paramref name="capacity"/> bytes. The storage moved away from is
+    /// retired (kept until <c>Dispose</c>), and memory handed out by <see cref="GetMemory"/> and not yet advanced is
+    /// detached: <see cref="Advance"/> copies it in. The caller holds the writer's claim.
+    /// </summary>
+    private void MoveToBuffer(int capacity)
+    {
+        byte[] buffer = _manager.RentBuffer(capacity);
+        CopyOut(0, buffer.AsSpan(0, (int)_length));
+        DetachGrant();
+        _retired ??= [];
+        if (_buffer is { } old)
+        {
+            _retired.Add((old, (int)Math.Min(_dirty, old.Length)));
+        }
+        else if (_blocks is { } blocks)
+        {
+            int blockSize = _blockMask + 1;
+            for (int i = 0; i < _blockCount; i++)
+            {
+                _retired.Add((blocks[i]!, (int)Math.Clamp(_dirty - ((long)i * blockSize), 0, blockSize)));
+            }
+
+            _blocks = null;
+            _blockCount = 0;
+            StripedArrayPool<byte[]?>.Shared.Return(blocks, clearArray: true);
+        }
+
+        _buffer = buffer;
+        _dirty = _length;
+    }
+
+    /// <summary>Gives every block, buffer, retired array and the block list back to the manager; runs once, when no member holds a claim.</summary>
+    private void ReleaseStorage()
+    {
+        long dirty = _dirty;
+        ReleaseGrant();
+        if (_buffer is { } buffer)
+        {
+            _buffer = null;
+            _manager.Return(buffer, (int)Math.Min(dirty, buffer.Length));
+        }
+
+        if (_blocks is { } blocks)
+        {
+            _blocks = null;
+            int blockSize = _blockMask + 1;
+            for (int i = 0; i < _blockCount; i++)
+            {
+                _manager.Return(blocks[i]!, (int)Math.Clamp(dirty - ((long)i * blockSize), 0, blockSize));
+            }
+
+            _blockCount = 0;
+            StripedArrayPool<byte[]?>.Shared.Return(blocks, clearArray: true);
+        }
+
+        if (_retired is { } retired)
+        {
+            _retired = null;
+            foreach ((byte[] array, int dirtyBytes) in retired)
+            {
+                _manager.Return(array, dirtyBytes);
+            }
+        }
+
+        _dirty = 0;
+        _length = 0;
+        _position = 0;
+    }
+}
