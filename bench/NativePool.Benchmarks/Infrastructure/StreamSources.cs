@@ -81,4 +81,47 @@ public static class StreamSources
 
         public void Dispose() => _stream.Dispose();
     }
+
+    /// <summary>One operation: get a stream from <typeparamref name="TSource"/>, make <c>writes</c> writes of 13 bytes, dispose it.</summary>
+    public readonly struct SmallWrites<TSource>(int writes) : Interleaved.IOperation
+        where TSource : struct, ISource
+    {
+        public void Run(int count)
+        {
+            TSource source = default;
+            ReadOnlySpan<byte> record = "0123456789abc"u8;
+            for (int i = 0; i < count; i++)
+            {
+                using Stream stream = source.GetStream();
+                for (int w = 0; w < writes; w++)
+                {
+                    stream.Write(record);
+                }
+            }
+        }
+    }
+
+    /// <summary>One operation: a stream written once (<c>bytes</c> long) in setup, rewound and copied with <c>CopyTo</c> into a stream that discards.</summary>
+    public readonly struct CopyToNull<TSource> : Interleaved.IOperation, IDisposable
+        where TSource : struct, ISource
+    {
+        private readonly Stream _stream;
+
+        public CopyToNull(int bytes)
+        {
+            _stream = default(TSource).GetStream();
+            StreamWork.WriteChunks(_stream, bytes);
+        }
+
+        public void Run(int count)
+        {
+            for (int i = 0; i < count; i++)
+            {
+                _stream.Position = 0;
+                _stream.CopyTo(Stream.Null);
+            }
+        }
+
+        public void Dispose() => _stream.Dispose();
+    }
 }

@@ -25,6 +25,7 @@ public static class InterleavedCatalog
         .. StreamWriteScenarios.Create(),
         ReadOnlySequenceScenario.Create(),
         JsonSerializeScenario.Create(),
+        .. StreamCopyScenarios.Create(),
         ParallelStreamsScenario.Create(),
     ];
 }
