@@ -17,7 +17,9 @@ namespace NativePool;
 /// <c>{item}</c>), <c>nativepool.pooled</c>, <c>nativepool.outstanding</c> (up-down counters, <c>{item}</c>),
 /// <c>nativepool.memory.pooled</c> (up-down counter, <c>By</c>) and, for pools with size classes,
 /// <c>nativepool.size_class.pooled</c> (up-down counter, <c>{item}</c>, only for the classes that hold something, tagged
-/// <c>nativepool.size_class</c>: the bytes one item of the class holds). When a process-wide byte budget is set,
+/// <c>nativepool.size_class</c>: the bytes one item of the class holds). For stream managers,
+/// <c>nativepool.stream.memory.in_use</c> and <c>nativepool.stream.memory.free</c> (up-down counters, <c>By</c>, tagged
+/// <c>nativepool.stream.storage</c>: <c>block</c> or <c>buffer</c>). When a process-wide byte budget is set,
 /// <c>nativepool.budget.used</c> and <c>nativepool.budget.limit</c> (up-down counters, <c>By</c>, no tags) too.
 /// </para>
 /// <para>
@@ -48,6 +50,9 @@ public static class NativePoolMetrics
 
     /// <summary>The tag holding the bytes one item of a size class holds, on <c>nativepool.size_class.pooled</c>.</summary>
     public const string SizeClassTag = "nativepool.size_class";
+
+    /// <summary>The tag holding which storage of a stream manager a reading counts: <c>block</c> or <c>buffer</c> (contiguous buffers).</summary>
+    public const string StreamStorageTag = "nativepool.stream.storage";
 
     private static readonly ConditionalWeakTable<Meter, object> s_instrumented = new();
     private static Meter? s_defaultMeter;
@@ -115,6 +120,8 @@ public static class NativePoolMetrics
         meter.CreateObservableUpDownCounter("nativepool.pooled", static () => ObserveTotals(static s => s.Pooled), "{item}", "Items the pools hold now.");
         meter.CreateObservableUpDownCounter("nativepool.memory.pooled", static () => ObserveTotals(static s => s.PooledBytes), "By", "Bytes held by the items the pools hold now.");
         meter.CreateObservableUpDownCounter("nativepool.size_class.pooled", ObserveSizeClasses, "{item}", "Items the pools hold now, per size class that holds any.");
+        meter.CreateObservableUpDownCounter("nativepool.stream.memory.in_use", static () => ObserveStreams(inUse: true), "By", "Bytes of blocks and of contiguous buffers that pooled streams hold now.");
+        meter.CreateObservableUpDownCounter("nativepool.stream.memory.free", static () => ObserveStreams(inUse: false), "By", "Bytes of free blocks and of free contiguous buffers the stream managers keep.");
         if (RetentionBudget.Process is { } budget)
         {
             meter.CreateObservableUpDownCounter("nativepool.budget.used", () => budget.Used, "By", "Bytes the stripes of all pools hold now, counted against the process's byte budget.");
@@ -153,6 +160,19 @@ public static class NativePoolMetrics
                     measurements.Add(new Measurement<long>(count, tags));
                 }
             }
+        }
+
+        return measurements;
+    }
+
+    private static List<Measurement<long>> ObserveStreams(bool inUse)
+    {
+        var measurements = new List<Measurement<long>>();
+        foreach (PooledStreamManager manager in PooledStreamManager.GetLiveManagers())
+        {
+            KeyValuePair<string, object?>[] tags = PoolTags(manager.Buffers.Engine);
+            measurements.Add(new Measurement<long>(inUse ? manager.BlockBytesInUse : manager.BlockBytesFree, [.. tags, new(StreamStorageTag, "block")]));
+            measurements.Add(new Measurement<long>(inUse ? manager.BufferBytesInUse : manager.BufferBytesFree, [.. tags, new(StreamStorageTag, "buffer")]));
         }
 
         return measurements;

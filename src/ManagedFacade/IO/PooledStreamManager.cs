@@ -50,6 +50,9 @@ public sealed class PooledStreamManager
     private readonly long _maximumStreamCapacity;
     private readonly long _maximumStreamLength;
 
+    /// <summary>The managers alive, for the meter's stream readings.</summary>
+    private static readonly WeakList<PooledStreamManager> s_managers = new();
+
     /// <summary>The last stream id handed out, process-wide.</summary>
     private static long s_lastStreamId;
 
@@ -82,6 +85,11 @@ public sealed class PooledStreamManager
         if (_guarded || options.TrackLeaks)
         {
             _streams = new ItemGuard<PooledStream>(_buffers.Engine, itemBytes: null, keepStacks: true, GuardFrames, options.MisusePolicy, options.OnMisuse);
+        }
+
+        lock (s_managers)
+        {
+            s_managers.Add(this);
         }
     }
 
@@ -290,6 +298,19 @@ public sealed class PooledStreamManager
     /// <summary>Releases every pooled block and buffer now, whatever its age.</summary>
     /// <returns>How many were released.</returns>
     public int Clear() => _buffers.Clear();
+
+    /// <summary>The managers alive now.</summary>
+    /// <returns>A new list.</returns>
+    internal static List<PooledStreamManager> GetLiveManagers()
+    {
+        var live = new List<PooledStreamManager>();
+        lock (s_managers)
+        {
+            s_managers.CopyLiveTo(live);
+        }
+
+        return live;
+    }
 
     /// <summary>A new stream's id.</summary>
     internal static long NextStreamId() =>
