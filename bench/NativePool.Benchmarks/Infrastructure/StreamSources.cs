@@ -101,16 +101,18 @@ public static class StreamSources
         }
     }
 
-    /// <summary>One operation: a stream written once (<c>bytes</c> long) in setup, rewound and copied with <c>CopyTo</c> into a stream that discards.</summary>
-    public readonly struct CopyToNull<TSource> : Interleaved.IOperation, IDisposable
+    /// <summary>One operation: a stream written once (<c>bytes</c> long) in setup, rewound and copied with <c>CopyTo</c> into a <see cref="MemoryStream"/> of that capacity, rewound too (so every byte is copied and nothing is allocated).</summary>
+    public readonly struct CopyToMemory<TSource> : Interleaved.IOperation, IDisposable
         where TSource : struct, ISource
     {
         private readonly Stream _stream;
+        private readonly MemoryStream _destination;
 
-        public CopyToNull(int bytes)
+        public CopyToMemory(int bytes)
         {
             _stream = default(TSource).GetStream();
             StreamWork.WriteChunks(_stream, bytes);
+            _destination = new MemoryStream(bytes);
         }
 
         public void Run(int count)
@@ -118,7 +120,8 @@ public static class StreamSources
             for (int i = 0; i < count; i++)
             {
                 _stream.Position = 0;
-                _stream.CopyTo(Stream.Null);
+                _destination.Position = 0;
+                _stream.CopyTo(_destination);
             }
         }
 

@@ -1,38 +1,12 @@
 using System;
 using System.Buffers;
+using System.Runtime.CompilerServices;
 
 namespace NativePool;
 
 /// <summary>The views of the contents: one buffer, a copy, a sequence over the blocks, and the stream as a buffer writer.</summary>
 public sealed partial class PooledStream
 {
-    /// <summary>Where the memory last handed out by <see cref="GetSpan"/> or <see cref="GetMemory"/> lives.</summary>
-    private enum GrantKind
-    {
-        /// <summary>In the storage at the position: <see cref="Advance"/> only moves the position and length.</summary>
-        InPlace,
-
-        /// <summary>A pooled buffer standing in for a request that does not fit contiguously: <see cref="Advance"/> copies it in and returns it.</summary>
-        Rented,
-
-        /// <summary>Storage the stream has since moved away from (retired, still the stream's): <see cref="Advance"/> copies it in.</summary>
-        Detached,
-    }
-
-    /// <summary>The array of the memory last handed out, or null.</summary>
-    private byte[]? _grantArray;
-
-    /// <summary>Where that memory starts in <see cref="_grantArray"/>.</summary>
-    private int _grantOffset;
-
-    /// <summary>The bytes of that memory not yet advanced past (-1: none handed out).</summary>
-    private int _granted = -1;
-
-    /// <summary>The stream position that memory stands for.</summary>
-    private long _grantPosition;
-
-    private GrantKind _grantKind;
-
     /// <summary>
     /// The contents as one array whose first <see cref="Length"/> bytes are the stream's, at least
     /// <see cref="Capacity64"/> long. A stream of more than one block is first moved into one pooled buffer (a copy of the
@@ -140,7 +114,7 @@ public sealed partial class PooledStream
                 return new ReadOnlySequence<byte>(buffer, 0, (int)length);
             }
 
-            int blockSize = _blockMask + 1;
+            int blockSize = BlockMask + 1;
             if (length <= blockSize)
             {
                 return new ReadOnlySequence<byte>(_blocks![0]!, 0, (int)length);
@@ -210,7 +184,8 @@ public sealed partial class PooledStream
                 ThrowHelper.ThrowArgumentOutOfRange(nameof(count), "The count must not be negative.");
             }
 
-            if (_granted < 0)
+            Extras? extras = _extras;
+            if (extras is null || extras.Granted < 0)
             {
                 if (count == 0)
                 {
@@ -220,23 +195,23 @@ public sealed partial class PooledStream
                 ThrowHelper.ThrowInvalidOperation("Advance was called without a GetSpan or GetMemory before it.");
             }
 
-            if (count > _granted)
+            if (count > extras.Granted)
             {
                 ThrowHelper.ThrowArgumentOutOfRange(nameof(count), "The count must be from 0 to what is left of the memory handed out.");
             }
 
-            if (_grantKind == GrantKind.InPlace && _position == _grantPosition)
+            if (extras.GrantKind == GrantKind.InPlace && _position == extras.GrantPosition)
             {
                 CompleteWrite(_position + count);
-                _granted -= count;
-                _grantOffset += count;
-                _grantPosition += count;
+                extras.Granted -= count;
+                extras.GrantOffset += count;
+                extras.GrantPosition += count;
                 return;
             }
 
             // The memory is not the storage at the position (a stand-in, storage moved away from, or the position moved): copy it in.
-            byte[] source = _grantArray!;
-            int offset = _grantOffset;
+            byte[] source = extras.GrantArray!;
+            int offset = extras.GrantOffset;
             try
             {
                 WriteCore(source.AsSpan(offset, count));
@@ -296,23 +271,24 @@ public sealed partial class PooledStream
             long position = _position;
             _ = PrepareWrite(position, wanted);
             byte[] array = Locate(position, int.MaxValue, out offset, out length);
+            Extras extras = GetExtras();
             if (length < wanted)
             {
                 array = _manager.RentBuffer(wanted);
                 offset = 0;
                 length = array.Length;
-                _grantKind = GrantKind.Rented;
+                extras.GrantKind = GrantKind.Rented;
             }
             else
             {
-                _grantKind = GrantKind.InPlace;
+                extras.GrantKind = GrantKind.InPlace;
                 _dirty = Math.Max(_dirty, position + length);
             }
 
-            _grantArray = array;
-            _grantOffset = offset;
-            _granted = length;
-            _grantPosition = position;
+            extras.GrantArray = array;
+            extras.GrantOffset = offset;
+            extras.Granted = length;
+            extras.GrantPosition = position;
             return array;
         }
         finally
@@ -324,23 +300,38 @@ public sealed partial class PooledStream
     /// <summary>The storage is moving: memory handed out in place becomes retired storage that <see cref="Advance"/> copies from.</summary>
     private void DetachGrant()
     {
-        if (_granted >= 0 && _grantKind == GrantKind.InPlace)
+        if (_extras is { Granted: >= 0, GrantKind: GrantKind.InPlace } extras)
         {
-            _grantKind = GrantKind.Detached;
+            extras.GrantKind = GrantKind.Detached;
+        }
+    }
+
+    /// <summary>A write ends the memory handed out: a later <see cref="Advance"/> without a new grant throws.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void EndGrant()
+    {
+        if (_extras is { Granted: >= 0 })
+        {
+            ReleaseGrant();
         }
     }
 
     /// <summary>Forgets the memory handed out, returning a pooled stand-in.</summary>
     private void ReleaseGrant()
     {
-        if (_grantKind == GrantKind.Rented && _grantArray is { } rented)
+        if (_extras is not { } extras)
+        {
+            return;
+        }
+
+        if (extras.GrantKind == GrantKind.Rented && extras.GrantArray is { } rented)
         {
             _manager.Return(rented, rented.Length);
         }
 
-        _grantArray = null;
-        _granted = -1;
-        _grantKind = GrantKind.InPlace;
+        extras.GrantArray = null;
+        extras.Granted = -1;
+        extras.GrantKind = GrantKind.InPlace;
     }
 
     /// <summary>One block of a <see cref="ReadOnlySequence{T}"/> over the blocks.</summary>

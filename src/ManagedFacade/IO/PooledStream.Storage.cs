@@ -7,24 +7,24 @@ namespace NativePool;
 /// <summary>The storage: growing the blocks or the buffer, moving into one buffer, and giving everything back once.</summary>
 public sealed partial class PooledStream
 {
-    /// <summary>Storage the stream moved away from (blocks, outgrown buffers) with the bytes written into each; given back on <c>Dispose</c>.</summary>
-    private List<(byte[] Array, int Dirty)>? _retired;
-
     /// <summary>Rents storage until the capacity is at least <paramref name="capacity"/> bytes; the caller holds the writer's claim.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void EnsureCapacity(long capacity)
     {
+        if (capacity > WriteLimit)
+        {
+            if (capacity > MaximumLength)
+            {
+                ThrowHelper.ThrowIO("Stream was too long.");
+            }
+
+            _manager.ThrowOverCapacity(this, capacity);
+        }
+
         if (capacity <= CurrentCapacity)
         {
             return;
         }
-
-        if (capacity > _maximumLength)
-        {
-            ThrowHelper.ThrowIO("Stream was too long.");
-        }
-
-        _manager.CheckStreamCapacity(this, capacity);
         if (_buffer is not null)
         {
             if (capacity > Array.MaxLength)
@@ -36,7 +36,7 @@ public sealed partial class PooledStream
             return;
         }
 
-        int needed = (int)((capacity + _blockMask) >> _blockShift);
+        int needed = (int)((capacity + BlockMask) >> BlockShift);
         if (_blocks is null || _blocks.Length < needed)
         {
             byte[]?[] blocks = StripedArrayPool<byte[]?>.Shared.Rent(Math.Max(needed, 4));
@@ -66,17 +66,17 @@ public sealed partial class PooledStream
         byte[] buffer = _manager.RentBuffer(capacity);
         CopyOut(0, buffer.AsSpan(0, (int)_length));
         DetachGrant();
-        _retired ??= [];
+        List<(byte[] Array, int Dirty)> retired = GetExtras().Retired ??= [];
         if (_buffer is { } old)
         {
-            _retired.Add((old, (int)Math.Min(_dirty, old.Length)));
+            retired.Add((old, (int)Math.Min(_dirty, old.Length)));
         }
         else if (_blocks is { } blocks)
         {
-            int blockSize = _blockMask + 1;
+            int blockSize = BlockMask + 1;
             for (int i = 0; i < _blockCount; i++)
             {
-                _retired.Add((blocks[i]!, (int)Math.Clamp(_dirty - ((long)i * blockSize), 0, blockSize)));
+                retired.Add((blocks[i]!, (int)Math.Clamp(_dirty - ((long)i * blockSize), 0, blockSize)));
             }
 
             _blocks = null;
@@ -102,7 +102,7 @@ public sealed partial class PooledStream
         if (_blocks is { } blocks)
         {
             _blocks = null;
-            int blockSize = _blockMask + 1;
+            int blockSize = BlockMask + 1;
             for (int i = 0; i < _blockCount; i++)
             {
                 _manager.Return(blocks[i]!, (int)Math.Clamp(dirty - ((long)i * blockSize), 0, blockSize));
@@ -112,9 +112,9 @@ public sealed partial class PooledStream
             StripedArrayPool<byte[]?>.Shared.Return(blocks, clearArray: true);
         }
 
-        if (_retired is { } retired)
+        if (_extras is { Retired: { } retired } extras)
         {
-            _retired = null;
+            extras.Retired = null;
             foreach ((byte[] array, int dirtyBytes) in retired)
             {
                 _manager.Return(array, dirtyBytes);

@@ -1,5 +1,6 @@
 using System;
 using System.Buffers;
+using System.Diagnostics.CodeAnalysis;
 using System.IO;
 using System.Runtime.CompilerServices;
 using System.Threading;
@@ -52,14 +53,7 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     /// <summary>One reader in the state's count of readers (the bits above <see cref="WriterBit"/>).</summary>
     private const int OneReader = 4;
 
-    /// <summary>The longest stream: the block list is an array of at most <see cref="Array.MaxLength"/> blocks.</summary>
-    private readonly long _maximumLength;
-
     private readonly PooledStreamManager _manager;
-    private readonly int _blockShift;
-    private readonly int _blockMask;
-    private readonly long _id;
-    private readonly string? _tag;
 
     /// <summary>The claim word: <see cref="DisposedBit"/>, <see cref="WriterBit"/> and the readers in units of <see cref="OneReader"/>.</summary>
     private int _state;
@@ -80,11 +74,11 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     internal PooledStream(PooledStreamManager manager, string? tag)
     {
         _manager = manager;
-        _blockShift = manager.BlockShift;
-        _blockMask = manager.BlockSize - 1;
-        _maximumLength = manager.MaximumStreamLength;
-        _tag = tag;
-        _id = PooledStreamManager.NextStreamId();
+        if (tag is not null)
+        {
+            _extras = new Extras { Tag = tag };
+        }
+
         manager.OnStreamCreated(this);
     }
 
@@ -104,11 +98,11 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     /// <summary>The manager the stream's buffers come from.</summary>
     public PooledStreamManager Manager => _manager;
 
-    /// <summary>The stream's number, unique within the process; named in events and by <see cref="ToString"/>.</summary>
-    public long Id => _id;
+    /// <summary>The stream's number, unique within the process (given when first read); named in events and by <see cref="ToString"/>.</summary>
+    public long Id => GetId();
 
     /// <summary>The tag given to <see cref="PooledStreamManager.GetStream(string)"/>, or null; named in events and by <see cref="ToString"/>.</summary>
-    public string? Tag => _tag;
+    public string? Tag => Volatile.Read(ref _extras)?.Tag;
 
     /// <summary>True until the stream is disposed.</summary>
     public override bool CanRead => !IsDisposed;
@@ -149,7 +143,7 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
             }
 
             EnsureNotDisposed();
-            if (value > _maximumLength)
+            if (value > MaximumLength)
             {
                 ThrowHelper.ThrowArgumentOutOfRange(nameof(value), "The position is past the longest stream the manager allows.");
             }
@@ -213,7 +207,19 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
         }
     }
 
-    private long CurrentCapacity => _buffer is not null ? _buffer.Length : (long)_blockCount << _blockShift;
+    private long CurrentCapacity => _buffer is not null ? _buffer.Length : (long)_blockCount << BlockShift;
+
+    /// <summary>log2 of the manager's block size (read from the manager, which keeps the stream object small).</summary>
+    private int BlockShift => _manager.BlockShift;
+
+    /// <summary>The block size minus one.</summary>
+    private int BlockMask => _manager.BlockMask;
+
+    /// <summary>The longest stream: the block list is an array of at most <see cref="Array.MaxLength"/> blocks.</summary>
+    private long MaximumLength => _manager.MaximumStreamLength;
+
+    /// <summary>The most bytes the stream may hold: the manager's <see cref="PooledStreamManagerOptions.MaximumStreamCapacity"/>, or <see cref="MaximumLength"/>.</summary>
+    private long WriteLimit => _manager.StreamWriteLimit;
 
     private bool IsDisposed => (Volatile.Read(ref _state) & DisposedBit) != 0;
 
@@ -247,7 +253,17 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
         try
         {
             long position = _position;
-            int count = CopyOut(position, buffer);
+            int count;
+            if (position + buffer.Length <= _length && TryLocateRun(position, buffer.Length, out byte[]? array, out int offset))
+            {
+                array.AsSpan(offset, buffer.Length).CopyTo(buffer);
+                count = buffer.Length;
+            }
+            else
+            {
+                count = CopyOut(position, buffer);
+            }
+
             _position = position + count;
             return count;
         }
@@ -304,7 +320,17 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
         EnterWriter();
         try
         {
-            WriteCore(buffer);
+            EndGrant();
+            long position = _position;
+            if (position <= _length && position + buffer.Length <= WriteLimit && TryLocateRun(position, buffer.Length, out byte[]? array, out int offset))
+            {
+                buffer.CopyTo(array.AsSpan(offset, buffer.Length));
+                CompleteWrite(position + buffer.Length);
+            }
+            else
+            {
+                WriteCore(buffer);
+            }
         }
         finally
         {
@@ -321,10 +347,19 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
         EnterWriter();
         try
         {
+            EndGrant();
             long position = _position;
-            long end = PrepareWrite(position, 1);
-            SegmentAt(position, 1)[0] = value;
-            CompleteWrite(end);
+            if (position < WriteLimit && position <= _length && TryLocateRun(position, 1, out byte[]? array, out int offset))
+            {
+                array[offset] = value;
+                CompleteWrite(position + 1);
+            }
+            else
+            {
+                long end = PrepareWrite(position, 1);
+                SegmentAt(position, 1)[0] = value;
+                CompleteWrite(end);
+            }
         }
         finally
         {
@@ -351,7 +386,7 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
             _ => InvalidSeekOrigin(),
         };
 
-        if (offset > _maximumLength - origin)
+        if (offset > MaximumLength - origin)
         {
             ThrowHelper.ThrowArgumentOutOfRange(nameof(offset), "The position is past the longest stream the manager allows.");
         }
@@ -373,7 +408,7 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     /// <exception cref="NotSupportedException">The stream is disposed (it is no longer writable, as <see cref="MemoryStream"/> reports).</exception>
     public override void SetLength(long value)
     {
-        if (value < 0 || value > _maximumLength)
+        if (value < 0 || value > MaximumLength)
         {
             ThrowHelper.ThrowArgumentOutOfRange(nameof(value), "The length must be from 0 to the longest stream the manager allows.");
         }
@@ -386,6 +421,7 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
         EnterWriter();
         try
         {
+            EndGrant();
             if (value > _length)
             {
                 EnsureCapacity(value);
@@ -408,7 +444,7 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     /// <summary>The stream's id, tag and length.</summary>
     /// <returns>For example <c>Id = 42, Tag = upload, Length = 1024 bytes</c>.</returns>
     public override string ToString() =>
-        FormattableString.Invariant($"Id = {_id}, Tag = {_tag}, Length = {(IsDisposed ? 0 : _length)} bytes");
+        FormattableString.Invariant($"Id = {Id}, Tag = {Tag}, Length = {(IsDisposed ? 0 : _length)} bytes");
 
     /// <summary>Marks the stream disposed and gives its storage back once no member is using it; a second call is reported.</summary>
     /// <param name="disposing">True from <c>Dispose</c>.</param>
@@ -586,7 +622,7 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     private long PrepareWrite(long position, int count)
     {
         long end = position + count;
-        if (end > CurrentCapacity)
+        if (end > CurrentCapacity || end > WriteLimit)
         {
             EnsureCapacity(end);
         }
@@ -633,9 +669,35 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
             return buffer;
         }
 
-        offset = (int)position & _blockMask;
-        length = Math.Min(count, _blockMask + 1 - offset);
-        return _blocks![(int)(position >> _blockShift)]!;
+        int shift = BlockShift;
+        int blockSize = 1 << shift;
+        offset = (int)position & (blockSize - 1);
+        length = Math.Min(count, blockSize - offset);
+        return _blocks![(int)(position >> shift)]!;
+    }
+
+    /// <summary>The fast path of reads and writes: the array and offset of <paramref name="count"/> bytes at <paramref name="position"/> when they lie in one block (or the buffer) the stream already holds.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool TryLocateRun(long position, int count, [NotNullWhen(true)] out byte[]? array, out int offset)
+    {
+        if (_buffer is { } buffer)
+        {
+            offset = (int)position;
+            array = buffer;
+            return position + count <= buffer.Length;
+        }
+
+        int shift = BlockShift;
+        offset = (int)position & ((1 << shift) - 1);
+        long index = position >> shift;
+        if (index < _blockCount && offset + count <= 1 << shift)
+        {
+            array = _blocks![index]!;
+            return true;
+        }
+
+        array = null;
+        return false;
     }
 
     /// <summary>Zero-fills the bytes from <paramref name="start"/> to <paramref name="end"/>, within the capacity.</summary>
@@ -649,7 +711,7 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
         }
     }
 
-    [System.Diagnostics.CodeAnalysis.DoesNotReturn]
+    [DoesNotReturn]
     private static long InvalidSeekOrigin()
     {
         ThrowHelper.ThrowArgument("loc", "Invalid seek origin.");

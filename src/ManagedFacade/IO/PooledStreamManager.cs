@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
+using System.Diagnostics.CodeAnalysis;
 using System.Diagnostics.Tracing;
 using System.Numerics;
 using System.Runtime.CompilerServices;
@@ -36,6 +37,9 @@ namespace NativePool;
 /// </remarks>
 public sealed class PooledStreamManager
 {
+    /// <summary>The managers alive, for the meter's stream readings (declared first: the shared manager's constructor adds itself).</summary>
+    private static readonly WeakList<PooledStreamManager> s_managers = new();
+
     private static readonly PooledStreamManager s_shared = new(new PooledStreamManagerOptions(), isShared: true);
 
     /// <summary>The frames a stream's creation stack leaves out: the item guard's, <see cref="OnStreamCreated"/> and the stream's constructor.</summary>
@@ -49,9 +53,7 @@ public sealed class PooledStreamManager
     private readonly bool _throwOnToArray;
     private readonly long _maximumStreamCapacity;
     private readonly long _maximumStreamLength;
-
-    /// <summary>The managers alive, for the meter's stream readings.</summary>
-    private static readonly WeakList<PooledStreamManager> s_managers = new();
+    private readonly long _streamWriteLimit;
 
     /// <summary>The last stream id handed out, process-wide.</summary>
     private static long s_lastStreamId;
@@ -77,6 +79,7 @@ public sealed class PooledStreamManager
         _throwOnToArray = options.ThrowExceptionOnToArray;
         _maximumStreamCapacity = options.MaximumStreamCapacity;
         _maximumStreamLength = (long)Array.MaxLength << _blockShift;
+        _streamWriteLimit = _maximumStreamCapacity != 0 ? Math.Min(_maximumStreamCapacity, _maximumStreamLength) : _maximumStreamLength;
         _guarded = options.Guarded || GuardedMode.IsOnProcessWide;
 
         string name = options.Name ?? (isShared ? "PooledStreamManager.Shared" : nameof(PooledStreamManager));
@@ -126,6 +129,9 @@ public sealed class PooledStreamManager
     /// <summary>Bytes of free contiguous buffers the manager keeps (the large pool's free bytes).</summary>
     public long BufferBytesFree => GetStatistics().PooledBytes - BlockBytesFree;
 
+    /// <summary>The most bytes a stream may hold: <see cref="MaximumStreamCapacity"/> when set, else <see cref="MaximumStreamLength"/>.</summary>
+    internal long StreamWriteLimit => _streamWriteLimit;
+
     /// <summary>The longest a stream's position and length may be: <see cref="BlockSize"/> × <see cref="Array.MaxLength"/>.</summary>
     internal long MaximumStreamLength => _maximumStreamLength;
 
@@ -134,6 +140,9 @@ public sealed class PooledStreamManager
 
     /// <summary>log2 of <see cref="BlockSize"/>.</summary>
     internal int BlockShift => _blockShift;
+
+    /// <summary><see cref="BlockSize"/> − 1.</summary>
+    internal int BlockMask => _blockSize - 1;
 
     /// <summary>Creates a manager with the default options.</summary>
     /// <returns>A new manager.</returns>
@@ -347,16 +356,6 @@ public sealed class PooledStreamManager
         _buffers.Return(buffer);
     }
 
-    /// <summary>Throws, with the <c>StreamOverCapacity</c> event, when <paramref name="capacity"/> is more than <see cref="MaximumStreamCapacity"/>.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal void CheckStreamCapacity(PooledStream stream, long capacity)
-    {
-        if (_maximumStreamCapacity != 0 && capacity > _maximumStreamCapacity)
-        {
-            ThrowOverCapacity(stream, capacity);
-        }
-    }
-
     /// <summary>Throws when <see cref="ThrowExceptionOnToArray"/> is set.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal void CheckToArray(PooledStream stream)
@@ -402,8 +401,10 @@ public sealed class PooledStreamManager
         // Interlocked: streams on every thread rent and return at once; the readings must add up when they stop.
         Interlocked.Add(ref _inUseBytes[array.Length == _blockSize ? 0 : 1], bytes);
 
+    /// <summary>Throws <see cref="System.IO.IOException"/>, with the <c>StreamOverCapacity</c> event, for a stream that would need more than <see cref="MaximumStreamCapacity"/>.</summary>
+    [DoesNotReturn]
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private void ThrowOverCapacity(PooledStream stream, long capacity)
+    internal void ThrowOverCapacity(PooledStream stream, long capacity)
     {
         if (NativePoolEventSource.Log.IsEnabled())
         {

@@ -1,0 +1,82 @@
+using System.Collections.Generic;
+using System.Threading;
+
+namespace NativePool;
+
+/// <summary>
+/// What few streams need — an id once read, a tag, the buffer writer's grant, retired storage — lives in one object
+/// made on first need, so a stream that is written, read and disposed is as small as the base class allows.
+/// </summary>
+public sealed partial class PooledStream
+{
+    /// <summary>The extra state, or null until something needs it.</summary>
+    private Extras? _extras;
+
+    /// <summary>Where the memory last handed out by <see cref="GetSpan"/> or <see cref="GetMemory"/> lives.</summary>
+    private enum GrantKind
+    {
+        /// <summary>In the storage at the position: <see cref="Advance"/> only moves the position and length.</summary>
+        InPlace,
+
+        /// <summary>A pooled buffer standing in for a request that does not fit contiguously: <see cref="Advance"/> copies it in and returns it.</summary>
+        Rented,
+
+        /// <summary>Storage the stream has since moved away from (retired, still the stream's): <see cref="Advance"/> copies it in.</summary>
+        Detached,
+    }
+
+    /// <summary>The extra state, made now if it is not there yet.</summary>
+    private Extras GetExtras()
+    {
+        if (Volatile.Read(ref _extras) is { } extras)
+        {
+            return extras;
+        }
+
+        // Interlocked: Id may be read on another thread while a member makes the state; one object is published for both.
+        return Interlocked.CompareExchange(ref _extras, new Extras(), null) ?? _extras!;
+    }
+
+    /// <summary>The stream's id, given on first read.</summary>
+    private long GetId()
+    {
+        Extras extras = GetExtras();
+        long id = Volatile.Read(ref extras.Id);
+        if (id != 0)
+        {
+            return id;
+        }
+
+        // Interlocked: two threads reading the id first agree on one.
+        long assigned = Interlocked.CompareExchange(ref extras.Id, PooledStreamManager.NextStreamId(), 0);
+        return assigned != 0 ? assigned : extras.Id;
+    }
+
+    /// <summary>The extra state of one stream (mutable: do not make it a struct).</summary>
+    private sealed class Extras
+    {
+        /// <summary>The stream's id once read (0 before).</summary>
+        public long Id;
+
+        /// <summary>The stream's tag.</summary>
+        public string? Tag;
+
+        /// <summary>Storage the stream moved away from (blocks, outgrown buffers) with the bytes written into each; given back on <c>Dispose</c>.</summary>
+        public List<(byte[] Array, int Dirty)>? Retired;
+
+        /// <summary>The array of the memory last handed out, or null.</summary>
+        public byte[]? GrantArray;
+
+        /// <summary>Where that memory starts in <see cref="GrantArray"/>.</summary>
+        public int GrantOffset;
+
+        /// <summary>The bytes of that memory not yet advanced past (-1: none handed out).</summary>
+        public int Granted = -1;
+
+        /// <summary>The stream position that memory stands for.</summary>
+        public long GrantPosition;
+
+        /// <summary>Where that memory lives.</summary>
+        public GrantKind GrantKind;
+    }
+}
