@@ -300,22 +300,7 @@ public sealed partial class PooledStream
             ThrowHelper.ThrowArgumentOutOfRange(nameof(streamPosition), "The position must not be negative.");
         }
 
-        EnterReader();
-        try
-        {
-            long position = streamPosition;
-            if (position >= _length)
-            {
-                return -1;
-            }
-
-            streamPosition = position + 1;
-            return SegmentAt(position, 1)[0];
-        }
-        finally
-        {
-            ExitReader();
-        }
+        return ReadByteAt(ref streamPosition);
     }
 
     /// <summary>Throws unless offset and count lie within the stream; the caller holds a claim.</summary>

@@ -276,25 +276,7 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     /// <summary>Reads one byte.</summary>
     /// <returns>The byte, or -1 at or past the end.</returns>
     /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
-    public override int ReadByte()
-    {
-        EnterReader();
-        try
-        {
-            long position = _position;
-            if (position >= _length)
-            {
-                return -1;
-            }
-
-            _position = position + 1;
-            return SegmentAt(position, 1)[0];
-        }
-        finally
-        {
-            ExitReader();
-        }
-    }
+    public override int ReadByte() => ReadByteAt(ref _position);
 
     /// <summary>Writes <paramref name="count"/> bytes of <paramref name="buffer"/> at the position.</summary>
     /// <param name="buffer">The source.</param>
@@ -576,6 +558,28 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
         }
 
         ThrowHelper.ThrowInvalidOperation("The stream is in use by another thread: a stream is for one thread at a time (SafeRead and SafeReadByte may run in parallel).");
+    }
+
+    /// <summary>Reads the byte at <paramref name="position"/> under a reader's claim and moves <paramref name="position"/> past it.</summary>
+    /// <returns>The byte, or -1 at or past the end.</returns>
+    private int ReadByteAt(ref long position)
+    {
+        EnterReader();
+        try
+        {
+            long at = position;
+            if (at >= _length)
+            {
+                return -1;
+            }
+
+            position = at + 1;
+            return SegmentAt(at, 1)[0];
+        }
+        finally
+        {
+            ExitReader();
+        }
     }
 
     /// <summary>Writes <paramref name="buffer"/> at the position; the caller holds the writer's claim.</summary>

@@ -34,6 +34,21 @@ public class PooledStreamStorageLifetimeTests
         return changed;
     }
 
+    /// <summary>
+    /// Takes a sequence of a stream of one block and a byte, calls <c>GetBuffer</c>, fills a second stream with other
+    /// bytes, and counts the bytes of the sequence that changed.
+    /// </summary>
+    private static int ChangedAfterGetBuffer(Func<MemoryStream> newStream, Func<MemoryStream, ReadOnlySequence<byte>> sequenceOf)
+    {
+        using MemoryStream a = newStream();
+        Fill(a, BlockSize + 1, 0x11);
+        ReadOnlySequence<byte> sequence = sequenceOf(a);
+        _ = a.GetBuffer();
+        using MemoryStream b = newStream();
+        Fill(b, 2 * BlockSize, 0xEE);
+        return CountNot(sequence, 0x11);
+    }
+
     /// <summary>Writes <paramref name="length"/> bytes of <paramref name="value"/> into <paramref name="stream"/>.</summary>
     private static void Fill(Stream stream, int length, byte value) => stream.Write(Enumerable.Repeat(value, length).ToArray());
 
@@ -43,27 +58,10 @@ public class PooledStreamStorageLifetimeTests
     {
         // RecyclableMemoryStream: the reference.
         RecyclableMemoryStreamManager recyclable = Recyclable(zeroOnReturn);
-        using (RecyclableMemoryStream a = recyclable.GetStream())
-        {
-            Fill(a, BlockSize + 1, 0x11);
-            ReadOnlySequence<byte> sequence = a.GetReadOnlySequence();
-            _ = a.GetBuffer();
-            using RecyclableMemoryStream b = recyclable.GetStream();
-            Fill(b, 2 * BlockSize, 0xEE);
-            Assert.Equal(0, CountNot(sequence, 0x11));
-        }
+        Assert.Equal(0, ChangedAfterGetBuffer(() => recyclable.GetStream(), s => ((RecyclableMemoryStream)s).GetReadOnlySequence()));
 
         PooledStreamManager manager = Manager(zeroOnReturn);
-        using (PooledStream a = manager.GetStream())
-        {
-            Fill(a, BlockSize + 1, 0x11);
-            ReadOnlySequence<byte> sequence = a.GetReadOnlySequence();
-            _ = a.GetBuffer();
-            using PooledStream b = manager.GetStream();
-            Fill(b, 2 * BlockSize, 0xEE);
-            Assert.Equal(0, CountNot(sequence, 0x11));
-        }
-
+        Assert.Equal(0, ChangedAfterGetBuffer(() => manager.GetStream(), s => ((PooledStream)s).GetReadOnlySequence()));
         Assert.Equal(0, manager.GetStatistics().Outstanding);
     }
 
