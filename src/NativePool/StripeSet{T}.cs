@@ -21,8 +21,12 @@ namespace NativePool;
 /// </para>
 /// <para>
 /// Concurrency. A push, pop or trim first claims the stripe with one <see cref="Interlocked.CompareExchange(ref int, int, int)"/>
-/// on its header. A thread that loses the claim never waits: it reports <see cref="StripeResult.Contended"/> and the
-/// caller tries another stripe, then allocates (rent) or drops (return). Inside the claim the stack is plain memory: the
+/// on its header. A thread that loses the claim does not wait on it: it reports <see cref="StripeResult.Contended"/>
+/// and the caller tries the other stripes, then retries a bounded number of rounds (<see cref="ContendedRounds"/>) —
+/// spinning briefly, then yielding its core — before it allocates (rent) or drops (return). The yields matter when
+/// threads outnumber cores: a claim holder preempted inside its few instructions keeps the stripe for a whole scheduling
+/// quantum, and a caller that gave up after spinning would build a new item (or drop one) for every such preemption,
+/// which at large bounds turned almost every return into a drop and every later rent into a creation. Inside the claim the stack is plain memory: the
 /// count and the slots are written with ordinary stores and published by the releasing <see cref="Volatile.Write(ref int, int)"/>.
 /// Every stripe operation therefore costs exactly one interlocked instruction, is O(1), keeps exact LIFO order (the
 /// warmest item on top) and an exact count.
@@ -38,9 +42,12 @@ internal sealed partial class StripeSet<T> where T : class
     /// <summary>How many other stripes a rent or a return tries before it allocates or drops.</summary>
     internal const int MaxStealAttempts = 4;
 
-    /// <summary>How many times a rent or return retries stripes that were busy (never waiting for them) before it
-    /// allocates or drops.</summary>
-    internal const int ContendedRounds = 3;
+    /// <summary>How many rounds a rent or return retries stripes that were busy before it allocates or drops: the first
+    /// <see cref="SpinningRounds"/> spin, the rest yield the core (see <see cref="BackOff"/>).</summary>
+    internal const int ContendedRounds = 10;
+
+    /// <summary>The contended rounds that spin before the rest yield.</summary>
+    internal const int SpinningRounds = 3;
 
     private readonly T?[] _slots;
     private readonly StripeHeader[] _headers;
@@ -424,8 +431,8 @@ internal sealed partial class StripeSet<T> where T : class
                 candidates &= ~(1L << stripe);
             }
 
-            // Items were there but their stripes were busy for a moment: a short back-off costs far less than
-            // allocating a new item (or dropping one), so try again a bounded number of times; never wait.
+            // Items were there but their stripes were busy: a back-off costs far less than allocating a new item (or
+            // dropping one), so try again a bounded number of rounds.
             if (!contended && round != 0)
             {
                 return null;
@@ -476,7 +483,22 @@ internal sealed partial class StripeSet<T> where T : class
     }
 
     /// <summary>A bounded pause before retrying stripes that were claimed by another thread a moment ago.</summary>
-    private static void BackOff(int round) => Thread.SpinWait(4 << round);
+    /// <summary>
+    /// Waits out a busy stripe before round <paramref name="round"/> + 1: a short spin first (a running holder leaves in
+    /// nanoseconds), then a yield (a preempted holder needs a core to leave at all). Bounded: never more than
+    /// <see cref="ContendedRounds"/> rounds per operation.
+    /// </summary>
+    private static void BackOff(int round)
+    {
+        if (round < SpinningRounds)
+        {
+            Thread.SpinWait(4 << round);
+        }
+        else
+        {
+            Thread.Yield();
+        }
+    }
 
     /// <summary>The first stripe at or after <paramref name="home"/> (wrapping) whose bit is set in <paramref name="candidates"/>.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]

@@ -35,13 +35,14 @@ namespace NativePool;
 /// </para>
 /// <para>
 /// The strict bound. <see cref="MaximumRetained"/> is one budget for the whole pool: an object in a stripe holds one
-/// unit of it, and each thread holds units for its slot and its magazine (up to <see cref="MagazineCapacity"/> more
-/// objects, so that a thread's slot and magazine together hold at most half the bound), taken and given back a batch at
-/// a time. The other half can always sit on the stripes, where every thread reaches it: a thread that returned the
-/// whole pool and went idle leaves other threads at least half of it. Moving objects between a thread's magazine and the stripes moves
-/// their units with them, so a thread that drains and refills the pool touches the budget only at batch boundaries,
-/// and one thread alone can fill the pool to exactly <see cref="MaximumRetained"/>. A thread that finds the budget
-/// spent when it first uses the pool goes straight to the stripes.
+/// unit of it, and each thread holds one unit for its slot. A thread keeps at most that one object to itself (no
+/// magazine): everything else it returns goes to the stripes, where every thread reaches it. A thread cache holds
+/// objects no other thread can take while its thread is not running, and a thread that is preempted, blocked or idle
+/// would otherwise strand them while running threads, finding the stripes empty, build new objects and then drop them
+/// against the spent bound. So when threads together never hold more than the bound, the pool builds at most that
+/// peak plus one object per thread, as Microsoft's builds at most the peak. One thread alone can fill the pool to
+/// exactly <see cref="MaximumRetained"/>. A thread that finds the budget spent when it first uses the pool goes
+/// straight to the stripes.
 /// </para>
 /// <para>
 /// Disposing pools (<see cref="DisposesItems"/>, chosen by <see cref="StripedObjectPoolProvider"/> for
@@ -73,7 +74,6 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     private readonly bool _disposesItems;
     private readonly int _maximumRetained;
     private readonly int _stripeCapacity;
-    private readonly int _magazineCapacity;
     private readonly ItemGuard<T>? _guard;
 
     /// <summary>
@@ -127,14 +127,13 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         _disposesItems = disposeItems;
         _maximumRetained = maximumRetained;
 
-        (int stripes, int stripeCapacity, int magazineCapacity) = SplitRetention(maximumRetained, StripedPoolSettings.DefaultStripeCount);
+        (int stripes, int stripeCapacity) = SplitRetention(maximumRetained, StripedPoolSettings.DefaultStripeCount);
         _stripeCapacity = stripeCapacity;
-        _magazineCapacity = magazineCapacity;
         var settings = new StripedPoolSettings
         {
             ClassCount = 1,
             CapacityPerStripe = [stripeCapacity],
-            MagazineCapacity = [magazineCapacity],
+            MagazineCapacity = [0],
             RetentionLimit = maximumRetained,
             StripeCount = stripes,
             TrimmingEnabled = options.TrimmingEnabled && !disposeItems,
@@ -194,9 +193,6 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
 
     /// <summary>Objects one stripe holds.</summary>
     public int StripeCapacity => _stripeCapacity;
-
-    /// <summary>How many objects each thread may park in its magazine, beyond its slot.</summary>
-    public int MagazineCapacity => _magazineCapacity;
 
     /// <summary>Whether this pool tracks its objects (guarded mode, or leak tracking).</summary>
     public bool IsTracking => _guard is not null;
@@ -353,18 +349,14 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
 
     /// <summary>
     /// Shapes a pool of <paramref name="maximumRetained"/>: the most stripes (a power of two, at most
-    /// <paramref name="maxStripes"/>) that still hold one object each, each able to hold
-    /// <c>ceil(M / stripes)</c> objects (the budget, not the stripes, enforces the bound), and per-thread magazines of
-    /// <c>min(16, M / 2 − 1)</c> objects (none below 4), so a thread's slot and magazine hold at most half the bound.
+    /// <paramref name="maxStripes"/>) that still hold one object each, each able to hold <c>ceil(M / stripes)</c> objects
+    /// (the budget, not the stripes, enforces the bound).
     /// </summary>
-    internal static (int Stripes, int StripeCapacity, int MagazineCapacity) SplitRetention(int maximumRetained, int maxStripes)
+    internal static (int Stripes, int StripeCapacity) SplitRetention(int maximumRetained, int maxStripes)
     {
         int stripes = 1 << BitOperations.Log2((uint)Math.Min(maxStripes, maximumRetained));
         int stripeCapacity = (int)(((long)maximumRetained + stripes - 1) / stripes);
-        // A thread's own tier (its slot and its magazine) holds at most half the bound, so the other half can always sit
-        // on the stripes, where every thread reaches it: a thread that filled the pool and went idle starves nobody.
-        int magazineCapacity = Math.Min(StripedPoolSettings.MaximumMagazineItems, Math.Max(0, (maximumRetained / 2) - 1));
-        return (stripes, stripeCapacity, magazineCapacity);
+        return (stripes, stripeCapacity);
     }
 
     /// <summary>The options of the constructor that takes a bound: the bound checked under its parameter's name, every other option its default.</summary>

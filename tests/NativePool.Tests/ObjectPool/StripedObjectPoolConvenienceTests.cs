@@ -314,14 +314,12 @@ public sealed class StripedObjectPoolConvenienceTests
     {
         for (int maximumRetained = 1; maximumRetained <= 3000; maximumRetained++)
         {
-            (int stripes, int capacity, int magazine) = StripedObjectPool<Thing>.SplitRetention(maximumRetained, maxStripes);
+            (int stripes, int capacity) = StripedObjectPool<Thing>.SplitRetention(maximumRetained, maxStripes);
 
             Assert.True(stripes >= 1 && stripes <= maxStripes && (stripes & (stripes - 1)) == 0, $"stripes {stripes}");
             Assert.True(stripes <= maximumRetained, $"{stripes} stripes for {maximumRetained}");
             Assert.True((long)stripes * capacity >= maximumRetained, $"{stripes} × {capacity} < {maximumRetained}");
             Assert.True((long)stripes * (capacity - 1) < maximumRetained, $"{stripes} × {capacity} is a stripe too many for {maximumRetained}");
-            Assert.Equal(Math.Min(16, Math.Max(0, (maximumRetained / 2) - 1)), magazine);
-            Assert.True(1 + magazine <= Math.Max(1, maximumRetained / 2), $"a thread's slot and magazine ({1 + magazine}) exceed half of {maximumRetained}");
         }
     }
 
@@ -337,7 +335,7 @@ public sealed class StripedObjectPoolConvenienceTests
         Array.ForEach(all, pool.Return);
         Assert.Equal(maximumRetained, pool.GetStatistics().Pooled);
 
-        // This thread now holds what its slot and magazine may (at most half the bound) and never uses the pool again.
+        // This thread now holds what its slot may (one object) and never uses the pool again.
         TestThreads.RunOnNewThread(() =>
         {
             for (int i = 0; i < 10_000; i++)
@@ -359,9 +357,10 @@ public sealed class StripedObjectPoolConvenienceTests
 
         Assert.Equal(2048, pool.MaximumRetained);
         Assert.Equal(2048, pool.StripeCount * pool.StripeCapacity);
-        Assert.Equal(16, pool.MagazineCapacity);
         Assert.Equal(pool.StripeCount, pool.Engine.StripeCount);
         Assert.Equal(pool.StripeCapacity, pool.Engine.CapacityPerStripe(0));
-        Assert.Equal(pool.MagazineCapacity, pool.Engine.MagazineCapacity(0));
+
+        // No magazine: a thread keeps at most its slot's object to itself.
+        Assert.Equal(0, pool.Engine.MagazineCapacity(0));
     }
 }
