@@ -5,7 +5,7 @@ namespace NativePool;
 
 /// <summary>
 /// An array rented from a <see cref="StripedArrayPool{T}"/> under a lease that may outlive a method: <c>using var lease = pool.RentLease(n);</c>.
-/// Disposing it returns the array once. For a synchronous scope, <see cref="StripedArrayPool{T}.RentScoped"/>
+/// Disposing it returns the array once. For a synchronous scope, <see cref="StripedArrayPool{T}.RentScoped(int, bool)"/>
 /// gives an <see cref="ArrayScope{T}"/>, whose copies all live on one thread, so its dispose needs no atomic instruction.
 /// </summary>
 /// <remarks>

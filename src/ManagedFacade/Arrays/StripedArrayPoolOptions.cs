@@ -45,7 +45,7 @@ public sealed class StripedArrayPoolOptions : StripedPoolOptions
     /// of arrays this pool never handed out, and (for unmanaged elements, by filling returned arrays with a poison
     /// pattern checked on the next rent) writes after return; each is handled per <see cref="MisusePolicy"/>. A stale
     /// return, made after someone else rented the same array again, looks like that renter's and is not detected; only
-    /// leases (<see cref="StripedArrayPool{T}.RentLease"/>, <see cref="StripedArrayPool{T}.RentScoped"/>) rule it out.
+    /// leases (<see cref="StripedArrayPool{T}.RentLease"/>, <see cref="StripedArrayPool{T}.RentScoped(int, bool)"/>) rule it out.
     /// A debugging aid: every rent and return takes a lock and touches the whole array. The AppContext switch
     /// <c>NativePool.Guarded</c> or the environment variable <c>NATIVEPOOL_GUARDED=1</c> turns it on for every pool of
     /// the process. Default false.

@@ -23,7 +23,7 @@ namespace NativePool;
 /// array that is already in the pool throws <see cref="InvalidOperationException"/> when the pool can see it cheaply (it
 /// is the thread's or the stripe's most recent), and wherever it is in the pool when the pool is guarded
 /// (<see cref="StripedArrayPoolOptions.Guarded"/>). No pool detects a stale return, made after someone else rented the
-/// same array again (it looks like that renter's return); <see cref="RentLease"/> and <see cref="RentScoped"/> leases
+/// same array again (it looks like that renter's return); <see cref="RentLease"/> and <see cref="RentScoped(int, bool)"/> leases
 /// never return twice. Never blocks, never returns null; rent and return may happen on different threads.
 /// </para>
 /// <para>
@@ -194,6 +194,17 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     /// <exception cref="ArgumentNullException"><paramref name="options"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException">An option is out of range; the exception's ParamName names it.</exception>
     public static StripedArrayPool<T> Create(StripedArrayPoolOptions options) => new(options, zeroNewArrays: true, isShared: false);
+
+    /// <summary>
+    /// The length <see cref="Rent()"/> and <see cref="RentScoped()"/> rent when no length is given: 4 KiB worth of
+    /// elements (4096 bytes, 1024 ints), as <see cref="System.Buffers.MemoryPool{T}.Shared"/>'s <c>Rent()</c> does.
+    /// </summary>
+    public static int DefaultLength => 1 + (4095 / Unsafe.SizeOf<T>());
+
+    /// <summary>Rents an array of at least <see cref="DefaultLength"/> elements: <c>StripedArrayPool&lt;byte&gt;.Shared.Rent()</c>.</summary>
+    /// <returns>An array of at least <see cref="DefaultLength"/> elements; its contents are undefined.</returns>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public T[] Rent() => Rent(DefaultLength, CurrentCache());
 
     /// <summary>Rents an array of at least <paramref name="minimumLength"/> elements; its contents are undefined.</summary>
     /// <param name="minimumLength">The minimum length, 0 or more.</param>
@@ -391,6 +402,12 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
         T[] array = Rent(minimumLength, cache);
         return new ArrayScope<T>(array.Length == 0 ? null : this, array, minimumLength, clearOnReturn, cache ?? CurrentCache());
     }
+
+    /// <summary>Rents an array of <see cref="DefaultLength"/> elements for a synchronous scope: <c>using var lease = pool.RentScoped();</c>.</summary>
+    /// <returns>A scope whose <see cref="ArrayScope{T}.Length"/> is <see cref="DefaultLength"/>; disposing it (or any copy) returns the array once.</returns>
+    /// <remarks>As <see cref="RentScoped(int, bool)"/>.</remarks>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public ArrayScope<T> RentScoped() => RentScoped(DefaultLength);
 
     /// <summary>Rents an array under a lease that may outlive the current method: stored, awaited across, used as memory.</summary>
     /// <param name="minimumLength">The length the lease's <see cref="ArrayLease{T}.Span"/> has, 0 or more.</param>

@@ -3,7 +3,7 @@ using System.Runtime.CompilerServices;
 namespace NativePool.Tests.ArrayPool;
 
 /// <summary>
-/// <see cref="StripedArrayPool{T}.RentScoped"/> and <see cref="ArrayScope{T}"/>: lengths and views, one return however
+/// <see cref="StripedArrayPool{T}.RentScoped(int, bool)"/> and <see cref="ArrayScope{T}"/>: lengths and views, one return however
 /// many copies are disposed, and views that throw once the scope has ended.
 /// </summary>
 /// <remarks>
