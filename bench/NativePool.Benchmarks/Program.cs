@@ -1,6 +1,7 @@
 using System.IO;
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
+using NativePool.Benchmarks.Churn;
 using NativePool.Benchmarks.Infrastructure;
 using NativePool.Benchmarks.Interleaved;
 using NativePool.Benchmarks.Reporting;
@@ -24,6 +25,11 @@ public static class Program
         if (InterleavedOptions.IsRequested(args))
         {
             return InterleavedProgram.Run(args);
+        }
+
+        if (ChurnProgram.IsRequested(args))
+        {
+            return ChurnProgram.Run(args);
         }
 
         BenchOptions options = BenchOptions.Parse(args);

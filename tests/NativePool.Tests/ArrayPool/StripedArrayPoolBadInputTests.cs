@@ -234,7 +234,7 @@ public class StripedArrayPoolBadInputTests
         // A new public member must get its rows above (or be listed here as taking no argument that can be bad).
         AssertPublicMembers(
             typeof(StripedArrayPool<byte>),
-            "Shared", "MaximumArrayLength", "StripeCount", "ArraysArePinned", "Create", "Rent", "Return", "RentScoped",
+            "Shared", "DefaultLength", "MaximumArrayLength", "StripeCount", "ArraysArePinned", "Create", "Rent", "Return", "RentScoped",
             "RentLease", "Trim", "Clear", "GetStatistics", "Name", "IsTracking", "GetLeaks");
         AssertPublicMembers(
             typeof(ArrayLease<byte>),
