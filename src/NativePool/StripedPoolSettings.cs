@@ -31,6 +31,14 @@ internal sealed class StripedPoolSettings
     /// </summary>
     public int RetentionLimit { get; init; } = -1;
 
+    /// <summary>
+    /// With a <see cref="RetentionLimit"/>: thread slots do not count against it (every thread's slot is enabled from
+    /// its cache's creation and holds no unit of the bound), so the limit bounds the stripes and magazines alone. The
+    /// object pools set it: a unit held for a slot that its thread has emptied (its object is out) would count an
+    /// object in use as retained, and threads that are not running would hold the bound while running ones drop.
+    /// </summary>
+    public bool SlotsOutsideRetentionLimit { get; init; }
+
     /// <summary>How many threads may park items in their thread slots; -1 for every thread.</summary>
     public int ThreadSlotTokens { get; init; } = -1;
 

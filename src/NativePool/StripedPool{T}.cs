@@ -57,6 +57,7 @@ internal sealed partial class StripedPool<T> where T : class
     private readonly PoolTotals _totals;
     private readonly RetentionBudget? _budget;
     private readonly bool _strict;
+    private readonly bool _slotsOutsideLimit;
     private readonly ConditionalWeakTable<ThreadCache<T>, object?> _threadCaches = new();
 
     // 1 from the moment the id is this pool's until it is given back; 0 in a pool whose constructor threw before.
@@ -86,6 +87,7 @@ internal sealed partial class StripedPool<T> where T : class
         _onDiscard = onDiscard;
         _discardItem = onDiscard is null ? null : DiscardStripeItem;
         _strict = settings.RetentionLimit >= 0;
+        _slotsOutsideLimit = _strict && settings.SlotsOutsideRetentionLimit;
         _budget = settings.Budget;
         _totals = new PoolTotals(settings.RetentionLimit, settings.ThreadSlotTokens);
         _clock = settings.Clock;
@@ -311,7 +313,7 @@ internal sealed partial class StripedPool<T> where T : class
             return ReturnResult.Stored;
         }
 
-        if (_strict && !cache._slotsEnabled && parked is null && ReserveOne())
+        if (_strict && !_slotsOutsideLimit && !cache._slotsEnabled && parked is null && ReserveOne())
         {
             // The thread's first return since it last found the pool empty: one unit of the bound for its slot.
             cache._reserved += 1;
@@ -452,8 +454,8 @@ internal sealed partial class StripedPool<T> where T : class
     private ThreadCache<T> CreateCache()
     {
         // A strict pool's thread takes its slot's unit on its first return (see ReturnSlow), not here: threads that only
-        // rent must not hold units of the bound.
-        bool slotsEnabled = !_strict && _totals.TryTakeThreadSlotToken();
+        // rent must not hold units of the bound. Slots outside the bound need no unit and are enabled at once.
+        bool slotsEnabled = (!_strict || _slotsOutsideLimit) && _totals.TryTakeThreadSlotToken();
         var cache = new ThreadCache<T>(_totals, slotsEnabled, reserved: 0, _onDiscard);
         _threadCaches.Add(cache, null);
         if (_strict)

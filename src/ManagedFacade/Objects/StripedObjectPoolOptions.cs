@@ -12,7 +12,8 @@ namespace NativePool;
 public sealed class StripedObjectPoolOptions : PoolOptions
 {
     /// <summary>
-    /// The strict bound on retained objects, per-thread slots and magazines included: 1 to
+    /// The bound on retained objects (what one thread alone leaves in the pool at most; each other thread that uses the
+    /// pool may keep one more in its own slot; see <see cref="StripedObjectPool{T}"/>): 1 to
     /// <see cref="StripedObjectPool{T}.MaximumRetainedLimit"/>. Default <c>Environment.ProcessorCount * 2</c>, as
     /// Microsoft's <c>DefaultObjectPool</c>.
     /// </summary>

@@ -46,7 +46,7 @@ public sealed class StripedObjectPoolProvider : ObjectPoolProvider
         _maximumRetained = options.MaximumRetained;
     }
 
-    /// <summary>The strict bound on retained objects of the pools created from now on. Defaults to <c>Environment.ProcessorCount * 2</c>.</summary>
+    /// <summary>The bound on retained objects (as <see cref="StripedObjectPoolOptions.MaximumRetained"/>) of the pools created from now on. Defaults to <c>Environment.ProcessorCount * 2</c>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is below 1 or above <see cref="StripedObjectPool{T}.MaximumRetainedLimit"/>.</exception>
     public int MaximumRetained
     {

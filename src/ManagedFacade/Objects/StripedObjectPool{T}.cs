@@ -18,7 +18,8 @@ namespace NativePool;
 /// Contract: Microsoft's. <see cref="Get"/> never blocks and never returns null: on a miss it creates an object through
 /// the policy. <see cref="Return"/> runs the policy on every object and drops the object when the policy says
 /// <see langword="false"/> (the default policy resets <see cref="IResettable"/> objects and drops those that fail to
-/// reset). At most <see cref="MaximumRetained"/> objects are retained, strictly, per-thread slots included. A
+/// reset). One thread alone leaves at most <see cref="MaximumRetained"/> objects in the pool, as with Microsoft's pool;
+/// every other thread that uses it may keep one more in its own slot (see the bound, below). A
 /// <see cref="Get"/> right after a <see cref="Return"/> on one thread gives back the same object, even if the thread
 /// moved to another core in between (it comes from the thread's slot, not from a core's stripe).
 /// </para>
@@ -34,15 +35,16 @@ namespace NativePool;
 /// that caller's return); a <see cref="RentLease"/> lease never returns twice.
 /// </para>
 /// <para>
-/// The strict bound. <see cref="MaximumRetained"/> is one budget for the whole pool: an object in a stripe holds one
-/// unit of it, and each thread holds one unit for its slot. A thread keeps at most that one object to itself (no
-/// magazine): everything else it returns goes to the stripes, where every thread reaches it. A thread cache holds
-/// objects no other thread can take while its thread is not running, and a thread that is preempted, blocked or idle
-/// would otherwise strand them while running threads, finding the stripes empty, build new objects and then drop them
-/// against the spent bound. So when threads together never hold more than the bound, the pool builds at most that
-/// peak plus one object per thread, as Microsoft's builds at most the peak. One thread alone can fill the pool to
-/// exactly <see cref="MaximumRetained"/>. A thread that finds the budget spent when it first uses the pool goes
-/// straight to the stripes.
+/// The bound. The shared stripes hold at most <see cref="MaximumRetained"/> − 1 objects (one budget word counts their
+/// units), and each thread has one slot outside that budget and nothing more (no magazine): everything else it returns
+/// goes to the stripes, where every thread reaches it. So one thread alone leaves exactly <see cref="MaximumRetained"/>
+/// objects, as Microsoft's pool does, and <c>N</c> threads at most <see cref="MaximumRetained"/> − 1 + <c>N</c>. Why a
+/// slot holds no unit: a thread's cache is out of every other thread's reach while its thread is not running, and a
+/// unit held for a slot whose object is out (in use) would count that object as retained; with more threads than
+/// cores, threads that are not running then held the whole bound while running threads found the stripes empty, built
+/// objects and dropped them against the spent bound (two objects in three gets at the default bound of four, against one
+/// in ten for Microsoft's pool). With one slot each outside the bound, threads that together never hold more than the
+/// bound make the pool build at most that peak plus one object per thread.
 /// </para>
 /// <para>
 /// Disposing pools (<see cref="DisposesItems"/>, chosen by <see cref="StripedObjectPoolProvider"/> for
@@ -92,7 +94,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
 
     /// <summary>Creates a pool that keeps at most <paramref name="maximumRetained"/> objects.</summary>
     /// <param name="policy">Creates objects and decides whether a returned one is kept.</param>
-    /// <param name="maximumRetained">The strict bound on retained objects, 1 to <see cref="MaximumRetainedLimit"/>.</param>
+    /// <param name="maximumRetained">The bound on retained objects (see <see cref="MaximumRetained"/>), 1 to <see cref="MaximumRetainedLimit"/>.</param>
     /// <exception cref="ArgumentNullException"><paramref name="policy"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="maximumRetained"/> is out of range.</exception>
     public StripedObjectPool(IPooledObjectPolicy<T> policy, int maximumRetained)
@@ -134,7 +136,8 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
             ClassCount = 1,
             CapacityPerStripe = [stripeCapacity],
             MagazineCapacity = [0],
-            RetentionLimit = maximumRetained,
+            RetentionLimit = maximumRetained - 1,
+            SlotsOutsideRetentionLimit = true,
             StripeCount = stripes,
             TrimmingEnabled = options.TrimmingEnabled && !disposeItems,
             TrimInterval = options.TrimInterval,
@@ -182,7 +185,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     /// </summary>
     public string Name => _engine.Name;
 
-    /// <summary>The strict bound on retained objects, per-thread slots included.</summary>
+    /// <summary>The bound on retained objects: what one thread alone leaves in the pool at most; each other thread may keep one more in its slot.</summary>
     public int MaximumRetained => _maximumRetained;
 
     /// <summary>Whether the pool disposes the <see cref="IDisposable"/> objects it drops and, when disposed, those it holds.</summary>

@@ -291,17 +291,24 @@ public sealed class StripedObjectPoolConvenienceTests
     }
 
     [Fact]
-    public void ABudgetFilledByOneThreadDropsAnotherThreadsReturn()
+    public void OneThreadKeepsTheBoundAndAnotherThreadKeepsOneMoreInItsOwnSlotOnly()
     {
         var policy = new CountingPolicy<Thing>();
         var pool = new StripedObjectPool<Thing>(policy, 3);
-        Thing[] mine = [pool.Get(), pool.Get(), pool.Get()];
+        Thing[] mine = [pool.Get(), pool.Get(), pool.Get(), pool.Get()];
         Array.ForEach(mine, pool.Return);
-        Assert.Equal(3, pool.GetStatistics().Pooled);
 
-        TestThreads.RunOnNewThread(() => pool.Return(new Thing()));
-
+        // One thread: the bound exactly (two on the stripes, one in its slot), as Microsoft's pool keeps.
         StatisticsAssert.Counts(pool.GetStatistics(), pooled: 3, dropped: 1);
+
+        // Another thread: its slot keeps one (a slot holds no unit of the bound); the stripes are full for the second.
+        TestThreads.RunOnNewThread(() =>
+        {
+            pool.Return(new Thing());
+            pool.Return(new Thing());
+        });
+
+        StatisticsAssert.Counts(pool.GetStatistics(), pooled: 4, dropped: 2);
     }
 
     [Theory]
