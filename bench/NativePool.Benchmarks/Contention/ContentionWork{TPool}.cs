@@ -11,7 +11,7 @@ namespace NativePool.Benchmarks.Contention;
 /// Gets four at a time (<c>held</c> = 4: Get 4, touch 4, Return 4), where a one-item per-thread cache stops helping.
 /// </summary>
 /// <typeparam name="TPool">The pool under test, as an adapter struct.</typeparam>
-public readonly struct ContentionWork<TPool> : IOperation, IDisposable
+public readonly struct ContentionWork<TPool> : IOperation, IDisposable, ICountsBuilds
     where TPool : struct, IObjectPoolAdapter<byte[]>
 {
     public const int OperationsPerThread = 1000;
@@ -22,12 +22,14 @@ public readonly struct ContentionWork<TPool> : IOperation, IDisposable
     private readonly Action<int> _body;
     private readonly int _threads;
     private readonly IDisposable? _owner;
+    private readonly Func<long>? _built;
 
     /// <param name="pool">The pool under test.</param>
     /// <param name="threads">The bodies of each Parallel.For (and its maximum degree of parallelism).</param>
     /// <param name="held">1 or 4 items held at once by each body.</param>
     /// <param name="owner">What <see cref="Dispose"/> disposes (the pool behind the adapter), if anything.</param>
-    public ContentionWork(TPool pool, int threads, int held, IDisposable? owner = null)
+    /// <param name="built">Reads how many arrays the pool's policy has built, for the build counts; null when not counted.</param>
+    public ContentionWork(TPool pool, int threads, int held, IDisposable? owner = null, Func<long>? built = null)
     {
         if (held is not (1 or 4))
         {
@@ -36,6 +38,7 @@ public readonly struct ContentionWork<TPool> : IOperation, IDisposable
 
         _threads = threads;
         _owner = owner;
+        _built = built;
         _options = new ParallelOptions { MaxDegreeOfParallelism = threads };
         _body = held == 1 ? _ => OneAtATime(pool) : _ => FourAtATime(pool);
     }
@@ -47,6 +50,10 @@ public readonly struct ContentionWork<TPool> : IOperation, IDisposable
             Parallel.For(0, _threads, _options, _body);
         }
     }
+
+    public long Built => _built?.Invoke() ?? 0;
+
+    public long GetsPer(int count) => _built is null ? 0 : (long)count * _threads * OperationsPerThread;
 
     public void Dispose() => _owner?.Dispose();
 

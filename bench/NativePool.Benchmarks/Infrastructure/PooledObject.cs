@@ -1,4 +1,5 @@
 using System.Runtime.CompilerServices;
+using System.Threading;
 
 namespace NativePool.Benchmarks.Infrastructure;
 
@@ -8,7 +9,18 @@ public sealed class PooledObject
     /// <summary>Calls to <see cref="Random.Next()"/> per unit of simulated work (as in aspnetcore's benchmarks: about 33).</summary>
     public const int WorkCalls = 33;
 
+    /// <summary>Every <see cref="PooledObject"/> built in this process (the object scenarios' build counts).</summary>
+    private static long s_built;
+
     private int _value;
+
+    /// <summary>Builds an object and counts it.</summary>
+    public PooledObject() =>
+        // Interlocked: pools build on many threads at once; the runner reads the count between batches.
+        Interlocked.Increment(ref s_built);
+
+    /// <summary>The objects built so far in this process.</summary>
+    public static long Built => Volatile.Read(ref s_built);
 
     /// <summary>The last work result (keeps the work observable).</summary>
     public int Value => _value;

@@ -30,18 +30,22 @@ public static class AbRunner
         var ratios = new double[rounds];
         long oursBytes = 0;
         long peerBytes = 0;
+
+        // Object pools count what they build, read around each batch outside its timed interval.
+        var oursBuilds = new BuildTally(ours as ICountsBuilds, oursCount);
+        var peerBuilds = new BuildTally(peer as ICountsBuilds, peerCount);
         for (int round = 0; round < rounds; round++)
         {
             Sample a, b;
             if (round % 2 == 0)
             {
-                a = Time(ref ours, oursCount);
-                b = Time(ref peer, peerCount);
+                a = oursBuilds.Around(ref ours, oursCount);
+                b = peerBuilds.Around(ref peer, peerCount);
             }
             else
             {
-                b = Time(ref peer, peerCount);
-                a = Time(ref ours, oursCount);
+                b = peerBuilds.Around(ref peer, peerCount);
+                a = oursBuilds.Around(ref ours, oursCount);
             }
 
             oursNs[round] = a.NsPerOp;
@@ -60,7 +64,9 @@ public static class AbRunner
             Quantile(ratios, 0.75),
             (double)oursBytes / ((long)oursCount * rounds),
             (double)peerBytes / ((long)peerCount * rounds),
-            rounds);
+            rounds,
+            oursBuilds.PerMillionGets,
+            peerBuilds.PerMillionGets);
     }
 
     /// <summary>
@@ -114,6 +120,33 @@ public static class AbRunner
 
         double target = settings.RoundTarget.TotalNanoseconds / Math.Max(Quantile(nsPerOp, 0.5), 0.01);
         return (int)Math.Clamp(target, 1, int.MaxValue / 2);
+    }
+
+    /// <summary>The builds and gets of one side's timed batches, when its operation counts them.</summary>
+    private sealed class BuildTally(ICountsBuilds? counts, int count)
+    {
+        private readonly long _getsPerBatch = counts?.GetsPer(count) ?? 0;
+        private long _built;
+        private long _gets;
+
+        /// <summary>Objects built per 10^6 gets over the batches, or null when the operation does not count.</summary>
+        public double? PerMillionGets => _gets == 0 ? null : _built * 1e6 / _gets;
+
+        /// <summary>Times a batch (<see cref="Time{TOp}"/>), reading the build count before and after it.</summary>
+        public Sample Around<TOp>(ref TOp op, int batch)
+            where TOp : struct, IOperation
+        {
+            if (counts is null || _getsPerBatch == 0)
+            {
+                return Time(ref op, batch);
+            }
+
+            long before = counts.Built;
+            Sample sample = Time(ref op, batch);
+            _built += counts.Built - before;
+            _gets += _getsPerBatch;
+            return sample;
+        }
     }
 
     /// <summary>Times one batch of <paramref name="count"/> operations.</summary>

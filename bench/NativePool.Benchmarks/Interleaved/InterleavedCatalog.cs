@@ -11,7 +11,7 @@ public static class InterleavedCatalog
         FloorScenario.Create(),
         .. ScopedLeaseScenario.Create(),
         .. CreatedPoolScenarios.Create(),
-        GetReturnSingleScenario.Create(),
+        .. GetReturnSingleScenario.Create(),
         .. DrainRefillScenarios.Create(),
         .. LoadedObjectScenarios.Create(),
         .. ContentionScenarios.Create(),

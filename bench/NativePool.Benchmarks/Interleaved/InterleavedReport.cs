@@ -49,7 +49,31 @@ public static class InterleavedReport
         md.AppendLine("Ratio = ours ÷ peer in ns per operation, one per round (each round times both sides back to back, the order alternating); " +
             "the band is the 25th–75th percentile of the rounds. A goal is met when the 75th percentile is within it (and ours meets the allocation part, if any). " +
             "ns/op are the medians over the rounds. Allocation is the process-wide precise allocated-bytes delta around each timed batch (every thread counted), averaged over the rounds.");
+        AppendBuilds(md, results);
         return md.ToString();
+    }
+
+    /// <summary>
+    /// The object scenarios' second table: the objects each side's pool built per 10^6 gets, counted over the timed
+    /// batches (the scenarios with background load are left out: their load threads run for both sides at once).
+    /// </summary>
+    private static void AppendBuilds(StringBuilder md, IReadOnlyList<ScenarioResult> results)
+    {
+        ScenarioResult[] counted = [.. results.Where(static r => r.OursBuiltPerMillionGets is not null && r.PeerBuiltPerMillionGets is not null)];
+        if (counted.Length == 0)
+        {
+            return;
+        }
+
+        md.AppendLine();
+        md.AppendLine("Objects built per 10^6 gets, counted over the timed batches (a pool exists to build rarely; the churn of eight threads per bound is in benchmarks-churn.md):");
+        md.AppendLine();
+        md.AppendLine("| scenario | ours built per 10^6 gets | peer built per 10^6 gets |");
+        md.AppendLine("|---|---:|---:|");
+        foreach (ScenarioResult r in counted)
+        {
+            md.AppendLine(CultureInfo.InvariantCulture, $"| {Escape(r.Scenario.Name)} | {r.OursBuiltPerMillionGets!.Value.ToString("0.##", s_invariant)} | {r.PeerBuiltPerMillionGets!.Value.ToString("0.##", s_invariant)} |");
+        }
     }
 
     /// <summary>The rows of <paramref name="results"/> as the table prints them.</summary>

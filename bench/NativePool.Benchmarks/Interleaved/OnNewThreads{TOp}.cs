@@ -6,9 +6,14 @@ namespace NativePool.Benchmarks.Interleaved;
 /// Runs the batch of <typeparamref name="TOp"/> split over <c>threads</c> new threads, started and joined inside the
 /// batch, so both sides of a scenario pay the same thread start and join.
 /// </summary>
-public readonly struct OnNewThreads<TOp>(int threads, TOp body) : IOperation, IDisposable
+public readonly struct OnNewThreads<TOp>(int threads, TOp body) : IOperation, IDisposable, ICountsBuilds
     where TOp : struct, IOperation
 {
+    /// <summary>The body's count, when it keeps one (otherwise 0, and <see cref="GetsPer"/> 0: nothing is reported).</summary>
+    public long Built => body is ICountsBuilds counts ? counts.Built : 0;
+
+    public long GetsPer(int count) => body is ICountsBuilds counts ? counts.GetsPer(count) : 0;
+
     public void Run(int count)
     {
         var started = new Thread[threads];

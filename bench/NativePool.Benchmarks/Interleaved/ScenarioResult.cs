@@ -2,7 +2,8 @@ namespace NativePool.Benchmarks.Interleaved;
 
 /// <summary>
 /// What the rounds of one scenario measured: medians of ns per operation, the median and interquartile band of the
-/// per-round ratios (ours ÷ peer), and the mean bytes allocated per operation by each side.
+/// per-round ratios (ours ÷ peer), the mean bytes allocated per operation by each side, and for object pools the objects
+/// each side's pool built per 10^6 gets over the rounds.
 /// </summary>
 public sealed record ScenarioResult(
     InterleavedScenario Scenario,
@@ -13,7 +14,9 @@ public sealed record ScenarioResult(
     double RatioP75,
     double OursBytesPerOp,
     double PeerBytesPerOp,
-    int Rounds)
+    int Rounds,
+    double? OursBuiltPerMillionGets = null,
+    double? PeerBuiltPerMillionGets = null)
 {
     /// <summary>Allocation per operation below this counts as none (the table shows it rounded to whole bytes).</summary>
     public const double ZeroBytes = 0.5;

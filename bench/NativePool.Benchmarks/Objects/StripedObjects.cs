@@ -14,3 +14,15 @@ public readonly struct StripedObjects(StripedObjectPool<PooledObject> pool) : IO
 
     public void Give(PooledObject item) => pool.Return(item);
 }
+
+/// <summary>
+/// Our pool called through <see cref="Microsoft.Extensions.ObjectPool.ObjectPool{T}"/>, the shape a dependency-injection
+/// consumer has (its field is the base type); a type of its own, not <see cref="MicrosoftObjects"/>, so a loop method
+/// never serves both pools and the JIT's profile cannot favour one of them.
+/// </summary>
+public readonly struct StripedObjectsThroughBase(Microsoft.Extensions.ObjectPool.ObjectPool<PooledObject> pool) : IObjectPoolAdapter<PooledObject>
+{
+    public PooledObject Take() => pool.Get();
+
+    public void Give(PooledObject item) => pool.Return(item);
+}

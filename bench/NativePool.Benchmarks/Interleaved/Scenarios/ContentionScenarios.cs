@@ -31,8 +31,12 @@ public static class ContentionScenarios
             $"contention 32 threads × {held} held vs DefaultObjectPool",
             0.10,
             () => Striped(32, held),
-            () => new ContentionWork<MicrosoftPoolAdapter<byte[]>>(
-                new MicrosoftPoolAdapter<byte[]>(new DefaultObjectPool<byte[]>(new FixedArrayPolicy(BufferSize), PoolSize)), 32, held));
+            () =>
+            {
+                var policy = new FixedArrayPolicy(BufferSize);
+                return new ContentionWork<MicrosoftPoolAdapter<byte[]>>(
+                    new MicrosoftPoolAdapter<byte[]>(new DefaultObjectPool<byte[]>(policy, PoolSize)), 32, held, built: () => policy.Built);
+            });
 
     private static InterleavedScenario<ContentionWork<StripedPoolAdapter<byte[]>>, ContentionWork<TeddStylePoolAdapter<byte[]>>> VersusTeddStyle(int held, double goal) =>
         new InterleavedScenario<ContentionWork<StripedPoolAdapter<byte[]>>, ContentionWork<TeddStylePoolAdapter<byte[]>>>(
@@ -41,13 +45,15 @@ public static class ContentionScenarios
             () => Striped(2, held),
             () =>
             {
-                var pool = new TeddStyleObjectPool<byte[]>(static () => new byte[BufferSize], null, PoolSize);
-                return new ContentionWork<TeddStylePoolAdapter<byte[]>>(new TeddStylePoolAdapter<byte[]>(pool), 2, held, pool);
+                var policy = new FixedArrayPolicy(BufferSize);
+                var pool = new TeddStyleObjectPool<byte[]>(policy.Create, null, PoolSize);
+                return new ContentionWork<TeddStylePoolAdapter<byte[]>>(new TeddStylePoolAdapter<byte[]>(pool), 2, held, pool, () => policy.Built);
             });
 
     private static ContentionWork<StripedPoolAdapter<byte[]>> Striped(int threads, int held)
     {
-        var pool = new StripedObjectPool<byte[]>(new FixedArrayPolicy(BufferSize), PoolSize);
-        return new ContentionWork<StripedPoolAdapter<byte[]>>(new StripedPoolAdapter<byte[]>(pool), threads, held, pool);
+        var policy = new FixedArrayPolicy(BufferSize);
+        var pool = new StripedObjectPool<byte[]>(policy, PoolSize);
+        return new ContentionWork<StripedPoolAdapter<byte[]>>(new StripedPoolAdapter<byte[]>(pool), threads, held, pool, () => policy.Built);
     }
 }

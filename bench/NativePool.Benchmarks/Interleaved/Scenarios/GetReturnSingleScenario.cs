@@ -6,14 +6,17 @@ namespace NativePool.Benchmarks.Interleaved.Scenarios;
 
 /// <summary>
 /// GetReturnSingle: on one thread, Get one object and Return it, from a pool retaining 8 (prefilled).
-/// <c>StripedObjectPool&lt;T&gt;</c> against <c>DefaultObjectPool&lt;T&gt;</c>. Goal ≤ 0.40 and no allocation by ours.
+/// <c>StripedObjectPool&lt;T&gt;</c> against <c>DefaultObjectPool&lt;T&gt;</c>, in both call shapes: each pool through its
+/// own type, and each through <c>ObjectPool&lt;T&gt;</c> (a dependency-injection consumer's field). Every side has an
+/// adapter type of its own, so no loop method serves two pools. Goal ≤ 0.40 and no allocation by ours.
 /// </summary>
 public static class GetReturnSingleScenario
 {
     public const int Retained = 8;
 
-    public static InterleavedScenario Create() =>
-        new InterleavedScenario<GetReturnOperation<StripedObjects>, GetReturnOperation<MicrosoftObjects>>(
+    public static IEnumerable<InterleavedScenario> Create()
+    {
+        yield return new InterleavedScenario<GetReturnOperation<StripedObjects>, GetReturnOperation<MicrosoftObjectsConcrete>>(
             "GetReturnSingle vs DefaultObjectPool",
             0.40,
             AllocationGoal.OursAllocatesNothing,
@@ -22,5 +25,16 @@ public static class GetReturnSingleScenario
                 StripedObjectPool<PooledObject> pool = ObjectPools.Striped(Retained);
                 return new(new StripedObjects(pool), pool);
             },
+            () => new(new MicrosoftObjectsConcrete(ObjectPools.Default(Retained)), null));
+        yield return new InterleavedScenario<GetReturnOperation<StripedObjectsThroughBase>, GetReturnOperation<MicrosoftObjects>>(
+            "GetReturnSingle through ObjectPool<T> vs DefaultObjectPool",
+            0.40,
+            AllocationGoal.OursAllocatesNothing,
+            () =>
+            {
+                StripedObjectPool<PooledObject> pool = ObjectPools.Striped(Retained);
+                return new(new StripedObjectsThroughBase(pool), pool);
+            },
             () => new(new MicrosoftObjects(ObjectPools.Default(Retained)), null));
+    }
 }

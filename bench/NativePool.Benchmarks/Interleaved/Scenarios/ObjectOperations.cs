@@ -5,9 +5,13 @@ using NativePool.Benchmarks.Peers;
 namespace NativePool.Benchmarks.Interleaved.Scenarios;
 
 /// <summary>One Get and one Return per operation (<see cref="ObjectWork.GetReturn{TPool}"/>).</summary>
-public readonly struct GetReturnOperation<TPool>(TPool pool, IDisposable? owner) : IOperation, IDisposable
+public readonly struct GetReturnOperation<TPool>(TPool pool, IDisposable? owner) : IOperation, IDisposable, ICountsBuilds
     where TPool : struct, IObjectPoolAdapter<PooledObject>
 {
+    public long Built => PooledObject.Built;
+
+    public long GetsPer(int count) => count;
+
     public void Run(int count)
     {
         for (int i = 0; i < count; i++)
@@ -20,9 +24,13 @@ public readonly struct GetReturnOperation<TPool>(TPool pool, IDisposable? owner)
 }
 
 /// <summary>One Get, one write to the object and one Return per operation (<see cref="ObjectWork.GetTouchReturn{TPool}"/>).</summary>
-public readonly struct GetTouchReturnOperation<TPool>(TPool pool, IDisposable? owner) : IOperation, IDisposable
+public readonly struct GetTouchReturnOperation<TPool>(TPool pool, IDisposable? owner) : IOperation, IDisposable, ICountsBuilds
     where TPool : struct, IObjectPoolAdapter<PooledObject>
 {
+    public long Built => PooledObject.Built;
+
+    public long GetsPer(int count) => count;
+
     public void Run(int count)
     {
         for (int i = 0; i < count; i++)
@@ -35,9 +43,13 @@ public readonly struct GetTouchReturnOperation<TPool>(TPool pool, IDisposable? o
 }
 
 /// <summary>One whole drain and refill of the store per operation (<see cref="ObjectWork.DrainRefill{TPool}"/>).</summary>
-public readonly struct DrainRefillOperation<TPool>(TPool pool, PooledObject[] store, IDisposable? owner) : IOperation, IDisposable
+public readonly struct DrainRefillOperation<TPool>(TPool pool, PooledObject[] store, IDisposable? owner) : IOperation, IDisposable, ICountsBuilds
     where TPool : struct, IObjectPoolAdapter<PooledObject>
 {
+    public long Built => PooledObject.Built;
+
+    public long GetsPer(int count) => (long)count * store.Length;
+
     public void Run(int count)
     {
         for (int i = 0; i < count; i++)
