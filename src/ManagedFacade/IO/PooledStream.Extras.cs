@@ -28,6 +28,7 @@ public sealed partial class PooledStream
     /// <summary>The extra state, made now if it is not there yet.</summary>
     private Extras GetExtras()
     {
+        // Volatile: pairs with the publishing compare-exchange below, on this thread or one reading Id or Tag.
         if (Volatile.Read(ref _extras) is { } extras)
         {
             return extras;
@@ -41,6 +42,7 @@ public sealed partial class PooledStream
     private long GetId()
     {
         Extras extras = GetExtras();
+        // Volatile: pairs with the compare-exchange below; another thread may have given the id.
         long id = Volatile.Read(ref extras.Id);
         if (id != 0)
         {

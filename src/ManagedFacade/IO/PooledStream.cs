@@ -89,6 +89,7 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     /// </remarks>
     ~PooledStream()
     {
+        // Volatile: the last Dispose may have run on another thread before the stream became unreachable.
         if ((Volatile.Read(ref _state) & DisposedBit) == 0)
         {
             _manager.OnStreamFinalized(this);
@@ -102,7 +103,9 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     public long Id => GetId();
 
     /// <summary>The tag given to <see cref="PooledStreamManager.GetStream(string)"/>, or null; named in events and by <see cref="ToString"/>.</summary>
-    public string? Tag => Volatile.Read(ref _extras)?.Tag;
+    public string? Tag =>
+        // Volatile: the extra state is published by a compare-exchange, possibly on another thread.
+        Volatile.Read(ref _extras)?.Tag;
 
     /// <summary>True until the stream is disposed.</summary>
     public override bool CanRead => !IsDisposed;
@@ -221,7 +224,9 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     /// <summary>The most bytes the stream may hold: the manager's <see cref="PooledStreamManagerOptions.MaximumStreamCapacity"/>, or <see cref="MaximumLength"/>.</summary>
     private long WriteLimit => _manager.StreamWriteLimit;
 
-    private bool IsDisposed => (Volatile.Read(ref _state) & DisposedBit) != 0;
+    private bool IsDisposed =>
+        // Volatile: Dispose sets the bit with a compare-exchange, possibly on another thread; a stale read is settled by the claims.
+        (Volatile.Read(ref _state) & DisposedBit) != 0;
 
     /// <summary>Does nothing: the contents are in memory.</summary>
     public override void Flush()
@@ -432,6 +437,7 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     /// <param name="disposing">True from <c>Dispose</c>.</param>
     protected override void Dispose(bool disposing)
     {
+        // Volatile: the first guess of the claim word for the compare-exchange loop below; members change it on other threads.
         int state = Volatile.Read(ref _state);
         while (true)
         {
@@ -498,6 +504,7 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void EnterReader()
     {
+        // Volatile: the first guess of the claim word; Dispose, writers and readers change it on other threads.
         int state = Volatile.Read(ref _state);
 
         // Interlocked: adds one reader unless a writer or Dispose holds the word; a changed word retries in the slow path.
@@ -521,6 +528,7 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void EnterReaderSlow()
     {
+        // Volatile: as in EnterReader; the loop retries on every change.
         int state = Volatile.Read(ref _state);
         while (true)
         {

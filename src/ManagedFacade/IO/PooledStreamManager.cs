@@ -118,10 +118,14 @@ public sealed class PooledStreamManager
     public bool ThrowExceptionOnToArray => _throwOnToArray;
 
     /// <summary>Bytes of blocks that streams hold now (RecyclableMemoryStream's small pool in use).</summary>
-    public long BlockBytesInUse => Volatile.Read(ref _inUseBytes[0]);
+    public long BlockBytesInUse =>
+        // Volatile: streams on other threads add and subtract with interlocked operations; a reading is a snapshot.
+        Volatile.Read(ref _inUseBytes[0]);
 
     /// <summary>Bytes of contiguous buffers (from <see cref="PooledStream.GetBuffer"/>) that streams hold now (the large pool in use).</summary>
-    public long BufferBytesInUse => Volatile.Read(ref _inUseBytes[1]);
+    public long BufferBytesInUse =>
+        // Volatile: as BlockBytesInUse.
+        Volatile.Read(ref _inUseBytes[1]);
 
     /// <summary>Bytes of free blocks the manager keeps for the next streams (the small pool's free bytes).</summary>
     public long BlockBytesFree => _buffers.Engine.CountPooled(SizeClasses.GetIndex(_blockSize)) * _blockSize;
