@@ -33,7 +33,7 @@ public static class DrainRefillScenarios
         foreach (int count in s_counts)
         {
             yield return new InterleavedScenario<DrainRefillOperation<StripedObjectsThroughBase>, DrainRefillOperation<MicrosoftObjects>>(
-                $"DrainRefillSingle {count} through ObjectPool<T> vs DefaultObjectPool",
+                $"DrainRefillSingle {count} through the ObjectPool base vs DefaultObjectPool",
                 0.70,
                 AllocationGoal.OursAllocatesNothing,
                 () =>

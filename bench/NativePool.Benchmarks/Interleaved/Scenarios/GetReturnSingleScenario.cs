@@ -27,7 +27,7 @@ public static class GetReturnSingleScenario
             },
             () => new(new MicrosoftObjectsConcrete(ObjectPools.Default(Retained)), null));
         yield return new InterleavedScenario<GetReturnOperation<StripedObjectsThroughBase>, GetReturnOperation<MicrosoftObjects>>(
-            "GetReturnSingle through ObjectPool<T> vs DefaultObjectPool",
+            "GetReturnSingle through the ObjectPool base vs DefaultObjectPool",
             0.40,
             AllocationGoal.OursAllocatesNothing,
             () =>
