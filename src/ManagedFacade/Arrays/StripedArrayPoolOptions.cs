@@ -53,6 +53,13 @@ public sealed class StripedArrayPoolOptions : StripedPoolOptions
     public bool Guarded { get; set; }
 
     /// <summary>
+    /// Whether every rent and return goes to the stripes, with no thread slot or magazine (a stream manager's pool:
+    /// its blocks are rented once per block written, so a thread tier saves nothing worth the blocks it would strand in
+    /// threads that are not running or have ended). Not an option users set.
+    /// </summary>
+    internal bool WithoutThreadTier { get; set; }
+
+    /// <summary>
     /// Remember the stack that rented each array until it is returned, so <see cref="StripedArrayPool{T}.GetLeaks"/>
     /// can say where the arrays still out were rented. Works in Release builds; costs a stack trace per rent. Leaks are
     /// reported only by <see cref="StripedArrayPool{T}.GetLeaks"/>: the pool holds each outstanding array until it comes

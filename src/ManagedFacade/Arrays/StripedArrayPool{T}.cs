@@ -97,7 +97,8 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
         _maximumArrayLength = SizeClasses.GetLength(_classCount - 1);
         _clearOnReturn = options.ClearOnReturn || (options.ClearReferencesOnReturn && RuntimeHelpers.IsReferenceOrContainsReferences<T>());
 
-        StripedPoolSettings settings = options.ToSettings(_classCount, static c => (long)SizeClasses.GetLength(c) * Unsafe.SizeOf<T>());
+        StripedPoolSettings settings = options.ToSettings(
+            _classCount, static c => (long)SizeClasses.GetLength(c) * Unsafe.SizeOf<T>(), threadSlotTokens: options.WithoutThreadTier ? 0 : -1);
         _engine = new StripedPool<T[]>(
             settings,
             zeroNewArrays

@@ -118,5 +118,6 @@ public sealed class PooledStreamManagerOptions : StripedPoolOptions
         TrackLeaks = TrackLeaks,
         MisusePolicy = MisusePolicy,
         OnMisuse = OnMisuse,
+        WithoutThreadTier = true,
     };
 }
