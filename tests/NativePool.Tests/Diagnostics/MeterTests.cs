@@ -35,6 +35,33 @@ public class MeterTests
     }
 
     [Fact]
+    public void AStreamManagerReportsTheBytesOfItsBlocksAndBuffersInUseAndFree()
+    {
+        string name = "stream-meter-" + Guid.NewGuid().ToString("N");
+        PooledStreamManager manager = PooledStreamManager.Create(new PooledStreamManagerOptions { Name = name, BlockSize = 1024, TrimmingEnabled = false });
+        PooledStream stream = manager.GetStream();
+        stream.Write(new byte[3 * 1024]);
+
+        Observation writing = Observe(NativePoolMetrics.DefaultMeter, name);
+        Assert.Equal(3 * 1024, writing.SumWhere("nativepool.stream.memory.in_use", NativePoolMetrics.StreamStorageTag, "block"));
+        Assert.Equal(0, writing.SumWhere("nativepool.stream.memory.in_use", NativePoolMetrics.StreamStorageTag, "buffer"));
+        Assert.All(writing.Measurements, m => Assert.Equal("stream", m.Tags[NativePoolMetrics.PoolKindTag]));
+
+        // The contiguous buffer joins the blocks, which stay the stream's until Dispose.
+        int buffer = stream.GetBuffer().Length;
+        Observation converted = Observe(NativePoolMetrics.DefaultMeter, name);
+        Assert.Equal(3 * 1024, converted.SumWhere("nativepool.stream.memory.in_use", NativePoolMetrics.StreamStorageTag, "block"));
+        Assert.Equal(buffer, converted.SumWhere("nativepool.stream.memory.in_use", NativePoolMetrics.StreamStorageTag, "buffer"));
+
+        stream.Dispose();
+        Observation disposed = Observe(NativePoolMetrics.DefaultMeter, name);
+        Assert.Equal(0, disposed.Sum("nativepool.stream.memory.in_use"));
+        Assert.Equal(3 * 1024, disposed.SumWhere("nativepool.stream.memory.free", NativePoolMetrics.StreamStorageTag, "block"));
+        Assert.Equal(buffer, disposed.SumWhere("nativepool.stream.memory.free", NativePoolMetrics.StreamStorageTag, "buffer"));
+        Assert.Equal(manager.GetStatistics().PooledBytes, disposed.Sum("nativepool.stream.memory.free"));
+    }
+
+    [Fact]
     public void AMeterFromAMeterFactoryReportsTheSamePools()
     {
         string name = "factory-" + Guid.NewGuid().ToString("N");
