@@ -23,24 +23,23 @@ namespace NativePool;
 /// grow, so a stale copy of an ended scope never matches a later scope (2^63 scopes take 292 years at 10^9 a second).
 /// </para>
 /// <para>
-/// The bound. The table starts at 8 slots and doubles when every slot holds a live scope, up to
-/// <see cref="MaximumLiveScopes"/> (256 slots, 2 KiB): a thread's ledger never holds more, however many scopes it
-/// abandons (lets go out of scope without disposing them). When all 256 hold live scopes, a new scope evicts the one in
-/// the slot its number lands on (on a thread that keeps abandoning scopes, the oldest). The eviction is reported as a
-/// leak: a <see cref="NativePoolEventSource.Leak"/> event whose pool name is <see cref="LeakPoolName"/> and pool id -1
-/// (the ledger serves the scopes of every pool of its thread and does not know which pool an array came from), whose
-/// text names the scope and the thread. The evicted scope is ended for good: every copy of it is inactive, its views
-/// throw <see cref="ObjectDisposedException"/>, and its <c>Dispose</c> does nothing, so its array never goes back to
-/// its pool (the pool counts it outstanding) and can never reach a second renter. A thread that really holds more than
-/// 256 scopes live at once loses its oldest ones this way, reported.
+/// No bound, and no eviction. A scope that is live stays live until one of its copies is disposed, whatever other code on
+/// the thread does: a correct recursion of any depth keeps every level's scope, and scopes that other code abandoned
+/// (let go out of scope without disposing) never end a correct component's scope. The table starts at 8 slots and
+/// doubles when the slow path finds it half full, so the slots a new number skips stay few. An abandoned scope keeps its
+/// slot for the life of the thread, 8 bytes beside the array it leaked, which never goes back to its pool. So that such
+/// leaks are seen, a doubling that leaves more than <see cref="LeakReportThreshold"/> scopes live on one thread raises a
+/// <see cref="NativePoolEventSource.Leak"/> event whose pool name is <see cref="LeakPoolName"/> and pool id -1 (the ledger
+/// serves the scopes of every pool of its thread), naming the thread and the count: once per doubling, so at most a few
+/// dozen in a thread's life.
 /// </para>
 /// </remarks>
 internal sealed class ScopeLedger
 {
-    /// <summary>The most scopes one thread's ledger tracks at once: its table never grows past this many slots.</summary>
-    internal const int MaximumLiveScopes = 256;
+    /// <summary>The live scopes of one thread beyond which each doubling of its table is reported as a likely leak.</summary>
+    internal const int LeakReportThreshold = 256;
 
-    /// <summary>The pool name of the leak events that report an evicted scope.</summary>
+    /// <summary>The pool name of the leak events that report a thread holding many live scopes.</summary>
     internal const string LeakPoolName = "RentScoped";
 
     private const int InitialSlots = 8;
@@ -48,7 +47,7 @@ internal sealed class ScopeLedger
     private long[] _slots = new long[InitialSlots];
     private long _last;
     private int _live;
-    private long _evictions;
+    private int _reports;
 
     /// <summary>The calling thread's ledger.</summary>
     public static ScopeLedger Current
@@ -57,11 +56,14 @@ internal sealed class ScopeLedger
         get => ThreadCacheTable.ScopeLedger ?? Create();
     }
 
-    /// <summary>The number of slots the ledger holds: at most <see cref="MaximumLiveScopes"/> (tests).</summary>
+    /// <summary>The number of slots the ledger holds (tests).</summary>
     internal int SlotCount => _slots.Length;
 
-    /// <summary>How many live scopes later scopes have evicted from this ledger (tests).</summary>
-    internal long Evictions => _evictions;
+    /// <summary>The scopes live now (tests).</summary>
+    internal int LiveCount => _live;
+
+    /// <summary>How many doublings this ledger reported as a likely leak (tests).</summary>
+    internal int Reports => _reports;
 
     /// <summary>The slots themselves (tests).</summary>
     internal long[] SlotsForTest => _slots;
@@ -89,7 +91,7 @@ internal sealed class ScopeLedger
 
     /// <summary>
     /// Ends scope <paramref name="number"/> (a number <see cref="Begin"/> returned); true for the first call per scope,
-    /// false for every later one and for a scope that was evicted.
+    /// false for every later one.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool TryEnd(long number)
@@ -122,21 +124,16 @@ internal sealed class ScopeLedger
         return ledger;
     }
 
-    /// <summary>The next number's slot holds a live scope: skip to a free slot, growing the table or evicting if none is.</summary>
+    /// <summary>The next number's slot holds a live scope: skip to a free slot, first doubling the table when it is half full.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private long BeginSlow()
     {
-        if (_live == _slots.Length)
+        if (_live * 2 >= _slots.Length)
         {
-            if (_slots.Length == MaximumLiveScopes)
-            {
-                return BeginEvicting();
-            }
-
             Grow();
         }
 
-        // Some slot is free: skip the numbers whose slots hold live scopes (fewer than the table has slots).
+        // At most half the slots hold live scopes: the numbers skipped are few, and a free slot is always found.
         long[] slots = _slots;
         long number = _last + 1;
         while (Slot(slots, number) != 0)
@@ -165,22 +162,14 @@ internal sealed class ScopeLedger
         }
 
         _slots = grown;
+        if (_live > LeakReportThreshold)
+        {
+            _reports++;
+            ReportManyLive(_live);
+        }
     }
 
-    /// <summary>Every slot holds a live scope and the table is at its bound: the next number takes its slot over.</summary>
-    private long BeginEvicting()
-    {
-        long number = _last + 1;
-        ref long slot = ref Slot(_slots, number);
-        long evicted = slot;
-        slot = number;
-        _last = number;
-        _evictions++;
-        ReportEviction(evicted);
-        return number;
-    }
-
-    private static void ReportEviction(long number)
+    private static void ReportManyLive(int live)
     {
         if (NativePoolEventSource.Log.IsEnabled())
         {
@@ -188,9 +177,8 @@ internal sealed class ScopeLedger
                 0,
                 0,
                 -1,
-                $"Scope {number} of thread {Environment.CurrentManagedThreadId} was never disposed: a new scope found all " +
-                $"{MaximumLiveScopes} slots of the thread's scope ledger live and evicted it. Its array never goes back to its " +
-                "pool, and disposing any copy of the scope now does nothing.",
+                $"Thread {Environment.CurrentManagedThreadId} holds {live} live scopes: scopes that are never disposed keep their " +
+                "arrays from their pools. Every scope stays valid until a copy of it is disposed.",
                 LeakPoolName);
         }
     }

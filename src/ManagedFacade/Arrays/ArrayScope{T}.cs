@@ -18,13 +18,12 @@ namespace NativePool;
 /// Because all copies are on one thread, that is a plain compare and store of an integer, not an atomic instruction.
 /// </para>
 /// <para>
-/// The ledger is bounded: it tracks at most 256 live scopes per thread (2 KiB), so scopes that are never disposed do
-/// not pile up, and checking or ending a scope costs the same however many came before. A scope begun while 256 are
-/// live evicts one of them (on a thread that keeps abandoning scopes, the oldest): the eviction is reported as a
-/// <c>Leak</c> event of the <c>NativePool</c> event source (pool name <c>RentScoped</c>), and the evicted scope ends for
-/// good without returning its array: every copy is inactive, its views throw, its <see cref="Dispose"/> does nothing,
-/// so the array never reaches a second renter. Dispose every scope (<c>using</c>), and keep fewer than 256 live on one
-/// thread at once.
+/// A scope stays valid until a copy of it is disposed, whatever other code on the thread does: the ledger never ends a
+/// live scope to make room, so a correct recursion of any depth keeps every level's scope, and scopes abandoned
+/// elsewhere (never disposed) cannot end a correct component's scope. Checking or ending a scope costs the same however
+/// many came before. An abandoned scope keeps 8 bytes of the ledger beside the array it leaked; once more than 256
+/// scopes are live on one thread, each doubling of the ledger raises a <c>Leak</c> event of the <c>NativePool</c> event
+/// source (pool name <c>RentScoped</c>). Dispose every scope (<c>using</c>).
 /// </para>
 /// <para>
 /// After the first dispose <see cref="IsActive"/> is false and <see cref="Span"/> and <see cref="Array"/> throw
@@ -61,14 +60,14 @@ public readonly ref struct ArrayScope<T>
         _number = ledger.Begin();
     }
 
-    /// <summary>True until the scope (or any copy of it) is disposed or evicted; false for a default scope.</summary>
+    /// <summary>True until the scope (or any copy of it) is disposed; false for a default scope.</summary>
     public bool IsActive => _ledger is not null && _ledger.IsLive(_number);
 
     /// <summary>The requested length (the array may be longer).</summary>
     public int Length => _length;
 
     /// <summary>The rented array; its length is at least <see cref="Length"/>.</summary>
-    /// <exception cref="ObjectDisposedException">The scope has been disposed or evicted, or is a default scope.</exception>
+    /// <exception cref="ObjectDisposedException">The scope has been disposed, or is a default scope.</exception>
     public T[] Array
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -84,7 +83,7 @@ public readonly ref struct ArrayScope<T>
     }
 
     /// <summary>The first <see cref="Length"/> elements of the array.</summary>
-    /// <exception cref="ObjectDisposedException">The scope has been disposed or evicted, or is a default scope.</exception>
+    /// <exception cref="ObjectDisposedException">The scope has been disposed, or is a default scope.</exception>
     public Span<T> Span
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -100,7 +99,7 @@ public readonly ref struct ArrayScope<T>
         }
     }
 
-    /// <summary>Returns the array to its pool, once; later calls, calls on copies and calls on an evicted scope do nothing.</summary>
+    /// <summary>Returns the array to its pool, once; later calls and calls on copies do nothing.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void Dispose()
     {

@@ -107,44 +107,54 @@ public class ArrayScopeTests
     }
 
     [Fact]
-    public void AScopeDisposedAfterItWasEvictedReturnsNothingAndItsArrayReachesNoOtherRenter()
+    public void AScopeStaysValidWhileOtherCodeOnItsThreadAbandonsHundredsOfScopes()
     {
-        byte[]? array = null;
+        bool valid = false;
         PoolStatistics before = default;
         PoolStatistics after = default;
-        bool activeAfterEviction = true;
-        bool handedOutAgain = false;
 
-        // A thread of its own, so the ledger starts empty and the first scope is the oldest.
+        // A thread of its own: a correct component holds its scope while other code abandons 256 (no using), then uses it.
         TestThreads.RunOnNewThread(() =>
         {
-            ArrayScope<byte> evicted = _pool.RentScoped(100);
-            ArrayScope<byte> copy = evicted;
-            array = evicted.Array;
-            for (int i = 0; i < ScopeLedger.MaximumLiveScopes; i++)
+            using ArrayScope<byte> mine = _pool.RentScoped(100);
+            for (int i = 0; i < 256; i++)
             {
-                // Abandoned: never disposed. The last of them fills the ledger past its bound and evicts the first.
                 #pragma warning disable NP0004 // The abandoned scopes are what the test is about.
                 _ = _pool.RentScoped(100);
                 #pragma warning restore NP0004
             }
 
-            activeAfterEviction = evicted.IsActive || copy.IsActive;
+            mine.Span.Fill(7);
+            valid = mine.IsActive && mine.Span[99] == 7;
             before = _pool.GetStatistics();
-            evicted.Dispose();
-            copy.Dispose();
-            after = _pool.GetStatistics();
-
-            for (int i = 0; i < 2 * ScopeLedger.MaximumLiveScopes; i++)
-            {
-                handedOutAgain |= ReferenceEquals(_pool.Rent(100), array);
-            }
         });
 
-        Assert.False(activeAfterEviction);
-        Assert.Equal(before.Pooled, after.Pooled);
-        Assert.Equal(before.Outstanding, after.Outstanding);
-        Assert.False(handedOutAgain, "The evicted scope's array went back to the pool and out to another renter.");
+        after = _pool.GetStatistics();
+        Assert.True(valid);
+        Assert.Equal(before.Outstanding - 1, after.Outstanding);
+    }
+
+    [Fact]
+    public void EveryLevelOfARecursionThreeHundredDeepKeepsItsScope()
+    {
+        int broken = 0;
+        TestThreads.RunOnNewThread(() => broken = Recurse(300));
+        Assert.Equal(0, broken);
+        Assert.Equal(0, _pool.GetStatistics().Outstanding);
+    }
+
+    /// <summary>One scope per level; after the deeper levels return, this level's scope must still be usable.</summary>
+    private int Recurse(int depth)
+    {
+        if (depth == 0)
+        {
+            return 0;
+        }
+
+        using ArrayScope<byte> scope = _pool.RentScoped(16);
+        scope.Span[0] = (byte)depth;
+        int broken = Recurse(depth - 1);
+        return broken + (scope.IsActive && scope.Span[0] == (byte)depth ? 0 : 1);
     }
 
     [Fact]

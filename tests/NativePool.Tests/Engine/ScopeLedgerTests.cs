@@ -41,22 +41,23 @@ public sealed class ScopeLedgerTests
         var ledger = new ScopeLedger();
         long outer = ledger.Begin();
 
-        // Many times the ledger's bound: scopes that end free their slots, so nothing is ever evicted.
-        for (int i = 0; i < 100 * ScopeLedger.MaximumLiveScopes; i++)
+        // Scopes that end free their slots: the ledger stays at its first size.
+        for (int i = 0; i < 100 * ScopeLedger.LeakReportThreshold; i++)
         {
             long inner = ledger.Begin();
             Assert.True(ledger.TryEnd(inner));
         }
 
         Assert.True(ledger.IsLive(outer));
+        Assert.Equal(8, ledger.SlotCount);
         Assert.True(ledger.TryEnd(outer));
     }
 
     [Fact]
-    public void AsManyLiveScopesAsTheBoundAreAllTracked()
+    public void ManyMoreLiveScopesThanTheLeakThresholdAreAllTracked()
     {
         var ledger = new ScopeLedger();
-        long[] numbers = Enumerable.Range(0, ScopeLedger.MaximumLiveScopes).Select(_ => ledger.Begin()).ToArray();
+        long[] numbers = Enumerable.Range(0, 3 * ScopeLedger.LeakReportThreshold).Select(_ => ledger.Begin()).ToArray();
 
         Assert.All(numbers, number => Assert.True(ledger.IsLive(number)));
         Assert.All(numbers.Reverse(), number => Assert.True(ledger.TryEnd(number)));
