@@ -9,8 +9,9 @@ namespace NativePool.Benchmarks.Interleaved.Scenarios;
 /// Parallel Get → touch → Return of <c>byte[256]</c> on a pool of 64 (<see cref="ContentionWork{TPool}"/>; one operation
 /// is one Parallel.For of all its bodies), holding 1 or 4 items per body: against Microsoft's <c>DefaultObjectPool</c> at
 /// 32 bodies (goal ≤ 0.10: its one shared counter and <c>_fastItem</c> line are what every body fights over), and against
-/// a per-thread-cache pool in the style of Tedd.ObjectPool at 2 bodies, one per core (goal ≤ 1.0 holding 1, where a
-/// one-item thread cache is at its best; ≤ 0.5 holding 4, where it stops helping). On this machine 32 bodies share 2
+/// a per-thread-cache pool in the style of Tedd.ObjectPool at 2, 8 and 32 bodies, its own benchmark's shapes (goal ≤ 1.0
+/// holding 1, where a one-item thread cache is at its best; holding 4, where it stops helping, ≤ 0.5 at 2 bodies and
+/// ≤ 0.2 at 8 and 32). On this machine 32 bodies share 2
 /// cores: the row measures oversubscription, as the original benchmark did on its machine.
 /// </summary>
 public static class ContentionScenarios
@@ -22,8 +23,12 @@ public static class ContentionScenarios
     [
         VersusDefault(held: 1),
         VersusDefault(held: 4),
-        VersusTeddStyle(held: 1, goal: 1.0),
-        VersusTeddStyle(held: 4, goal: 0.5),
+        VersusTeddStyle(threads: 2, held: 1, goal: 1.0),
+        VersusTeddStyle(threads: 2, held: 4, goal: 0.5),
+        VersusTeddStyle(threads: 8, held: 1, goal: 1.0),
+        VersusTeddStyle(threads: 8, held: 4, goal: 0.2),
+        VersusTeddStyle(threads: 32, held: 1, goal: 1.0),
+        VersusTeddStyle(threads: 32, held: 4, goal: 0.2),
     ];
 
     private static InterleavedScenario<ContentionWork<StripedPoolAdapter<byte[]>>, ContentionWork<MicrosoftPoolAdapter<byte[]>>> VersusDefault(int held) =>
@@ -38,16 +43,16 @@ public static class ContentionScenarios
                     new MicrosoftPoolAdapter<byte[]>(new DefaultObjectPool<byte[]>(policy, PoolSize)), 32, held, built: () => policy.Built);
             });
 
-    private static InterleavedScenario<ContentionWork<StripedPoolAdapter<byte[]>>, ContentionWork<TeddStylePoolAdapter<byte[]>>> VersusTeddStyle(int held, double goal) =>
+    private static InterleavedScenario<ContentionWork<StripedPoolAdapter<byte[]>>, ContentionWork<TeddStylePoolAdapter<byte[]>>> VersusTeddStyle(int threads, int held, double goal) =>
         new InterleavedScenario<ContentionWork<StripedPoolAdapter<byte[]>>, ContentionWork<TeddStylePoolAdapter<byte[]>>>(
-            $"contention 2 threads × {held} held vs Tedd-style thread-cache pool",
+            $"contention {threads} threads × {held} held vs Tedd-style thread-cache pool",
             goal,
-            () => Striped(2, held),
+            () => Striped(threads, held),
             () =>
             {
                 var policy = new FixedArrayPolicy(BufferSize);
                 var pool = new TeddStyleObjectPool<byte[]>(policy.Create, null, PoolSize);
-                return new ContentionWork<TeddStylePoolAdapter<byte[]>>(new TeddStylePoolAdapter<byte[]>(pool), 2, held, pool, () => policy.Built);
+                return new ContentionWork<TeddStylePoolAdapter<byte[]>>(new TeddStylePoolAdapter<byte[]>(pool), threads, held, pool, () => policy.Built);
             });
 
     private static ContentionWork<StripedPoolAdapter<byte[]>> Striped(int threads, int held)
