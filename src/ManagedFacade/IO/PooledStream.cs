@@ -496,7 +496,7 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
         // Interlocked: a Dispose during the member set DisposedBit; then the exchange fails and this thread releases.
         if (Interlocked.CompareExchange(ref _state, 0, WriterBit) != WriterBit)
         {
-            ReleaseAfterDispose(WriterBit);
+            ReleaseAfterDispose();
         }
     }
 
@@ -550,10 +550,10 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
 
     /// <summary>A writer's exit found <see cref="DisposedBit"/>: the word becomes "disposed" and this thread releases.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private void ReleaseAfterDispose(int claim)
+    private void ReleaseAfterDispose()
     {
         // Interlocked: no one else changes a word holding the writer bit but Dispose (already done); clears the claim.
-        Interlocked.Add(ref _state, -claim);
+        Interlocked.Add(ref _state, -WriterBit);
         ReleaseStorage();
     }
 
