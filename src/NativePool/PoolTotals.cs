@@ -1,16 +1,15 @@
-using System.Runtime.InteropServices;
 using System.Threading;
 
 namespace NativePool;
 
 /// <summary>
 /// The state one pool shares with its thread caches: its identity, the pool-wide counters that are not per thread
-/// (trims, the folded counts of dead threads) and, for a strictly bounded pool, the free retention budget.
+/// (trims, the folded counts of dead threads, the thread-slot tokens).
 /// </summary>
 /// <remarks>
 /// Thread caches reference this object, never the pool itself, so a pool that nobody references is collected (and gives
 /// its id back) even while threads that used it live on. Every field changes only on slow paths (trim, thread death,
-/// cache creation, a magazine or stripe transfer of a strict pool), always with an interlocked operation.
+/// cache creation), always with an interlocked operation.
 /// </remarks>
 internal sealed class PoolTotals
 {
@@ -20,20 +19,10 @@ internal sealed class PoolTotals
     private long _retiredAllocated;
     private long _retiredDropped;
     private int _threadSlotTokens;
-    private PaddedBudget _budget; // mutable: do not make readonly
 
     /// <summary>Creates the totals.</summary>
-    /// <param name="retentionLimit">The strict bound on retained items, thread tiers included, or -1 for none.</param>
     /// <param name="threadSlotTokens">How many threads may park items (-1: all).</param>
-    public PoolTotals(int retentionLimit, int threadSlotTokens)
-    {
-        IsStrict = retentionLimit >= 0;
-        _budget.Free = retentionLimit;
-        _threadSlotTokens = threadSlotTokens;
-    }
-
-    /// <summary>Whether the pool keeps a strict bound on retained items (thread tiers included).</summary>
-    public bool IsStrict { get; }
+    public PoolTotals(int threadSlotTokens) => _threadSlotTokens = threadSlotTokens;
 
     // Volatile reads below: snapshots of counters other threads add to.
 
@@ -45,10 +34,6 @@ internal sealed class PoolTotals
 
     /// <summary>Drops counted by threads that have died, including the items they still had parked.</summary>
     public long RetiredDropped => Volatile.Read(ref _retiredDropped);
-
-    /// <summary>The free units of the strict bound (a snapshot; tests).</summary>
-    // Volatile: a snapshot of a word every strict pool's threads reserve from and release to.
-    public int FreeBudget => Volatile.Read(ref _budget.Free);
 
     /// <summary>
     /// Opens a move: pooled items are about to leave the pool's places (trimmed, or folded into a dead thread's drops).
@@ -98,41 +83,6 @@ internal sealed class PoolTotals
     // Volatile: ordered after the reader's (volatile) reads of the counters and places.
     public bool IsSnapshotValid(long stamp) => Volatile.Read(ref _movesBegun) == stamp;
 
-    /// <summary>
-    /// Takes <paramref name="preferred"/> units of the strict bound while the bound has room for twice that, else
-    /// <paramref name="minimum"/> (so a thread never hoards room other threads need); 0 when not even the minimum is free.
-    /// </summary>
-    public int Reserve(int minimum, int preferred)
-    {
-        while (true)
-        {
-            // Volatile + CAS: every thread of a strict pool reserves from this one word.
-            int free = Volatile.Read(ref _budget.Free);
-            if (free < minimum || free <= 0)
-            {
-                return 0;
-            }
-
-            int take = free >= 2 * preferred ? preferred : minimum;
-
-            // CAS: two threads that both read the last units must not both take them; the loser reads again.
-            if (Interlocked.CompareExchange(ref _budget.Free, free - take, free) == free)
-            {
-                return take;
-            }
-        }
-    }
-
-    /// <summary>Gives <paramref name="units"/> of the strict bound back.</summary>
-    public void Release(int units)
-    {
-        if (units > 0)
-        {
-            // Interlocked: releases race reservations on other threads.
-            Interlocked.Add(ref _budget.Free, units);
-        }
-    }
-
     /// <summary>Takes one thread-slot token; false when the budget is spent.</summary>
     public bool TryTakeThreadSlotToken()
     {
@@ -158,16 +108,12 @@ internal sealed class PoolTotals
         }
     }
 
-    /// <summary>Folds the counts of a dead thread's cache in and gives its token and reservation back.</summary>
-    public void Retire(long allocated, long dropped, int reserved, bool heldToken)
+    /// <summary>Folds the counts of a dead thread's cache in and gives its token back.</summary>
+    public void Retire(long allocated, long dropped, bool heldToken)
     {
         // Interlocked: finalizers of several dead threads' caches and readers run concurrently.
         Interlocked.Add(ref _retiredAllocated, allocated);
         Interlocked.Add(ref _retiredDropped, dropped);
-        if (IsStrict)
-        {
-            Release(reserved);
-        }
 
         // Volatile: the budget's sign (-1 = unlimited) never changes, but the count does on other threads; read it fresh.
         if (heldToken && Volatile.Read(ref _threadSlotTokens) >= 0)
@@ -175,14 +121,5 @@ internal sealed class PoolTotals
             // Interlocked: gives the dead thread's token back while live threads may be taking tokens.
             Interlocked.Increment(ref _threadSlotTokens);
         }
-    }
-
-    /// <summary>The strict bound's free units, alone on their line. Mutable struct: do not make readonly.</summary>
-    /// <remarks>Layout (checked by <c>LayoutTests</c>): 2 × <see cref="CacheLine.Size"/> bytes, <see cref="Free"/> at <see cref="CacheLine.Size"/>.</remarks>
-    [StructLayout(LayoutKind.Explicit, Size = 2 * CacheLine.Size)]
-    internal struct PaddedBudget
-    {
-        /// <summary>Units of the bound not held by a stripe item or a thread's reservation.</summary>
-        [FieldOffset(CacheLine.Size)] public int Free;
     }
 }

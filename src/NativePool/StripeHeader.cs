@@ -5,7 +5,8 @@ namespace NativePool;
 /// <summary>The hot, mutable state of one stripe. Mutable struct: do not make readonly.</summary>
 /// <remarks>
 /// Layout (checked by <c>LayoutTests</c>): <see cref="CacheLine.Size"/> bytes in all; <see cref="Claim"/> at 0,
-/// <see cref="Count"/> at 4, <see cref="Touched"/> at 8, <see cref="IdleSince"/> at 16, the rest padding. Headers are
+/// <see cref="Count"/> at 4, <see cref="Touched"/> at 8, <see cref="Capacity"/> at 12, <see cref="IdleSince"/> at 16, the
+/// rest padding. Headers are
 /// stored one per element of an array, so two stripes' hot fields are always a full padding distance apart.
 /// <see cref="Claim"/> is the stripe's ownership word: 0 free, 1 claimed. A thread that fails to claim it never waits;
 /// it moves on to another stripe (or allocates / drops), so no thread ever blocks on another.
@@ -21,6 +22,9 @@ internal struct StripeHeader
 
     /// <summary>1 when a push or pop touched the stripe since the last trim pass; cleared by the trimmer.</summary>
     [FieldOffset(8)] public int Touched;
+
+    /// <summary>Items the stripe holds at most; written once, before the stripes are published, and only read afterwards.</summary>
+    [FieldOffset(12)] public int Capacity;
 
     /// <summary>The trim clock's reading (ms) when the trimmer first found the stripe untouched; 0 when not idle.</summary>
     [FieldOffset(16)] public long IdleSince;

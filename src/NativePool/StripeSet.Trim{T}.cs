@@ -88,7 +88,7 @@ internal sealed partial class StripeSet<T>
             items[take..].CopyTo(items);
             items[(count - take)..].Clear();
             header.Count = count - take;
-            if (count == _capacity)
+            if (count == header.Capacity)
             {
                 // Races with other stripes' holders flipping their own bits in the same word.
                 Interlocked.And(ref _masks.Full, ~(1L << stripe));

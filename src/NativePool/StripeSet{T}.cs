@@ -54,19 +54,27 @@ internal sealed partial class StripeSet<T> where T : class
     private readonly int _slotBase;
     private readonly int _slotStride;
     private readonly int _capacity;
+    private readonly int _totalCapacity;
     private readonly int _stripeMask;
     private readonly long _allStripes;
     private OccupancyMasks _masks; // mutable: do not make readonly
 
     /// <summary>Creates the stripes of one class.</summary>
     /// <param name="stripeCount">A power of two from 1 to 64.</param>
-    /// <param name="capacityPerStripe">Items one stripe holds, at least 1.</param>
-    public StripeSet(int stripeCount, int capacityPerStripe)
+    /// <param name="capacityPerStripe">Items the largest stripe holds, at least 1.</param>
+    /// <param name="totalCapacity">
+    /// Items all stripes hold together, from 0 to <paramref name="stripeCount"/> × <paramref name="capacityPerStripe"/>,
+    /// or -1 for that product: the total is split as evenly as it goes (the first stripes take the remainder, one item
+    /// each), so the stripes themselves enforce an exact bound and no shared counter is needed.
+    /// </param>
+    public StripeSet(int stripeCount, int capacityPerStripe, int totalCapacity = -1)
     {
         Debug.Assert(BitOperations.IsPow2(stripeCount) && stripeCount <= 64);
         Debug.Assert(capacityPerStripe >= 1);
+        Debug.Assert(totalCapacity <= (long)stripeCount * capacityPerStripe);
 
         _capacity = capacityPerStripe;
+        _totalCapacity = totalCapacity < 0 ? stripeCount * capacityPerStripe : totalCapacity;
         _stripeMask = stripeCount - 1;
         _allStripes = stripeCount == 64 ? -1L : (1L << stripeCount) - 1;
         _slotStride = (capacityPerStripe + CacheLine.References - 1) & ~(CacheLine.References - 1);
@@ -76,16 +84,31 @@ internal sealed partial class StripeSet<T> where T : class
         _slots = GC.AllocateArray<T?>((stripeCount * _slotStride) + (2 * CacheLine.References), pinned: true);
         _slotBase = ComputeAlignedBase(_slots);
         _headers = new StripeHeader[stripeCount + 2];
+        int share = _totalCapacity / stripeCount;
+        int remainder = _totalCapacity % stripeCount;
+        for (int s = 0; s < stripeCount; s++)
+        {
+            int capacity = share + (s < remainder ? 1 : 0);
+            Header(s).Capacity = capacity;
+            if (capacity == 0)
+            {
+                // A stripe that can hold nothing is full from the start: pushes skip it through the mask.
+                _masks.Full |= 1L << s;
+            }
+        }
     }
 
     /// <summary>The number of stripes (a power of two).</summary>
     public int StripeCount => _stripeMask + 1;
 
-    /// <summary>Items one stripe holds.</summary>
+    /// <summary>Items the largest stripe holds.</summary>
     public int CapacityPerStripe => _capacity;
 
     /// <summary>Items all stripes hold together.</summary>
-    public int Capacity => _capacity * StripeCount;
+    public int Capacity => _totalCapacity;
+
+    /// <summary>Items stripe <paramref name="stripe"/> holds (fixed at construction).</summary>
+    public int CapacityOf(int stripe) => Header(stripe).Capacity;
 
     /// <summary>The pinned slot array (for layout tests).</summary>
     internal T?[] Slots => _slots;
@@ -146,7 +169,7 @@ internal sealed partial class StripeSet<T> where T : class
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public StripeResult Push(int home, T item, T probe)
     {
-        StripeResult result = CountOf(home) < _capacity ? TryPush(home, item, probe) : PeekFullStripe(home, probe);
+        StripeResult result = CountOf(home) < Header(home).Capacity ? TryPush(home, item, probe) : PeekFullStripe(home, probe);
         if (result is StripeResult.Done or StripeResult.Duplicate)
         {
             return result;
@@ -224,7 +247,7 @@ internal sealed partial class StripeSet<T> where T : class
             top.Clear();
             header.Count = count - moved;
             header.Touched = 1;
-            if (count == _capacity)
+            if (count == header.Capacity)
             {
                 // Races with other stripes' holders flipping their own bits in the same word.
                 Interlocked.And(ref _masks.Full, ~(1L << stripe));
@@ -255,7 +278,7 @@ internal sealed partial class StripeSet<T> where T : class
         }
 
         int count = header.Count;
-        moved = Math.Min(_capacity - count, items.Length);
+        moved = Math.Min(header.Capacity - count, items.Length);
         if (moved != 0)
         {
             items[..moved].CopyTo(MemoryMarshal.CreateSpan(ref Unsafe.Add(ref Region(stripe), count), moved));
@@ -267,7 +290,7 @@ internal sealed partial class StripeSet<T> where T : class
                 Interlocked.Or(ref _masks.HasItems, 1L << stripe);
             }
 
-            if (count + moved == _capacity)
+            if (count + moved == header.Capacity)
             {
                 // Races with other stripes' holders flipping their own bits in the same word.
                 Interlocked.Or(ref _masks.Full, 1L << stripe);
@@ -300,7 +323,7 @@ internal sealed partial class StripeSet<T> where T : class
             slot = null;
             header.Count = count - 1;
             header.Touched = 1;
-            if (count == _capacity)
+            if (count == header.Capacity)
             {
                 // Races with other stripes' holders flipping their own bits in the same word.
                 Interlocked.And(ref _masks.Full, ~(1L << stripe));
@@ -348,7 +371,7 @@ internal sealed partial class StripeSet<T> where T : class
             // the second copy would let a disposing pool dispose the copy still in the stripe.
             result = StripeResult.Duplicate;
         }
-        else if (count < _capacity)
+        else if (count < header.Capacity)
         {
             Unsafe.Add(ref region, count) = item;
             header.Count = count + 1;
@@ -359,7 +382,7 @@ internal sealed partial class StripeSet<T> where T : class
                 Interlocked.Or(ref _masks.HasItems, 1L << stripe);
             }
 
-            if (count + 1 == _capacity)
+            if (count + 1 == header.Capacity)
             {
                 // Races with other stripes' holders flipping their own bits in the same word.
                 Interlocked.Or(ref _masks.Full, 1L << stripe);
@@ -471,7 +494,7 @@ internal sealed partial class StripeSet<T> where T : class
                 candidates &= ~(1L << stripe);
             }
 
-            if (!contended && (round != 0 || CountOf(home) >= _capacity))
+            if (!contended && (round != 0 || CountOf(home) >= Header(home).Capacity))
             {
                 return StripeResult.Full;
             }

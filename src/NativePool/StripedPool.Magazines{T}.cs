@@ -9,7 +9,7 @@ namespace NativePool;
 /// <content>
 /// The magazines: each thread's LIFO stack of extra items per small size class (<see cref="Magazine{T}"/>) behind its
 /// slot, the spill of a full magazine's coldest half to the stripes and the refill of an empty one, each with one
-/// claim, the strict bound's units that move with the items, and the flush a trim pass asks for.
+/// claim, and the flush a trim pass asks for.
 /// </content>
 internal sealed partial class StripedPool<T>
 {
@@ -32,18 +32,6 @@ internal sealed partial class StripedPool<T>
         }
 
         ref T? slot = ref cache.Slot(sizeClass);
-        int held = count + (slot is null ? 0 : 1);
-        if (_strict && cache._reserved < held + 1)
-        {
-            // Room for one more item: a batch of units at once, so the next returns pay nothing.
-            int got = _totals.Reserve(held + 1 - cache._reserved, held + 1 + BatchSize(capacity) - cache._reserved);
-            cache._reserved += got;
-            if (cache._reserved < held + 1)
-            {
-                // The bound is reached: keep the warmest item, drop the returned one.
-                return Drop(item, sizeClass, cache);
-            }
-        }
 
         // Keep the warmest item in the slot: the one being returned goes there, the parked one onto the magazine.
         T? parked = slot;
@@ -64,20 +52,12 @@ internal sealed partial class StripedPool<T>
     {
         int batch = BatchSize(capacity);
         T?[] items = magazine.Items;
-        int moved = MoveToStripes(sizeClass, cache, items.AsSpan(0, batch));
+        MoveToStripes(sizeClass, cache, items.AsSpan(0, batch));
 
         int count = magazine.Count;
         Array.Copy(items, batch, items, 0, count - batch);
         Array.Clear(items, count - batch, batch);
         magazine.Count = count - batch;
-        if (_strict)
-        {
-            // Stripe items hold their own units: those of the moved items leave with them, those of the dropped go back.
-            cache._reserved -= moved;
-            _totals.Release(batch - moved);
-            cache._reserved -= batch - moved;
-        }
-
         return count - batch;
     }
 
@@ -131,20 +111,6 @@ internal sealed partial class StripedPool<T>
         return ReturnResult.Dropped;
     }
 
-    /// <summary>Strict pools: sets the thread's reservation to cover its slot and <paramref name="magazineCount"/> items plus one batch of room.</summary>
-    private void AdjustReservation(ThreadCache<T> cache, int reserved, int magazineCount, int capacity)
-    {
-        int batch = BatchSize(capacity);
-        int target = 1 + magazineCount + (_totals.FreeBudget >= 2 * batch ? batch : 0);
-        if (reserved > target)
-        {
-            _totals.Release(reserved - target);
-            reserved = target;
-        }
-
-        cache._reserved = reserved;
-    }
-
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static Magazine<T> GetMagazine(ThreadCache<T> cache, int sizeClass, int capacity)
     {
@@ -195,20 +161,10 @@ internal sealed partial class StripedPool<T>
 
             T?[] items = magazine.Items;
             int count = magazine.Compact();
-            int moved = MoveToStripes(c, cache, items.AsSpan(0, count));
+            MoveToStripes(c, cache, items.AsSpan(0, count));
 
             Array.Clear(items, 0, count);
             magazine.Count = 0;
-            if (_strict)
-            {
-                // The moved items' units go with them; the dropped items' units are released below.
-                cache._reserved -= moved;
-            }
-        }
-
-        if (_strict)
-        {
-            AdjustReservation(cache, cache._reserved, 0, 1);
         }
     }
 }

@@ -72,13 +72,6 @@ internal sealed partial class StripedPool<T>
                 removed += trimmed;
             }
 
-            if (_strict)
-            {
-                // Trimmed stripe items give their units of the bound back (a thread keeps the units of its slot and
-                // magazine as room, whatever is taken out of them below).
-                _totals.Release(removed);
-            }
-
             object? own = ThreadCacheTable.Get(_id);
             foreach (KeyValuePair<ThreadCache<T>, object?> pair in _threadCaches)
             {

@@ -26,18 +26,12 @@ internal sealed class StripedPoolSettings
     public int[]? MagazineCapacity { get; init; }
 
     /// <summary>
-    /// A strict bound on the items the pool retains, thread slots and magazines included, or -1 for none (then each
-    /// stripe's capacity is the bound, and thread tiers come on top of it).
+    /// The exact number of items the stripes of each class hold together, split over the stripes, or -1 for
+    /// stripes × <see cref="CapacityPerStripe"/>. Thread slots come on top of it; a pool with a limit has no magazines
+    /// (the object pools: their bound is the stripes' total plus one slot per thread). The stripes' own capacities
+    /// enforce it, so no shared counter is touched on any path.
     /// </summary>
     public int RetentionLimit { get; init; } = -1;
-
-    /// <summary>
-    /// With a <see cref="RetentionLimit"/>: thread slots do not count against it (every thread's slot is enabled from
-    /// its cache's creation and holds no unit of the bound), so the limit bounds the stripes and magazines alone. The
-    /// object pools set it: a unit held for a slot that its thread has emptied (its object is out) would count an
-    /// object in use as retained, and threads that are not running would hold the bound while running ones drop.
-    /// </summary>
-    public bool SlotsOutsideRetentionLimit { get; init; }
 
     /// <summary>How many threads may park items in their thread slots; -1 for every thread.</summary>
     public int ThreadSlotTokens { get; init; } = -1;

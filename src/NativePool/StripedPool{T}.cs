@@ -31,11 +31,9 @@ namespace NativePool;
 /// <c>outstanding = allocated − pooled − dropped − trimmed</c>.
 /// </para>
 /// <para>
-/// Strict pools (<see cref="StripedPoolSettings.RetentionLimit"/>): one budget word counts the free units of the bound.
-/// A stripe item holds one unit; a thread holds units for its slot and magazine (its reservation), taken and given back
-/// a batch at a time, and a transfer between a magazine and the stripes moves the units with the items, so a thread
-/// that drains and refills its own items touches the budget word not at all, and one thread alone can fill the whole
-/// bound.
+/// Exact bounds (<see cref="StripedPoolSettings.RetentionLimit"/>): the limit is split over the stripes as their
+/// capacities, so the stripes hold exactly that many items at most and no shared counter is read or written on any
+/// path; such a pool has no magazines, and each thread's slot comes on top of the limit.
 /// </para>
 /// <para>
 /// Pool ids are recycled (see <see cref="ThreadCacheTable"/>): the pool gives its id back when it is disposed or
@@ -56,8 +54,7 @@ internal sealed partial class StripedPool<T> where T : class
     private readonly Action<T>? _discardItem;
     private readonly PoolTotals _totals;
     private readonly RetentionBudget? _budget;
-    private readonly bool _strict;
-    private readonly bool _slotsOutsideLimit;
+    private readonly int _retentionLimit;
     private readonly ConditionalWeakTable<ThreadCache<T>, object?> _threadCaches = new();
 
     // 1 from the moment the id is this pool's until it is given back; 0 in a pool whose constructor threw before.
@@ -86,10 +83,12 @@ internal sealed partial class StripedPool<T> where T : class
         _allocate = allocate;
         _onDiscard = onDiscard;
         _discardItem = onDiscard is null ? null : DiscardStripeItem;
-        _strict = settings.RetentionLimit >= 0;
-        _slotsOutsideLimit = _strict && settings.SlotsOutsideRetentionLimit;
+        _retentionLimit = settings.RetentionLimit;
+        Debug.Assert(
+            _retentionLimit < 0 || (_classCount == 1 && _magazineCapacity[0] == 0 && _retentionLimit <= (long)settings.StripeCount * _capacityPerStripe[0]),
+            "An exact limit is the object pools': one class, no magazine, no more than the stripes can hold.");
         _budget = settings.Budget;
-        _totals = new PoolTotals(settings.RetentionLimit, settings.ThreadSlotTokens);
+        _totals = new PoolTotals(settings.ThreadSlotTokens);
         _clock = settings.Clock;
         _pressure = settings.Pressure;
         _trimAgeMs = (long)settings.TrimAge.TotalMilliseconds;
@@ -252,23 +251,8 @@ internal sealed partial class StripedPool<T> where T : class
                 {
                     ReleaseBudget(sizeClass, moved);
                     magazine.Count = moved;
-                    if (_strict)
-                    {
-                        // The stripe's units come with the items; what exceeds the thread's target goes back.
-                        AdjustReservation(cache, cache._reserved + moved, magazine.Count, capacity);
-                    }
-
                     return magazine.Pop() ?? Allocate(sizeClass, cache);
                 }
-            }
-
-            if (_strict)
-            {
-                // Nothing parked anywhere (the slot and magazine are empty): this thread gives back every unit it
-                // holds, the slot's too, so renting threads never starve returning ones of the bound.
-                _totals.Release(cache._reserved);
-                cache._reserved = 0;
-                cache._slotsEnabled = false;
             }
         }
         else if (set is not null)
@@ -277,12 +261,6 @@ internal sealed partial class StripedPool<T> where T : class
             if (item is not null)
             {
                 ReleaseBudget(sizeClass, 1);
-                if (_strict)
-                {
-                    // The item leaves the stripes for the caller: its unit of the bound is free again.
-                    _totals.Release(1);
-                }
-
                 return item;
             }
         }
@@ -313,15 +291,6 @@ internal sealed partial class StripedPool<T> where T : class
             return ReturnResult.Stored;
         }
 
-        if (_strict && !_slotsOutsideLimit && !cache._slotsEnabled && parked is null && ReserveOne())
-        {
-            // The thread's first return since it last found the pool empty: one unit of the bound for its slot.
-            cache._reserved += 1;
-            cache._slotsEnabled = true;
-            slot = item;
-            return ReturnResult.Stored;
-        }
-
         int capacity = _magazineCapacity[sizeClass];
         if (capacity != 0 && cache._slotsEnabled)
         {
@@ -336,20 +305,9 @@ internal sealed partial class StripedPool<T> where T : class
             toStripes = parked;
         }
 
-        if (_strict && !ReserveOne())
-        {
-            // The bound is reached: the colder item cannot be kept anywhere.
-            return Drop(toStripes, sizeClass, cache);
-        }
-
         if (TakeBudget(sizeClass, 1) == 0)
         {
             // The byte budget is spent: the stripes of all pools on it hold as much as they may.
-            if (_strict)
-            {
-                _totals.Release(1);
-            }
-
             if (_classes[sizeClass]?.IsOnTopOfAnyStripe(item) == true)
             {
                 // Not pushed, so not checked there: a double return must not drop (and discard) the copy that is kept.
@@ -372,11 +330,6 @@ internal sealed partial class StripedPool<T> where T : class
         }
 
         ReleaseBudget(sizeClass, 1);
-        if (_strict)
-        {
-            _totals.Release(1);
-        }
-
         if (result == StripeResult.Duplicate)
         {
             if (toStripes == parked)
@@ -453,15 +406,9 @@ internal sealed partial class StripedPool<T> where T : class
     [MethodImpl(MethodImplOptions.NoInlining)]
     private ThreadCache<T> CreateCache()
     {
-        // A strict pool's thread takes its slot's unit on its first return (see ReturnSlow), not here: threads that only
-        // rent must not hold units of the bound. Slots outside the bound need no unit and are enabled at once.
-        bool slotsEnabled = (!_strict || _slotsOutsideLimit) && _totals.TryTakeThreadSlotToken();
-        var cache = new ThreadCache<T>(_totals, slotsEnabled, reserved: 0, _onDiscard);
+        bool slotsEnabled = _totals.TryTakeThreadSlotToken();
+        var cache = new ThreadCache<T>(_totals, slotsEnabled, _onDiscard);
         _threadCaches.Add(cache, null);
-        if (_strict)
-        {
-            NoteCacheCreated();
-        }
 
         // Replaces a stale entry of a dead pool that had this id, if any: that cache becomes garbage and is finalized.
         ThreadCacheTable.Set(_id, cache);
@@ -471,7 +418,7 @@ internal sealed partial class StripedPool<T> where T : class
     [MethodImpl(MethodImplOptions.NoInlining)]
     private StripeSet<T> CreateStripes(int sizeClass)
     {
-        var created = new StripeSet<T>(_stripeMask + 1, _capacityPerStripe[sizeClass]);
+        var created = new StripeSet<T>(_stripeMask + 1, _capacityPerStripe[sizeClass], _retentionLimit);
 
         // Two threads may create the first stripes of a class at once: the first published set wins, the other is garbage.
         return Interlocked.CompareExchange(ref _classes[sizeClass], created, null) ?? created;

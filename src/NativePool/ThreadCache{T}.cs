@@ -45,9 +45,6 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     /// <summary>Stripe operations left before <see cref="_home"/> is re-read; starts at 0 so the first one reads it.</summary>
     internal int _homeCountdown;
 
-    /// <summary>Strict pools: the units of the bound this thread holds for its slot and magazine (owner-written).</summary>
-    internal int _reserved;
-
     /// <summary>1 when the trimmer asks the owner to empty its magazines into the stripes (trimmer sets, owner clears).</summary>
     internal int _flushRequested;
 
@@ -63,11 +60,7 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     /// <summary>1 once the finalizer has folded this cache's counts into the pool's totals: readers must skip it.</summary>
     internal int _retired;
 
-    /// <summary>
-    /// Whether returns may park items in the slots (owner-written). Non-strict pools: fixed when the cache is made (a
-    /// thread-slot token). Strict pools: true while the thread holds its slot's unit of the bound, taken on its first
-    /// return and given back when it rents from an empty pool, so threads that only rent never hold units.
-    /// </summary>
+    /// <summary>Whether returns may park items in the slots: fixed when the cache is made (the thread got a thread-slot token).</summary>
     internal bool _slotsEnabled;
 
     /// <summary>The thread that owns this cache: once it has ended, nothing writes the cache any more.</summary>
@@ -81,13 +74,11 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     /// <summary>Creates the cache of one thread.</summary>
     /// <param name="owner">The pool's shared state.</param>
     /// <param name="slotsEnabled">Whether returns may park items here.</param>
-    /// <param name="reserved">The units of a strict bound this cache starts with.</param>
     /// <param name="discard">What the finalizer does with items still parked, or null.</param>
-    public ThreadCache(PoolTotals owner, bool slotsEnabled, int reserved, Action<T>? discard)
+    public ThreadCache(PoolTotals owner, bool slotsEnabled, Action<T>? discard)
         : base(owner)
     {
         _slotsEnabled = slotsEnabled;
-        _reserved = reserved;
         _discard = discard;
     }
 
@@ -133,7 +124,7 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
             }
         }
 
-        Owner.Retire(_allocated, _dropped + parked, _reserved, _slotsEnabled);
+        Owner.Retire(_allocated, _dropped + parked, _slotsEnabled);
 
         // Release: a statistics reader that sees the flag also sees the totals above. The pool's weak table still lists
         // a finalized cache until the next collection, and counting it there as well would count it twice.

@@ -35,8 +35,9 @@ namespace NativePool;
 /// that caller's return); a <see cref="RentLease"/> lease never returns twice.
 /// </para>
 /// <para>
-/// The bound. The shared stripes hold at most <see cref="MaximumRetained"/> − 1 objects (one budget word counts their
-/// units), and each thread has one slot outside that budget and nothing more (no magazine): everything else it returns
+/// The bound. The shared stripes hold at most <see cref="MaximumRetained"/> − 1 objects (their capacities add up to
+/// exactly that, so no shared counter is touched), and each thread has one slot on top of it and nothing more (no
+/// magazine): everything else it returns
 /// goes to the stripes, where every thread reaches it. So one thread alone leaves exactly <see cref="MaximumRetained"/>
 /// objects, as Microsoft's pool does, and <c>N</c> threads at most <see cref="MaximumRetained"/> − 1 + <c>N</c>. Why a
 /// slot holds no unit: a thread's cache is out of every other thread's reach while its thread is not running, and a
@@ -129,7 +130,8 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         _disposesItems = disposeItems;
         _maximumRetained = maximumRetained;
 
-        (int stripes, int stripeCapacity) = SplitRetention(maximumRetained, StripedPoolSettings.DefaultStripeCount);
+        // The stripes hold M − 1 objects between them, exactly; each thread's slot holds one more (see the bound).
+        (int stripes, int stripeCapacity) = SplitRetention(Math.Max(1, maximumRetained - 1), StripedPoolSettings.DefaultStripeCount);
         _stripeCapacity = stripeCapacity;
         var settings = new StripedPoolSettings
         {
@@ -137,7 +139,6 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
             CapacityPerStripe = [stripeCapacity],
             MagazineCapacity = [0],
             RetentionLimit = maximumRetained - 1,
-            SlotsOutsideRetentionLimit = true,
             StripeCount = stripes,
             TrimmingEnabled = options.TrimmingEnabled && !disposeItems,
             TrimInterval = options.TrimInterval,
@@ -194,7 +195,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     /// <summary>The number of per-core stripes (a power of two).</summary>
     public int StripeCount => _engine.StripeCount;
 
-    /// <summary>Objects one stripe holds.</summary>
+    /// <summary>Objects the largest stripe holds (the stripes together hold <see cref="MaximumRetained"/> − 1).</summary>
     public int StripeCapacity => _stripeCapacity;
 
     /// <summary>Whether this pool tracks its objects (guarded mode, or leak tracking).</summary>
@@ -351,9 +352,9 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     public IReadOnlyList<StackTrace> GetLeaks() => _guard is null ? [] : _guard.GetLeaks();
 
     /// <summary>
-    /// Shapes a pool of <paramref name="maximumRetained"/>: the most stripes (a power of two, at most
-    /// <paramref name="maxStripes"/>) that still hold one object each, each able to hold <c>ceil(M / stripes)</c> objects
-    /// (the budget, not the stripes, enforces the bound).
+    /// Shapes stripes that hold <paramref name="maximumRetained"/> objects together: the most stripes (a power of two,
+    /// at most <paramref name="maxStripes"/>) that still hold one object each, the largest holding
+    /// <c>ceil(M / stripes)</c> (the engine splits the total exactly).
     /// </summary>
     internal static (int Stripes, int StripeCapacity) SplitRetention(int maximumRetained, int maxStripes)
     {

@@ -21,6 +21,7 @@ public class LayoutTests
         Assert.Equal(0, OffsetOf(ref header, ref header.Claim));
         Assert.Equal(4, OffsetOf(ref header, ref header.Count));
         Assert.Equal(8, OffsetOf(ref header, ref header.Touched));
+        Assert.Equal(12, OffsetOf(ref header, ref header.Capacity));
         Assert.Equal(16, OffsetOf(ref header, ref header.IdleSince));
     }
 
@@ -31,14 +32,6 @@ public class LayoutTests
         var masks = new OccupancyMasks();
         Assert.Equal(CacheLine.Size, OffsetOf(ref masks, ref masks.HasItems));
         Assert.Equal(2 * CacheLine.Size, OffsetOf(ref masks, ref masks.Full));
-    }
-
-    [Fact]
-    public void TheStrictBudgetWordSitsAloneOnItsLine()
-    {
-        Assert.Equal(2 * CacheLine.Size, Unsafe.SizeOf<PoolTotals.PaddedBudget>());
-        var budget = new PoolTotals.PaddedBudget();
-        Assert.Equal(CacheLine.Size, OffsetOf(ref budget, ref budget.Free));
     }
 
     [Theory]

@@ -363,9 +363,19 @@ public sealed class StripedObjectPoolConvenienceTests
         var pool = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), 2048);
 
         Assert.Equal(2048, pool.MaximumRetained);
-        Assert.Equal(2048, pool.StripeCount * pool.StripeCapacity);
         Assert.Equal(pool.StripeCount, pool.Engine.StripeCount);
         Assert.Equal(pool.StripeCapacity, pool.Engine.CapacityPerStripe(0));
+
+        // The stripes hold M − 1 between them, split as evenly as it goes; the slot of the thread that returns last holds the M-th.
+        Thing first = pool.Get();
+        Thing second = pool.Get();
+        pool.Return(first);
+        pool.Return(second);
+        StripeSet<Thing> stripes = pool.Engine.GetStripes(0)!;
+        int[] capacities = [.. Enumerable.Range(0, stripes.StripeCount).Select(stripes.CapacityOf)];
+        Assert.Equal(2047, capacities.Sum());
+        Assert.True(capacities.Max() - capacities.Min() <= 1, string.Join(", ", capacities));
+        Assert.Equal(pool.StripeCapacity, capacities.Max());
 
         // No magazine: a thread keeps at most its slot's object to itself.
         Assert.Equal(0, pool.Engine.MagazineCapacity(0));
