@@ -22,10 +22,8 @@ namespace NativePool;
 /// and its clearing store). A pool's shutdown drains every thread's slots under its own protocol (see
 /// <c>StripedPool.Shutdown</c>). When the thread dies the cache becomes unreachable (the pool holds it weakly, the dead
 /// thread's table and thread statics are garbage) and its finalizer discards what is still parked, counts it as
-/// dropped, folds the counts into the pool's <see cref="PoolTotals"/> and gives back its share of a strict bound, all
-/// in one move a statistics reader retries around. A strict pool that finds its bound spent does the same earlier for
-/// the caches of threads that have ended (<see cref="Retire"/>), so dead threads do not hold the bound until a
-/// collection comes.
+/// dropped, folds the counts into the pool's <see cref="PoolTotals"/> and gives back its thread-slot token, all in one
+/// move a statistics reader retries around.
 /// </para>
 /// </remarks>
 internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
@@ -63,13 +61,7 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     /// <summary>Whether returns may park items in the slots: fixed when the cache is made (the thread got a thread-slot token).</summary>
     internal bool _slotsEnabled;
 
-    /// <summary>The thread that owns this cache: once it has ended, nothing writes the cache any more.</summary>
-    internal readonly Thread _thread = Thread.CurrentThread;
-
     private readonly Action<T>? _discard;
-
-    /// <summary>1 once <see cref="Retire"/> has begun (the finalizer's or a reclaiming pool's).</summary>
-    private int _retiring;
 
     /// <summary>Creates the cache of one thread.</summary>
     /// <param name="owner">The pool's shared state.</param>
@@ -82,24 +74,12 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
         _discard = discard;
     }
 
-    /// <summary>Finalizes the cache of a dead thread (or of a dead pool): see <see cref="Retire"/>.</summary>
-    ~ThreadCache() => Retire();
-
     /// <summary>
-    /// Retires the cache of a dead thread (or of a dead pool), once: parked items are discarded and counted as dropped,
-    /// the counts are folded into the pool's totals and the thread's units of a strict bound (or its slot token) go back.
-    /// Called by the finalizer, or earlier by a strict pool that finds its bound spent and the thread dead
-    /// (<c>StripedPool.ReclaimDeadThreads</c>), whichever comes first.
+    /// Retires the cache of a dead thread (or of a dead pool): parked items are discarded and counted as dropped, the
+    /// counts are folded into the pool's totals and the thread's slot token goes back.
     /// </summary>
-    /// <returns>True when this call retired the cache; false when it had been retired already.</returns>
-    internal bool Retire()
+    ~ThreadCache()
     {
-        // Interlocked: the finalizer and a reclaiming pool may both come; only the first retires the cache.
-        if (Interlocked.Exchange(ref _retiring, 1) != 0)
-        {
-            return false;
-        }
-
         // No owner runs any more (its thread has ended, or the thread's table that referenced this cache is
         // unreachable), so plain reads are exact.
         // One move: a statistics reader must not see the parked items gone from here and not yet among the drops.
@@ -130,7 +110,6 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
         // a finalized cache until the next collection, and counting it there as well would count it twice.
         Volatile.Write(ref _retired, 1);
         Owner.EndMove(0);
-        return true;
     }
 
     /// <summary>The slot of class <paramref name="sizeClass"/>; the caller has checked the class is in range.</summary>
