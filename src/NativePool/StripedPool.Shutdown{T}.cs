@@ -39,9 +39,9 @@ namespace NativePool;
 /// path pays only the facade's re-check, a plain load of a field written once.
 /// </para>
 /// <para>
-/// Trimming never takes from another live thread's slot (it is not safe without this protocol), and a thread that dies
-/// gives its parked items to its cache's finalizer, which no owner can race. So with or without shutdown, a discard
-/// never runs on an item an owner may be handing out.
+/// Trimming takes from another live thread's tier only under its own protocol (the owner proven outside its operation,
+/// see <c>StripedPool.Trim</c>), and a thread that dies gives its parked items to its cache's finalizer, which no owner
+/// can race. So with or without shutdown, a discard never runs on an item an owner may be handing out.
 /// </para>
 /// </remarks>
 internal sealed partial class StripedPool<T>

@@ -105,6 +105,26 @@ internal sealed partial class StripedPool<T>
         return parked;
     }
 
+    /// <summary>Items parked in live threads' slots and magazines, all classes (a snapshot; tests of the reclaim of idle tiers).</summary>
+    /// <returns>The count; exact once no other thread is renting or returning.</returns>
+    internal long CountParkedInThreadTiers()
+    {
+        long parked = 0;
+        foreach (KeyValuePair<ThreadCache<T>, object?> pair in _threadCaches)
+        {
+            // Volatile: set by the finalizer of a dead thread's cache once its items are counted as dropped.
+            if (Volatile.Read(ref pair.Key._retired) == 0)
+            {
+                for (int c = 0; c < _classCount; c++)
+                {
+                    parked += CountParked(pair.Key, c);
+                }
+            }
+        }
+
+        return parked;
+    }
+
     /// <summary>Items of <paramref name="sizeClass"/> the pool holds now: its stripes and every live thread's slot and magazine.</summary>
     /// <param name="sizeClass">The class.</param>
     /// <returns>A snapshot (exact once no other thread is renting or returning, as <see cref="GetStatistics"/>).</returns>

@@ -12,21 +12,46 @@ internal sealed partial class StripedPool<T>
     private readonly Func<MemoryPressure> _pressure;
     private readonly long _trimAgeMs;
     private int _trimming;
+    private long _tiersReclaimed;
+
+    /// <summary>Live threads' tiers a pass has emptied by the reclaim protocol (tests: whether a run raced it at all).</summary>
+    // Volatile: written by the pass in progress, read by tests on other threads.
+    internal long TiersReclaimed => Volatile.Read(ref _tiersReclaimed);
 
     /// <summary>
     /// One trim pass: items untouched for the trim age (a quarter of it under medium memory pressure) go from the cold
-    /// end of each stripe, half at a time. Under high pressure or when <paramref name="releaseAll"/> is set, every
-    /// stripe is emptied and so are the calling thread's slots and magazines. Other threads are asked to empty their
-    /// magazines into the stripes on their next slow-path operation; their slots are never taken from (see the remarks).
-    /// Never runs on a rent or return. A timer or gen-2 pass skips when another pass is running;
-    /// <paramref name="releaseAll"/> waits for it, so it always empties what it promises.
+    /// end of each stripe, half at a time, and a thread that has not used the pool for half that age loses everything
+    /// parked in its slots and magazines (its tier is out of every other thread's reach, so it is held to a shorter
+    /// age, as the runtime's shared pool holds its thread-local arrays). Under high pressure or when
+    /// <paramref name="releaseAll"/> is set, every stripe is emptied and so is every thread's tier that is not inside an
+    /// operation at that moment. Threads that are using the pool are asked to empty their magazines into the stripes on
+    /// their next slow-path operation. Never runs on a rent or return. A timer or gen-2 pass skips when another pass is
+    /// running; <paramref name="releaseAll"/> waits for it.
     /// </summary>
     /// <remarks>
-    /// An owner rents from its slot with a plain load and a plain store. A trimmer that exchanged the slot between the
-    /// two would hold the item the owner is handing out: no renter would share it (the trimmer hands out nothing), but
-    /// the item would count as trimmed and as outstanding, and the statistics would never add up again. So a pass takes
-    /// only from the stripes, from the calling thread's own tier, and (through their finalizers) from dead threads.
-    /// Each removal is a move in <see cref="PoolTotals"/>, counted as trimmed before it closes.
+    /// <para>
+    /// Reclaiming a live thread's tier. The owner rents from its slot with a plain load and a plain store; a trimmer
+    /// that exchanged the slot between the two would hold the item the owner is handing out (a native block freed
+    /// while in use; a managed item counted as trimmed and as outstanding). So every owner path that takes from a slot
+    /// or magazine, or moves items between them, runs inside an operation mark (<see cref="ThreadCache{T}.TryEnter"/>):
+    /// W1, the owner writes its mark odd; R1, it reads the cache's closed flag, and keeps out of the tier if set; then
+    /// works; W2, it writes the mark even. A pass reclaims a cache in four steps: R0, it reads the mark, even and
+    /// unchanged since a pass at least the tier age ago (or, under high pressure, merely even); W3, it sets the closed
+    /// flag; B, <see cref="Interlocked.MemoryBarrierProcessWide"/>; R2, it reads the mark again, and only if it still
+    /// equals R0 does it take the tier's items (with exchanges), then clears the flag.
+    /// </para>
+    /// <para>
+    /// Why no item is both taken and handed out. B runs a full fence on every thread at some point P of its execution,
+    /// such that whatever the thread wrote before P is visible after B, and whatever it reads after P sees what was
+    /// written before B. Take the owner's first operation whose W1 is not visible to R0. If its W1 came before P, R2
+    /// reads a newer mark and the pass takes nothing. If it came after P, its R1 (later in program order; the JIT does
+    /// not move a volatile read above a volatile write) reads after P and sees W3, so that operation, and every later one
+    /// until the flag clears, keeps out of the tier. Either way, while the pass takes, the owner is not between a W1
+    /// whose R1 saw the tier open and its W2. A return that only parks an item in an empty slot runs without the mark:
+    /// the pass takes slots with exchanges, so such a store lands before the exchange (and the item is trimmed, having
+    /// been returned) or after it (and stays for the owner). Each removal is a move in <see cref="PoolTotals"/>, counted
+    /// as trimmed before it closes, so the statistics stay exact; dead threads' tiers go through their finalizers.
+    /// </para>
     /// </remarks>
     /// <returns>How many items were released.</returns>
     [MethodImpl(MethodImplOptions.NoInlining)]
@@ -72,21 +97,7 @@ internal sealed partial class StripedPool<T>
                 removed += trimmed;
             }
 
-            object? own = ThreadCacheTable.Get(_id);
-            foreach (KeyValuePair<ThreadCache<T>, object?> pair in _threadCaches)
-            {
-                ThreadCache<T> cache = pair.Key;
-                if (all && ReferenceEquals(own, cache))
-                {
-                    // The trimming thread's own cache has no racing owner, so "all" really means all there.
-                    removed += EmptyThreadCache(cache);
-                    continue;
-                }
-
-                // Volatile: asks the owner to move its magazines to the stripes, where later passes can age them.
-                Volatile.Write(ref cache._flushRequested, 1);
-            }
-
+            removed += TrimThreadTiers(nowMs, ageMs / 2, all);
             LogTrimmed(removed);
             return removed;
         }
@@ -95,6 +106,123 @@ internal sealed partial class StripedPool<T>
             // Release: the next trimmer sees this pass's trimmer-owned state.
             Volatile.Write(ref _trimming, 0);
         }
+    }
+
+    /// <summary>
+    /// The thread tiers' part of a pass: reclaims the tiers of threads idle for <paramref name="tierAgeMs"/> (all that
+    /// are outside an operation when <paramref name="all"/>) with one process-wide barrier for all of them, and asks the
+    /// others to flush their magazines. The protocol and its proof are in the remarks on <see cref="Trim"/>.
+    /// </summary>
+    private int TrimThreadTiers(long nowMs, long tierAgeMs, bool all)
+    {
+        int removed = 0;
+        object? own = ThreadCacheTable.Get(_id);
+        List<(ThreadCache<T> Cache, long Operation)>? closed = null;
+        foreach (KeyValuePair<ThreadCache<T>, object?> pair in _threadCaches)
+        {
+            ThreadCache<T> cache = pair.Key;
+            if (all && ReferenceEquals(own, cache))
+            {
+                // The trimming thread's own cache has no racing owner, so "all" really means all there.
+                removed += EmptyOwnedThreadCache(cache);
+                continue;
+            }
+
+            // Volatile: R0, the owner's mark, written on its own thread.
+            long operation = Volatile.Read(ref cache._operation);
+            bool outside = (operation & 1) == 0;
+            bool idle = outside && operation == cache._trimSeenOperation && nowMs - cache._trimSeenAtMs >= tierAgeMs;
+            if (operation != cache._trimSeenOperation)
+            {
+                cache._trimSeenOperation = operation;
+                cache._trimSeenAtMs = nowMs;
+            }
+
+            if ((idle || (all && outside)) && HoldsItems(cache))
+            {
+                // Volatile: W3, the close; ordered before the barrier below, which publishes it to the owner.
+                Volatile.Write(ref cache._closed, 1);
+                (closed ??= []).Add((cache, operation));
+                continue;
+            }
+
+            // Volatile: asks the owner to move its magazines to the stripes, where later passes can age them.
+            Volatile.Write(ref cache._flushRequested, 1);
+        }
+
+        if (closed is null)
+        {
+            return removed;
+        }
+
+        // B: every owner is now either seen inside or past an operation (its mark moved), or sees its cache closed.
+        Interlocked.MemoryBarrierProcessWide();
+        foreach ((ThreadCache<T> cache, long operation) in closed)
+        {
+            // Volatile: R2; an unchanged mark means the owner has kept out of the tier since R0 and will until reopened.
+            if (Volatile.Read(ref cache._operation) == operation)
+            {
+                removed += EmptyOwnedThreadCache(cache);
+
+                // Volatile: passes never overlap (the trimming flag); the write is for readers on other threads.
+                Volatile.Write(ref _tiersReclaimed, _tiersReclaimed + 1);
+            }
+
+            // Volatile: reopens the tier; release, so the owner's next operation sees the slots as this pass left them.
+            Volatile.Write(ref cache._closed, 0);
+        }
+
+        return removed;
+    }
+
+    /// <summary>Whether <paramref name="cache"/> has anything parked (a snapshot; a pass skips the barrier for empty tiers).</summary>
+    private bool HoldsItems(ThreadCache<T> cache)
+    {
+        for (int c = 0; c < _classCount; c++)
+        {
+            // Volatile: a snapshot of a slot its owner writes.
+            if (Volatile.Read(ref cache.Slot(c)) is not null)
+            {
+                return true;
+            }
+        }
+
+        Magazine<T>?[]? magazines = cache._magazines;
+        if (magazines is not null)
+        {
+            foreach (Magazine<T>? magazine in magazines)
+            {
+                // Volatile: a snapshot of a count its owner writes.
+                if (magazine is not null && Volatile.Read(ref magazine.Count) != 0)
+                {
+                    return true;
+                }
+            }
+        }
+
+        return false;
+    }
+
+    /// <summary>
+    /// Empties a tier nobody else touches now (the trimming thread's own, or one closed by the reclaim protocol): the
+    /// items as <see cref="EmptyThreadCache"/> takes them, and the magazines' counts back to zero, so the owner's next
+    /// operation finds them empty rather than full of gaps.
+    /// </summary>
+    private int EmptyOwnedThreadCache(ThreadCache<T> cache)
+    {
+        int removed = EmptyThreadCache(cache);
+        if (cache._magazines is not null)
+        {
+            foreach (Magazine<T>? magazine in cache._magazines)
+            {
+                if (magazine is not null)
+                {
+                    magazine.Count = 0;
+                }
+            }
+        }
+
+        return removed;
     }
 
     private int EmptyThreadCache(ThreadCache<T> cache)

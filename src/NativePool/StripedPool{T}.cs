@@ -159,12 +159,18 @@ internal sealed partial class StripedPool<T> where T : class
         if (entry is not null && ReferenceEquals(Unsafe.As<ThreadCacheBase>(entry).Owner, _totals))
         {
             ThreadCache<T> cache = Unsafe.As<ThreadCache<T>>(entry);
-            ref T? slot = ref cache.Slot(sizeClass);
-            T? item = slot;
-            if (item is not null)
+            if (cache.TryEnter())
             {
-                slot = null;
-                return item;
+                ref T? slot = ref cache.Slot(sizeClass);
+                T? item = slot;
+                if (item is not null)
+                {
+                    slot = null;
+                    cache.Exit();
+                    return item;
+                }
+
+                cache.Exit();
             }
 
             return RentSlow(sizeClass, cache);
@@ -226,36 +232,45 @@ internal sealed partial class StripedPool<T> where T : class
     [MethodImpl(MethodImplOptions.NoInlining)]
     private T RentSlow(int sizeClass, ThreadCache<T> cache)
     {
-        // Volatile: the trimmer raises the flag from its own thread; the owner honours it on its next slow operation.
-        if (Volatile.Read(ref cache._flushRequested) != 0)
-        {
-            FlushMagazines(cache);
-        }
-
         int capacity = _magazineCapacity[sizeClass];
         StripeSet<T>? set = _classes[sizeClass];
-        if (capacity != 0 && cache._slotsEnabled)
+
+        // A cache a trimmer is reclaiming is left alone: the rent goes to the stripes, as with no thread tier.
+        if (cache.TryEnter())
         {
-            Magazine<T> magazine = GetMagazine(cache, sizeClass, capacity);
-            T? item = magazine.Pop();
+            bool throughMagazine = capacity != 0 && cache._slotsEnabled;
+            T? item = null;
+            try
+            {
+                // Volatile: the trimmer raises the flag from its own thread; the owner honours it on its next slow operation.
+                if (Volatile.Read(ref cache._flushRequested) != 0)
+                {
+                    FlushMagazines(cache);
+                }
+
+                if (throughMagazine)
+                {
+                    item = RentThroughMagazine(sizeClass, cache, capacity, set);
+                }
+            }
+            finally
+            {
+                cache.Exit();
+            }
+
             if (item is not null)
             {
                 return item;
             }
 
-            if (set is not null)
+            if (throughMagazine)
             {
-                // One claim refills up to half a magazine; the warmest item comes last and is handed out.
-                int moved = set.PopBatch(HomeStripe(cache), magazine.Items.AsSpan(0, BatchSize(capacity)));
-                if (moved != 0)
-                {
-                    ReleaseBudget(sizeClass, moved);
-                    magazine.Count = moved;
-                    return magazine.Pop() ?? Allocate(sizeClass, cache);
-                }
+                // The refill found the stripes empty (or busy for all its rounds): nothing to pop one at a time.
+                return Allocate(sizeClass, cache);
             }
         }
-        else if (set is not null)
+
+        if (set is not null)
         {
             T? item = set.Pop(HomeStripe(cache));
             if (item is not null)
@@ -268,8 +283,52 @@ internal sealed partial class StripedPool<T> where T : class
         return Allocate(sizeClass, cache);
     }
 
+    /// <summary>Pops the magazine, refilling it from the stripes (half a magazine per claim) when it is empty; null when both are.</summary>
+    private T? RentThroughMagazine(int sizeClass, ThreadCache<T> cache, int capacity, StripeSet<T>? set)
+    {
+        Magazine<T> magazine = GetMagazine(cache, sizeClass, capacity);
+        T? item = magazine.Pop();
+        if (item is not null || set is null)
+        {
+            return item;
+        }
+
+        // One claim refills up to half a magazine; the warmest item comes last and is handed out.
+        int moved = set.PopBatch(HomeStripe(cache), magazine.Items.AsSpan(0, BatchSize(capacity)));
+        if (moved == 0)
+        {
+            return null;
+        }
+
+        ReleaseBudget(sizeClass, moved);
+        magazine.Count = moved;
+        return magazine.Pop();
+    }
+
     [MethodImpl(MethodImplOptions.NoInlining)]
     private ReturnResult ReturnSlow(int sizeClass, T item, ThreadCache<T> cache)
+    {
+        if (!cache.TryEnter())
+        {
+            // A trimmer is reclaiming this thread's tier: the item goes to the stripes, as with no thread tier. The
+            // cheap double-return check still looks at the slot (a read; only the owner and the trimmer write it).
+            return ReferenceEquals(Volatile.Read(ref cache.Slot(sizeClass)), item)
+                ? ReturnResult.Duplicate
+                : KeepOnStripes(sizeClass, item, item, cache, swapped: false);
+        }
+
+        try
+        {
+            return ReturnThroughTier(sizeClass, item, cache);
+        }
+        finally
+        {
+            cache.Exit();
+        }
+    }
+
+    /// <summary>The slow return inside an operation on the thread tier: the slot, the magazine, then the stripes.</summary>
+    private ReturnResult ReturnThroughTier(int sizeClass, T item, ThreadCache<T> cache)
     {
         // Volatile: the trimmer raises the flag from its own thread; the owner honours it on its next slow operation.
         if (Volatile.Read(ref cache._flushRequested) != 0)
@@ -298,22 +357,31 @@ internal sealed partial class StripedPool<T> where T : class
         }
 
         // No magazine: keep the warmest item in the slot, and send the one parked there (or this one) to the stripes.
-        T toStripes = item;
         if (parked is not null && cache._slotsEnabled)
         {
             slot = item;
-            toStripes = parked;
+            return KeepOnStripes(sizeClass, parked, item, cache, swapped: true);
         }
 
+        return KeepOnStripes(sizeClass, item, item, cache, swapped: false);
+    }
+
+    /// <summary>
+    /// Pushes <paramref name="toStripes"/> onto the stripes, or drops it when they (or the byte budget) are full.
+    /// <paramref name="swapped"/>: <paramref name="toStripes"/> came out of the slot, which now holds
+    /// <paramref name="item"/>; on a double return the slot gets it back, so the pool is left as it was.
+    /// </summary>
+    private ReturnResult KeepOnStripes(int sizeClass, T toStripes, T item, ThreadCache<T> cache, bool swapped)
+    {
         if (TakeBudget(sizeClass, 1) == 0)
         {
             // The byte budget is spent: the stripes of all pools on it hold as much as they may.
             if (_classes[sizeClass]?.IsOnTopOfAnyStripe(item) == true)
             {
                 // Not pushed, so not checked there: a double return must not drop (and discard) the copy that is kept.
-                if (toStripes == parked)
+                if (swapped)
                 {
-                    slot = parked;
+                    cache.Slot(sizeClass) = toStripes;
                 }
 
                 return ReturnResult.Duplicate;
@@ -332,9 +400,9 @@ internal sealed partial class StripedPool<T> where T : class
         ReleaseBudget(sizeClass, 1);
         if (result == StripeResult.Duplicate)
         {
-            if (toStripes == parked)
+            if (swapped)
             {
-                slot = parked;
+                cache.Slot(sizeClass) = toStripes;
             }
 
             return ReturnResult.Duplicate;

@@ -18,8 +18,9 @@ namespace NativePool;
 /// <para>
 /// Other threads touch a cache only in three ways. The statistics reader reads it (a snapshot). The trimmer raises
 /// <see cref="_flushRequested"/>, and the owner empties its magazines into the stripes on its next slow-path operation;
-/// the trimmer never takes from another live thread's slots (an exchange there could land between the owner's load
-/// and its clearing store). A pool's shutdown drains every thread's slots under its own protocol (see
+/// and the trimmer empties the tier of an owner that has stopped renting, once it has proved the owner outside every
+/// operation (<see cref="TryEnter"/>, and the protocol in <c>StripedPool.Trim</c>). A pool's shutdown drains every
+/// thread's slots under its own protocol (see
 /// <c>StripedPool.Shutdown</c>). When the thread dies the cache becomes unreachable (the pool holds it weakly, the dead
 /// thread's table and thread statics are garbage) and its finalizer discards what is still parked, counts it as
 /// dropped, folds the counts into the pool's <see cref="PoolTotals"/> and gives back its thread-slot token, all in one
@@ -45,6 +46,22 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
 
     /// <summary>1 when the trimmer asks the owner to empty its magazines into the stripes (trimmer sets, owner clears).</summary>
     internal int _flushRequested;
+
+    /// <summary>
+    /// The owner's operation mark (owner-written): odd while the owner is inside an operation that may take from its
+    /// slots or move items between its slot and magazine, even outside; the owner adds one on entry and one on exit.
+    /// See <see cref="TryEnter"/> and the reclaim protocol in <c>StripedPool.Trim</c>.
+    /// </summary>
+    internal long _operation;
+
+    /// <summary>1 while a trimmer reclaims this cache: the owner then keeps out of its slots and magazines (trimmer-written).</summary>
+    internal int _closed;
+
+    /// <summary>The trimmer's last reading of <see cref="_operation"/>; -1 before its first (trimmer-owned).</summary>
+    internal long _trimSeenOperation = -1;
+
+    /// <summary>The trim clock's reading (ms) when the trimmer first saw the current <see cref="_operation"/> (trimmer-owned).</summary>
+    internal long _trimSeenAtMs;
 
     /// <summary>The ledger of this thread's live scopes of this pool (owner-only; null before the first scope).</summary>
     internal ScopeLedger? _scopeLedger;
@@ -111,6 +128,38 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
         Volatile.Write(ref _retired, 1);
         Owner.EndMove(0);
     }
+
+    /// <summary>
+    /// Enters an operation on the thread tier: marks <see cref="_operation"/> odd, then reads <see cref="_closed"/>. False
+    /// (and the mark even again) when a trimmer has closed the cache: the caller must not touch its slots or magazines.
+    /// Every owner path that takes an item out of a slot or magazine, or moves one between them, runs between a true
+    /// <see cref="TryEnter"/> and <see cref="Exit"/>; a return that only fills an empty slot needs no mark (a trimmer
+    /// takes slots with an exchange, so such a store either lands before it and is taken, or after it and stays).
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public bool TryEnter()
+    {
+        long operation = _operation;
+
+        // Volatile: the mark is written before the read of _closed below, in program order; the trimmer's process-wide
+        // barrier makes the pair sequentially consistent (see StripedPool.Trim): either it sees this mark, or we see its close.
+        Volatile.Write(ref _operation, operation + 1);
+
+        // Volatile: read after the mark (acquire: the slot's load cannot move above it).
+        if (Volatile.Read(ref _closed) == 0)
+        {
+            return true;
+        }
+
+        // Volatile: leaves the operation without having touched the tier.
+        Volatile.Write(ref _operation, operation + 2);
+        return false;
+    }
+
+    /// <summary>Leaves an operation entered with <see cref="TryEnter"/>.</summary>
+    // Volatile: release; the slot and magazine stores of the operation are visible before the even mark.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void Exit() => Volatile.Write(ref _operation, _operation + 1);
 
     /// <summary>The slot of class <paramref name="sizeClass"/>; the caller has checked the class is in range.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]

@@ -37,7 +37,7 @@ namespace NativePool;
 /// stripes; it never waits for another thread. The inlined part is only the slot: <see cref="Shared"/> reaches its
 /// slots through a thread-static field of its own, an independent pool through a per-thread memo of the last
 /// independent pool used (checked against its owner). Idle arrays are released after gen-2 GCs, on a timer, and at once
-/// under high memory pressure (another live thread's slots excepted: they go when that thread next uses the pool).
+/// under high memory pressure, those parked by threads that stopped renting included (see the engine's trim protocol).
 /// </para>
 /// </remarks>
 /// <typeparam name="T">The element type.</typeparam>
@@ -245,21 +245,25 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     /// <summary>The rent, with this pool's cache on the calling thread already read (<see cref="CurrentCache"/>).</summary>
     /// <remarks>
     /// The inlined path is one compare that also folds the observation state (<see cref="_rentLimit"/> is 0 while anybody
-    /// observes), the slot's load and its clearing store. Everything else — an empty slot, an uncommon length, events,
-    /// guards — goes out of line to <see cref="RentMiss"/>.
+    /// observes), the cache's operation mark around the slot's load and its clearing store (so a trimmer reclaiming an
+    /// idle thread's slots never takes the array being handed out), and nothing else. An empty slot, an uncommon length,
+    /// events, guards go out of line to <see cref="RentMiss"/>.
     /// </remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal T[] Rent(int minimumLength, ThreadCache<T[]>? cache)
     {
-        if (cache is not null && (uint)(minimumLength - 1) < (uint)_rentLimit)
+        if (cache is not null && (uint)(minimumLength - 1) < (uint)_rentLimit && cache.TryEnter())
         {
             ref T[]? slot = ref cache.Slot(SizeClasses.GetIndex(minimumLength));
             T[]? array = slot;
             if (array is not null)
             {
                 slot = null;
+                cache.Exit();
                 return array;
             }
+
+            cache.Exit();
         }
 
         return RentMiss(minimumLength);

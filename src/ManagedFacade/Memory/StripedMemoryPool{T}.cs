@@ -168,13 +168,14 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
     private PinnedMemoryOwner<T> RentOwner(int minBufferSize)
     {
         ThreadCache<PinnedMemoryOwner<T>>? cache = CurrentCache();
-        if (cache is not null && (uint)(minBufferSize - 1) < (uint)_rentLimit)
+        if (cache is not null && (uint)(minBufferSize - 1) < (uint)_rentLimit && cache.TryEnter())
         {
             ref PinnedMemoryOwner<T>? slot = ref cache.Slot(SizeClasses.GetIndex(minBufferSize));
             PinnedMemoryOwner<T>? owner = slot;
             if (owner is not null)
             {
                 slot = null;
+                cache.Exit();
 
                 // A Dispose that began while we took the owner may have taken it from our slot too (see StripedPool.Shutdown).
                 if (_engine.IsShutDown)
@@ -185,6 +186,8 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
                 owner.Lease(minBufferSize);
                 return owner;
             }
+
+            cache.Exit();
         }
 
         return RentOwnerMiss(minBufferSize);

@@ -10,9 +10,9 @@ namespace NativePool;
 /// <remarks>
 /// <para>
 /// The engine pools <see cref="NativeBlock{T}"/> headers like any other item; its discard callback frees the native
-/// memory, so a block returned past the budget or trimmed from a stripe is freed right there. Because that discard has
-/// a side effect, the engine never trims other live threads' slots (an owner could be handing the same block out at
-/// that instant); a block parked there is freed by its own thread, by the cache's finalizer once the thread is gone,
+/// memory, so a block returned past the budget or trimmed from a stripe is freed right there. A block parked in another
+/// live thread's slot is freed by a trim pass only once that thread is provably outside its rent (the engine's reclaim
+/// protocol, in <c>StripedPool.Trim</c>); otherwise by its own thread, by the cache's finalizer once the thread is gone,
 /// or by disposal.
 /// </para>
 /// <para>

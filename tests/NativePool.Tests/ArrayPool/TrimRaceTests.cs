@@ -5,7 +5,7 @@ namespace NativePool.Tests.ArrayPool;
 /// quiet must add up exactly, with no item counted as held by a caller while a pass has it in flight.
 /// </summary>
 /// <remarks>
-/// A pass removes items from the stripes and the calling thread's own tier; each removal is a move the statistics
+/// A pass removes items from the stripes and from threads' tiers; each removal is a move the statistics
 /// reader waits for and retries around. The last test injects a broken trimmer (one that forgets to count what it
 /// takes) and shows the same check catches it, so the checks here can fail.
 /// </remarks>
