@@ -86,6 +86,7 @@ switch ($verb) {
         # Short job of everything (or --filter PATTERN, --full for the default job), then docs/benchmarks.md from the CSV export.
         # --ab [--rounds N] [--filter SUBSTRING] [--quick|--dry]: the interleaved A/B goal measurement instead (docs/benchmarking.md).
         # --churn [--gets N] [--repeats N]: how often each object pool builds objects (docs/benchmarks-churn.md).
+        # --retention [--threads N]: how much each shared array pool keeps once its threads idle (docs/benchmarks-retention.md).
         dotnet run -c Release --project bench/NativePool.Benchmarks -- --report docs/benchmarks.md @rest; exit $LASTEXITCODE
     }
     'plots' {
@@ -103,7 +104,7 @@ switch ($verb) {
         dotnet pack src/NativePool.Analyzers/NativePool.Analyzers.csproj -c Release -o artifacts/packages -p:ContinuousIntegrationBuild=true @rest; exit $LASTEXITCODE
     }
     default {
-        Write-Error "usage: ./build.ps1 [test|stress|huge|repeat [N] [--no-load]|bench [--full] [--filter PATTERN] [--report-only] [--ab [--rounds N] [--quick]] [--churn]|plots|pack [--version X.Y.Z]]"
+        Write-Error "usage: ./build.ps1 [test|stress|huge|repeat [N] [--no-load]|bench [--full] [--filter PATTERN] [--report-only] [--ab [--rounds N] [--quick]] [--churn] [--retention]|plots|pack [--version X.Y.Z]]"
         exit 2
     }
 }

@@ -32,6 +32,11 @@ public static class Program
             return ChurnProgram.Run(args);
         }
 
+        if (RetentionProgram.IsRequested(args))
+        {
+            return RetentionProgram.Run(args);
+        }
+
         BenchOptions options = BenchOptions.Parse(args);
         string resultsDirectory = Path.Combine(options.ArtifactsPath, "results");
 
