@@ -45,29 +45,6 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
 {
     private static readonly StripedArrayPool<T> s_shared = CreateShared(SharedDoubleReturnPolicy.Value);
 
-#pragma warning disable IDE1006 // dotnet/runtime names thread statics t_; .editorconfig naming rules cannot select by attribute.
-    /// <summary>
-    /// <see cref="Shared"/>'s cache on this thread (null until the thread's first miss): one thread-static access reaches
-    /// its slots, with no pool-id table and no owner check. Sound because <see cref="Shared"/> is never collected, so
-    /// this cache's owner never changes.
-    /// </summary>
-    [ThreadStatic]
-    private static ThreadCache<T[]>? t_sharedCache;
-
-    /// <summary>
-    /// The cache of the independent pool this thread used last (a one-entry memo in front of the pool-id table), used
-    /// only when <see cref="t_instanceOwner"/> is the renting pool's, so a stale entry is never read as a live one.
-    /// </summary>
-    [ThreadStatic]
-    private static ThreadCache<T[]>? t_instanceCache;
-
-    /// <summary>
-    /// The owner of <see cref="t_instanceCache"/> (always written with it). Kept beside it rather than read from the
-    /// cache, so the owner check and the cache's load both hang off the thread-static base instead of one another.
-    /// </summary>
-    [ThreadStatic]
-    private static PoolTotals? t_instanceOwner;
-#pragma warning restore IDE1006
 
     private readonly StripedPool<T[]> _engine;
     private readonly PoolTotals _owner;
@@ -229,18 +206,11 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     /// <summary>This pool's cache on the calling thread if the inlined paths may use it, else null (they then miss).</summary>
     /// <remarks>
     /// <see cref="Shared"/> reads its own thread static; the compare is with a constant, and folds away where the JIT
-    /// knows the receiver. An independent pool reads the one-entry memo of the thread, if the memo's owner is its own.
+    /// knows the receiver. An independent pool reads the thread's one-entry memo, if the memo's owner is its own
+    /// (<see cref="FacadeThreadCache{TItem}"/>).
     /// </remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal ThreadCache<T[]>? CurrentCache()
-    {
-        if (ReferenceEquals(this, s_shared))
-        {
-            return t_sharedCache;
-        }
-
-        return ReferenceEquals(t_instanceOwner, _owner) ? t_instanceCache : null;
-    }
+    internal ThreadCache<T[]>? CurrentCache() => FacadeThreadCache<T[]>.Current(ReferenceEquals(this, s_shared), _owner);
 
     /// <summary>The rent, with this pool's cache on the calling thread already read (<see cref="CurrentCache"/>).</summary>
     /// <remarks>
@@ -361,21 +331,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     }
 
     /// <summary>Makes this thread's cache of the pool reachable from the inlined paths, once it exists and may park items.</summary>
-    private void PublishCache()
-    {
-        if (ThreadCacheTable.Get(_engine.Id) is ThreadCache<T[]> cache && ReferenceEquals(cache.Owner, _owner) && cache._slotsEnabled)
-        {
-            if (ReferenceEquals(this, s_shared))
-            {
-                t_sharedCache = cache;
-            }
-            else
-            {
-                t_instanceOwner = _owner;
-                t_instanceCache = cache;
-            }
-        }
-    }
+    private void PublishCache() => FacadeThreadCache<T[]>.Publish(_engine, ReferenceEquals(this, s_shared));
 
     /// <summary>Closes the inlined paths while anybody observes pools (they then miss, and the miss raises the events).</summary>
     /// <param name="observed">Whether a listener is attached or a guarded pool exists.</param>

@@ -54,15 +54,6 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
 {
     private static readonly StripedMemoryPool<T> s_shared = new(new StripedMemoryPoolOptions(), isShared: true);
 
-#pragma warning disable IDE1006 // dotnet/runtime names thread statics t_; .editorconfig naming rules cannot select by attribute.
-    /// <summary><see cref="Shared"/>'s cache on this thread (null until the thread's first miss); see <see cref="CurrentCache"/>.</summary>
-    [ThreadStatic]
-    private static ThreadCache<PinnedMemoryOwner<T>>? t_sharedCache;
-
-    /// <summary>The cache of the independent pool this thread used last, used only after its owner is checked.</summary>
-    [ThreadStatic]
-    private static ThreadCache<PinnedMemoryOwner<T>>? t_instanceCache;
-#pragma warning restore IDE1006
 
     private readonly StripedPool<PinnedMemoryOwner<T>> _engine;
     private readonly PoolTotals _owner;
@@ -216,37 +207,12 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
     }
 
     /// <summary>This pool's cache on the calling thread if the inlined paths may use it, else null (they then miss).</summary>
-    /// <remarks>
-    /// As <see cref="StripedArrayPool{T}"/>'s: <see cref="Shared"/> reads a thread static of its own (the compare is with
-    /// a constant), an independent pool the thread's one-entry memo, checked against its owner.
-    /// </remarks>
+    /// <remarks>As <see cref="StripedArrayPool{T}"/>'s, through the same <see cref="FacadeThreadCache{TItem}"/>.</remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private ThreadCache<PinnedMemoryOwner<T>>? CurrentCache()
-    {
-        if (ReferenceEquals(this, s_shared))
-        {
-            return t_sharedCache;
-        }
-
-        ThreadCache<PinnedMemoryOwner<T>>? cache = t_instanceCache;
-        return cache is not null && ReferenceEquals(cache.Owner, _owner) ? cache : null;
-    }
+    private ThreadCache<PinnedMemoryOwner<T>>? CurrentCache() => FacadeThreadCache<PinnedMemoryOwner<T>>.Current(ReferenceEquals(this, s_shared), _owner);
 
     /// <summary>Makes this thread's cache of the pool reachable from the inlined paths, once it exists and may park items.</summary>
-    private void PublishCache()
-    {
-        if (ThreadCacheTable.Get(_engine.Id) is ThreadCache<PinnedMemoryOwner<T>> cache && ReferenceEquals(cache.Owner, _owner) && cache._slotsEnabled)
-        {
-            if (ReferenceEquals(this, s_shared))
-            {
-                t_sharedCache = cache;
-            }
-            else
-            {
-                t_instanceCache = cache;
-            }
-        }
-    }
+    private void PublishCache() => FacadeThreadCache<PinnedMemoryOwner<T>>.Publish(_engine, ReferenceEquals(this, s_shared));
 
     /// <summary>Releases idle buffers now, as the periodic trim would (everything under high memory pressure).</summary>
     /// <returns>How many buffers were released.</returns>

@@ -135,10 +135,28 @@ public class ArrayScopeTests
     }
 
     [Fact]
-    public void EveryLevelOfARecursionThreeHundredDeepKeepsItsScope()
+    public void EveryLevelOfARecursionTenThousandDeepKeepsItsScope()
     {
-        int broken = 0;
-        TestThreads.RunOnNewThread(() => broken = Recurse(300));
+        int broken = -1;
+        Exception? failure = null;
+
+        // A stack of its own, large enough for ten thousand frames that each hold a scope.
+        var thread = new Thread(
+            () =>
+            {
+                try
+                {
+                    broken = Recurse(10_000);
+                }
+                catch (Exception exception)
+                {
+                    failure = exception;
+                }
+            },
+            maxStackSize: 64 * 1024 * 1024);
+        thread.Start();
+        thread.Join();
+        Assert.Null(failure);
         Assert.Equal(0, broken);
         Assert.Equal(0, _pool.GetStatistics().Outstanding);
     }
