@@ -70,7 +70,9 @@ public abstract class StripedPoolOptions : PoolOptions
     /// <param name="itemBytes">The bytes one item of a class holds.</param>
     /// <param name="sideEffectingDiscard">Whether discarding an item frees native memory (no magazines).</param>
     /// <param name="threadSlotTokens">How many threads may park items in their slots; -1 for every thread.</param>
-    internal StripedPoolSettings ToSettings(int classCount, Func<int, long> itemBytes, bool sideEffectingDiscard = false, int threadSlotTokens = -1) =>
+    /// <param name="kind">What the pool hands out, for events and metrics.</param>
+    /// <param name="name">The pool's name in events and metrics.</param>
+    internal StripedPoolSettings ToSettings(int classCount, Func<int, long> itemBytes, string kind, string name, bool sideEffectingDiscard = false, int threadSlotTokens = -1) =>
         StripedPoolSettings.ForSizeClasses(
             classCount,
             itemBytes,
@@ -83,7 +85,9 @@ public abstract class StripedPoolOptions : PoolOptions
             TimeProvider,
             PressureSource,
             sideEffectingDiscard,
-            threadSlotTokens);
+            threadSlotTokens,
+            kind,
+            name);
 
     /// <summary>Checks the options the derived pool adds.</summary>
     /// <exception cref="ArgumentOutOfRangeException">A value is out of range; ParamName is the option's name.</exception>

@@ -8,10 +8,20 @@ namespace NativePool;
 /// The hot path (a rent or return served by the calling thread's slot) writes nothing but the slot, so rents and
 /// returns are not counted. The counters are kept where the slow paths already pay (allocations, drops, trims, per
 /// thread, summed only when read) and <see cref="Outstanding"/> is derived from them and the items the pool holds:
-/// <c>Outstanding = Allocated − Pooled − Dropped − Trimmed</c>. A snapshot taken while other threads rent and return is
-/// approximate; once they stop it is exact, so <see cref="Outstanding"/> is then the number of items callers hold. Trim
-/// passes, disposal and the clean-up of dead threads may run during the read: an item they move is counted in exactly
-/// one place, because the read is retried when one of them moved items while it read.
+/// <c>Outstanding = Allocated − Pooled − Dropped − Trimmed</c>. Once no other thread rents or returns, a snapshot is
+/// exact, and <see cref="Outstanding"/> is the number of items callers hold. Trim passes, disposal and the clean-up of
+/// dead threads may run during the read: an item they move is counted in exactly one place, because the read is retried
+/// when one of them moved items while it read.
+/// <para>
+/// Which readings are approximate, and how far. The read visits the counters, the stripes and each thread's slots one
+/// after another, without stopping the threads that rent and return (stopping them would cost every rent a shared
+/// write). An item that moves during the read from a place already read to one not yet read (rented from a stripe and
+/// returned to another thread's slot, say) is counted twice, one moving the other way not at all, and a counter read
+/// early misses the operations after it. So while other threads use the pool, <see cref="Pooled"/> and
+/// <see cref="Outstanding"/> are each off by at most the number of rents, returns and creations made during the read, in
+/// either direction, and <see cref="IsConserved"/> can read false on correct code. Alert on it only in readings taken
+/// while the pool is quiet, or when <see cref="Outstanding"/> stays below zero over successive readings.
+/// </para>
 /// </remarks>
 [StructLayout(LayoutKind.Auto)]
 public readonly record struct PoolStatistics
@@ -36,7 +46,8 @@ public readonly record struct PoolStatistics
 
     /// <summary>
     /// True when the counts are consistent: nothing is outstanding below zero (an item returned twice, accepted by a pool
-    /// that cannot see the repeat, would make it negative). Holds whenever the pool is quiet and used correctly.
+    /// that cannot see the repeat, would make it negative). Holds whenever the pool is quiet and used correctly; a
+    /// reading taken while other threads rent and return may be false on correct code (see the remarks).
     /// </summary>
     public bool IsConserved => Outstanding >= 0;
 

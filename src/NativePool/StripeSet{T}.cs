@@ -231,8 +231,7 @@ internal sealed partial class StripeSet<T> where T : class
     {
         ref StripeHeader header = ref Header(stripe);
 
-        // Settles two threads operating on one stripe: the loser moves on (or backs off) instead of waiting.
-        if (Interlocked.CompareExchange(ref header.Claim, 1, 0) != 0)
+        if (!TryClaim(ref header))
         {
             moved = 0;
             return StripeResult.Contended;
@@ -260,8 +259,7 @@ internal sealed partial class StripeSet<T> where T : class
             }
         }
 
-        // Release: publishes the slot and count stores above to the next thread that claims this stripe.
-        Volatile.Write(ref header.Claim, 0);
+        Release(ref header);
         return moved != 0 ? StripeResult.Done : StripeResult.Empty;
     }
 
@@ -270,8 +268,7 @@ internal sealed partial class StripeSet<T> where T : class
     {
         ref StripeHeader header = ref Header(stripe);
 
-        // Settles two threads operating on one stripe: the loser moves on (or backs off) instead of waiting.
-        if (Interlocked.CompareExchange(ref header.Claim, 1, 0) != 0)
+        if (!TryClaim(ref header))
         {
             moved = 0;
             return StripeResult.Contended;
@@ -297,8 +294,7 @@ internal sealed partial class StripeSet<T> where T : class
             }
         }
 
-        // Release: publishes the slot and count stores above to the next thread that claims this stripe.
-        Volatile.Write(ref header.Claim, 0);
+        Release(ref header);
         return moved != 0 ? StripeResult.Done : StripeResult.Full;
     }
 
@@ -307,8 +303,7 @@ internal sealed partial class StripeSet<T> where T : class
     {
         ref StripeHeader header = ref Header(stripe);
 
-        // Settles two threads operating on one stripe: the loser moves on instead of waiting.
-        if (Interlocked.CompareExchange(ref header.Claim, 1, 0) != 0)
+        if (!TryClaim(ref header))
         {
             item = null;
             return StripeResult.Contended;
@@ -343,8 +338,7 @@ internal sealed partial class StripeSet<T> where T : class
             result = StripeResult.Empty;
         }
 
-        // Release: publishes the slot and count stores above to the next thread that claims this stripe.
-        Volatile.Write(ref header.Claim, 0);
+        Release(ref header);
         return result;
     }
 
@@ -356,8 +350,7 @@ internal sealed partial class StripeSet<T> where T : class
     {
         ref StripeHeader header = ref Header(stripe);
 
-        // Settles two threads operating on one stripe: the loser moves on instead of waiting.
-        if (Interlocked.CompareExchange(ref header.Claim, 1, 0) != 0)
+        if (!TryClaim(ref header))
         {
             return StripeResult.Contended;
         }
@@ -395,15 +388,25 @@ internal sealed partial class StripeSet<T> where T : class
             result = StripeResult.Full;
         }
 
-        // Release: publishes the slot and count stores above to the next thread that claims this stripe.
-        Volatile.Write(ref header.Claim, 0);
+        Release(ref header);
         return result;
     }
 
     /// <summary>
-    /// The double-return check of a full stripe, without claiming it: a return that finds its home full does not pay a
-    /// compare-and-swap to learn that, but still reports a double return when the item sits on top.
+    /// Claims a stripe for one operation: the prologue of every push, pop and batch move. False when another thread
+    /// holds it; the caller never waits, it moves on to another stripe or backs off (see <see cref="BackOff"/>).
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static bool TryClaim(ref StripeHeader header) =>
+        // Settles two threads operating on one stripe: the loser moves on (or backs off) instead of waiting.
+        Interlocked.CompareExchange(ref header.Claim, 1, 0) == 0;
+
+    /// <summary>Ends an operation begun with <see cref="TryClaim"/>.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void Release(ref StripeHeader header) =>
+        // Release: publishes the slot and count stores made under the claim to the next thread that claims the stripe.
+        Volatile.Write(ref header.Claim, 0);
+
     /// <summary>
     /// Whether <paramref name="probe"/> is on top of any stripe, read without claims: the double-return check of a
     /// return that will not push (the byte budget is spent), so a second copy is never dropped while the first is kept.
@@ -421,6 +424,10 @@ internal sealed partial class StripeSet<T> where T : class
         return false;
     }
 
+    /// <summary>
+    /// The double-return check of a full stripe, without claiming it: a return that finds its home full does not pay a
+    /// compare-and-swap to learn that, but still reports a double return when the item sits on top.
+    /// </summary>
     private StripeResult PeekFullStripe(int stripe, T probe)
     {
         // Read without the claim: if a pop races us, the top we see either still is in the pool (a true duplicate) or
@@ -505,7 +512,6 @@ internal sealed partial class StripeSet<T> where T : class
         return StripeResult.Full;
     }
 
-    /// <summary>A bounded pause before retrying stripes that were claimed by another thread a moment ago.</summary>
     /// <summary>
     /// Waits out a busy stripe before round <paramref name="round"/> + 1: a short spin first (a running holder leaves in
     /// nanoseconds), then a yield (a preempted holder needs a core to leave at all). Bounded: never more than

@@ -5,22 +5,14 @@ namespace NativePool;
 /// <content>Diagnostics: the pool's name and kind, and the events its slow paths raise (each behind one enabled check).</content>
 internal sealed partial class StripedPool<T> : IObservablePool
 {
-    private string _name = "";
-    private string _kind = "object";
+    private readonly string _name;
+    private readonly string _kind;
 
-    /// <summary>The pool's name in events and metrics; set by the facade right after construction.</summary>
-    public string Name
-    {
-        get => _name;
-        set => _name = value ?? "";
-    }
+    /// <summary>The pool's name in events and metrics (<see cref="StripedPoolSettings.Name"/>).</summary>
+    public string Name => _name;
 
-    /// <summary>What the pool hands out: <c>array</c>, <c>memory</c>, <c>object</c> or <c>native</c>.</summary>
-    public string Kind
-    {
-        get => _kind;
-        set => _kind = value ?? "object";
-    }
+    /// <summary>What the pool hands out (<see cref="StripedPoolSettings.Kind"/>).</summary>
+    public string Kind => _kind;
 
     /// <summary>Raises <see cref="NativePoolEventSource.BufferAllocated"/> for an item created on a miss.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]

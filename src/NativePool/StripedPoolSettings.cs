@@ -10,6 +10,12 @@ internal sealed class StripedPoolSettings
     public static int DefaultStripeCount { get; } =
         (int)Math.Min(64, BitOperations.RoundUpToPowerOf2((uint)Math.Max(1, Environment.ProcessorCount)));
 
+    /// <summary>What the pool hands out, for events and metrics: <c>array</c>, <c>memory</c>, <c>object</c>, <c>native</c> or <c>stream</c>.</summary>
+    public string Kind { get; init; } = "object";
+
+    /// <summary>The pool's name in events and metrics.</summary>
+    public string Name { get; init; } = "";
+
     /// <summary>Size classes (1 for an object pool).</summary>
     public required int ClassCount { get; init; }
 
@@ -73,6 +79,8 @@ internal sealed class StripedPoolSettings
     /// Whether discarding an item has a side effect (native memory is freed): then threads keep no magazines.
     /// </param>
     /// <param name="threadSlotTokens">How many threads may park items in their slots; -1 for every thread.</param>
+    /// <param name="kind">What the pool hands out (<see cref="Kind"/>).</param>
+    /// <param name="name">The pool's name (<see cref="Name"/>).</param>
     public static StripedPoolSettings ForSizeClasses(
         int classCount,
         Func<int, long> itemBytes,
@@ -85,7 +93,9 @@ internal sealed class StripedPoolSettings
         TimeProvider? clock,
         Func<MemoryPressure>? pressure,
         bool sideEffectingDiscard = false,
-        int threadSlotTokens = -1)
+        int threadSlotTokens = -1,
+        string kind = "object",
+        string name = "")
     {
         int stripes = stripeCount == 0 ? DefaultStripeCount : stripeCount;
         int perStripe = itemsPerStripe == 0 ? Math.Max(32, 1024 / stripes) : itemsPerStripe;
@@ -105,6 +115,8 @@ internal sealed class StripedPoolSettings
 
         return new StripedPoolSettings
         {
+            Kind = kind,
+            Name = name,
             ClassCount = classCount,
             CapacityPerStripe = capacity,
             ItemBytes = bytes,

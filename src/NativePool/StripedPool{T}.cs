@@ -74,6 +74,8 @@ internal sealed partial class StripedPool<T> where T : class
             EngineThrowHelper.ThrowTooManySizeClasses(nameof(settings), SlotBuffer<T>.Length);
         }
 
+        _name = settings.Name ?? "";
+        _kind = settings.Kind ?? "object";
         _classCount = settings.ClassCount;
         _stripeMask = settings.StripeCount - 1;
         _classes = new StripeSet<T>?[_classCount];

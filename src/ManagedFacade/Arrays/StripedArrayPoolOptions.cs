@@ -55,7 +55,7 @@ public sealed class StripedArrayPoolOptions : StripedPoolOptions
     /// <summary>
     /// Whether every rent and return goes to the stripes, with no thread slot or magazine (a stream manager's pool:
     /// its blocks are rented once per block written, so a thread tier saves nothing worth the blocks it would strand in
-    /// threads that are not running or have ended). Not an option users set.
+    /// threads that are not running or have ended). Not an option users set. Such a pool's kind is <c>stream</c>.
     /// </summary>
     internal bool WithoutThreadTier { get; set; }
 

@@ -75,14 +75,16 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
         _clearOnReturn = options.ClearOnReturn || (options.ClearReferencesOnReturn && RuntimeHelpers.IsReferenceOrContainsReferences<T>());
 
         StripedPoolSettings settings = options.ToSettings(
-            _classCount, static c => (long)SizeClasses.GetLength(c) * Unsafe.SizeOf<T>(), threadSlotTokens: options.WithoutThreadTier ? 0 : -1);
+            _classCount,
+            static c => (long)SizeClasses.GetLength(c) * Unsafe.SizeOf<T>(),
+            kind: options.WithoutThreadTier ? "stream" : "array",
+            name: options.Name ?? $"StripedArrayPool<{typeof(T).Name}>{(isShared ? ".Shared" : "")}",
+            threadSlotTokens: options.WithoutThreadTier ? 0 : -1);
         _engine = new StripedPool<T[]>(
             settings,
             zeroNewArrays
                 ? static sizeClass => PinnedArray<T>.AllocateZeroed(SizeClasses.GetLength(sizeClass))
                 : static sizeClass => PinnedArray<T>.Allocate(SizeClasses.GetLength(sizeClass)));
-        _engine.Kind = "array";
-        _engine.Name = options.Name ?? $"StripedArrayPool<{typeof(T).Name}>{(isShared ? ".Shared" : "")}";
         _doubleReturnPolicy = options.DoubleReturnPolicy;
         _onMisuse = options.OnMisuse;
         bool guarded = options.Guarded || GuardedMode.IsOnProcessWide;

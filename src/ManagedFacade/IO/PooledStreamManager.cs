@@ -84,7 +84,6 @@ public sealed class PooledStreamManager
 
         string name = options.Name ?? (isShared ? "PooledStreamManager.Shared" : nameof(PooledStreamManager));
         _buffers = StripedArrayPool<byte>.Create(options.ToArrayPoolOptions(name, _guarded));
-        _buffers.Engine.Kind = "stream";
         if (_guarded || options.TrackLeaks)
         {
             _streams = new ItemGuard<PooledStream>(_buffers.Engine, itemBytes: null, keepStacks: true, GuardFrames, options.MisusePolicy, options.OnMisuse);

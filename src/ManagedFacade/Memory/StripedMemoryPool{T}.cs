@@ -89,10 +89,12 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
         _clearOnReturn = options.ClearOnReturn;
         _reuseOwners = options.ReuseOwners;
 
-        StripedPoolSettings settings = options.ToSettings(_classCount, static c => (long)SizeClasses.GetLength(c) * sizeof(T));
+        StripedPoolSettings settings = options.ToSettings(
+            _classCount,
+            static c => (long)SizeClasses.GetLength(c) * sizeof(T),
+            kind: "memory",
+            name: options.Name ?? $"StripedMemoryPool<{typeof(T).Name}>{(isShared ? ".Shared" : "")}");
         _engine = new StripedPool<PinnedMemoryOwner<T>>(settings, Allocate);
-        _engine.Kind = "memory";
-        _engine.Name = options.Name ?? $"StripedMemoryPool<{typeof(T).Name}>{(isShared ? ".Shared" : "")}";
         _owner = _engine.Totals;
         _returnOpen = _clearOnReturn ? 0 : 1;
         PoolRegistry.Register(_engine);

@@ -57,11 +57,11 @@ internal sealed class NativeBlockCore<T>
         StripedPoolSettings settings = options.ToSettings(
             classCount,
             static c => NativeSizeClasses.GetSize(c),
+            kind: "native",
+            name: options.Name ?? (isShared ? typeName + ".Shared" : typeName),
             sideEffectingDiscard: true,
             threadSlotTokens: options.MaximumCachingThreads);
         _engine = new StripedPool<NativeBlock<T>>(settings, Allocate, static block => block.Free());
-        _engine.Kind = "native";
-        _engine.Name = options.Name ?? (isShared ? typeName + ".Shared" : typeName);
         PoolRegistry.Register(_engine);
     }
 

@@ -135,6 +135,8 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         _stripeCapacity = stripeCapacity;
         var settings = new StripedPoolSettings
         {
+            Kind = "object",
+            Name = options.Name ?? $"StripedObjectPool<{typeof(T).Name}>",
             ClassCount = 1,
             CapacityPerStripe = [stripeCapacity],
             MagazineCapacity = [0],
@@ -147,8 +149,6 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
             Pressure = options.PressureSource ?? GCMemoryPressure.Read,
         };
         _engine = new StripedPool<T>(settings, CreateForEngine, disposeItems ? Discard : null);
-        _engine.Kind = "object";
-        _engine.Name = options.Name ?? $"StripedObjectPool<{typeof(T).Name}>";
         bool guarded = options.Guarded || GuardedMode.IsOnProcessWide;
         if (guarded || options.TrackLeaks)
         {

@@ -38,9 +38,8 @@ public class ReferenceClearingTests
     {
         // This thread's rent right after its return gets the kept array back, so the pool still holds it during the GC.
         (T[] array, WeakReference referent) = RentFillAndReturn(pool, store);
-        GC.Collect();
-        GC.WaitForPendingFinalizers();
-        GC.Collect();
+        Finalization.CollectAndFinalize();
+        Finalization.CollectAndFinalize();
 
         Assert.Equal(expectReleased, !referent.IsAlive);
         T[] again = pool.Rent(array.Length);

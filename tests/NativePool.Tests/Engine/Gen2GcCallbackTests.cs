@@ -87,8 +87,7 @@ public sealed class Gen2GcCallbackTests
 
     private static void CollectGen2()
     {
-        GC.Collect(2, GCCollectionMode.Forced, blocking: true);
-        GC.WaitForPendingFinalizers();
+        Finalization.CollectAndFinalize();
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]

@@ -310,9 +310,8 @@ public sealed class NativeBlockPoolTests
     public void ALeaseNeverDisposedIsNeverFreedUnderIt()
     {
         (NativeBlockLease lease, NativeBlockCounters counters) = RentFromAPoolThatIsDropped();
-        GC.Collect(2, GCCollectionMode.Forced, blocking: true);
-        GC.WaitForPendingFinalizers();
-        GC.Collect(2, GCCollectionMode.Forced, blocking: true);
+        Finalization.CollectAndFinalize();
+        Finalization.CollectAndFinalize();
         Assert.True(lease.IsActive);
         Assert.Equal(0, counters.FreedBlocks);
         lease.Span.Fill(7);

@@ -148,7 +148,6 @@ public sealed class ArrayPoolCollectionParityTests
 
     private static void CollectGen2()
     {
-        GC.Collect(2, GCCollectionMode.Forced, blocking: true);
-        GC.WaitForPendingFinalizers();
+        Finalization.CollectAndFinalize();
     }
 }
