@@ -23,6 +23,11 @@ internal static class EngineThrowHelper
     public static void ThrowTooManyPools(int maximum) =>
         throw new InvalidOperationException($"More than {maximum} NativePool pools are alive at once.");
 
+    /// <summary>A process-wide setting holds a value NativePool cannot read (<paramref name="message"/> names it).</summary>
+    [DoesNotReturn]
+    [StackTraceHidden]
+    public static void ThrowMalformedSetting(string message) => throw new InvalidOperationException(message);
+
     /// <summary>Discarding items (an object's <c>Dispose</c>) threw; every other item was still discarded.</summary>
     [DoesNotReturn]
     [StackTraceHidden]

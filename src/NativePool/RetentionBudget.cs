@@ -1,5 +1,4 @@
 using System;
-using System.Globalization;
 using System.Runtime.InteropServices;
 using System.Threading;
 
@@ -25,14 +24,43 @@ internal sealed class RetentionBudget
     /// <summary>The environment variable read when the runtime setting is not there.</summary>
     public const string EnvironmentVariable = "NATIVEPOOL_RETAINED_BYTES_LIMIT";
 
+    private static readonly RetentionBudget? s_process;
+    private static readonly string? s_processRejection;
+
     private readonly long _limit;
     private PaddedCount _used; // mutable: do not make readonly
+
+    static RetentionBudget()
+    {
+        try
+        {
+            s_process = ReadLimit(AppContext.GetData, Environment.GetEnvironmentVariable) is long limit ? new RetentionBudget(limit) : null;
+        }
+        catch (InvalidOperationException rejected)
+        {
+            // Not thrown from here (it would surface as a TypeInitializationException): every pool that asks throws it.
+            s_processRejection = rejected.Message;
+        }
+    }
 
     /// <summary>Creates a budget of <paramref name="limit"/> bytes (at least 1).</summary>
     public RetentionBudget(long limit) => _limit = limit;
 
     /// <summary>The process's budget, or null when no limit is configured (then nothing is counted).</summary>
-    public static RetentionBudget? Process { get; } = ReadLimit(AppContext.GetData, Environment.GetEnvironmentVariable) is long limit ? new RetentionBudget(limit) : null;
+    /// <exception cref="InvalidOperationException">The limit's setting holds a value that is not a byte count (see <see cref="ReadLimit"/>).</exception>
+    public static RetentionBudget? Process
+    {
+        get
+        {
+            if (s_processRejection is not null)
+            {
+                NativePoolEventSource.Log.SettingRejected(s_processRejection);
+                EngineThrowHelper.ThrowMalformedSetting(s_processRejection);
+            }
+
+            return s_process;
+        }
+    }
 
     /// <summary>The most bytes the stripes of all the pools on this budget hold together.</summary>
     public long Limit => _limit;
@@ -46,18 +74,24 @@ internal sealed class RetentionBudget
 
     /// <summary>
     /// Reads the limit: the runtime setting <see cref="SettingName"/>, else the environment variable
-    /// <see cref="EnvironmentVariable"/>, as a whole number of bytes. Unset, not a positive number: no limit.
+    /// <see cref="EnvironmentVariable"/>, as a byte count (<see cref="ByteCount"/>: <c>268435456</c>, <c>256MB</c>,
+    /// <c>1 GiB</c>). Unset or empty: no limit.
     /// </summary>
+    /// <exception cref="InvalidOperationException">The value is not a byte count; the message names the setting and the value.</exception>
     internal static long? ReadLimit(Func<string, object?> getSetting, Func<string, string?> getEnvironment)
     {
-        object? setting = getSetting(SettingName);
-        string? text = setting as string ?? (setting is IConvertible convertible ? convertible.ToString(CultureInfo.InvariantCulture) : null);
-        if (string.IsNullOrWhiteSpace(text))
+        ProcessSetting setting = ProcessSetting.Read(SettingName, EnvironmentVariable, getSetting, getEnvironment);
+        if (!setting.IsSet)
         {
-            text = getEnvironment(EnvironmentVariable);
+            return null;
         }
 
-        return long.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out long limit) && limit > 0 ? limit : null;
+        if (!ByteCount.TryParse(setting.Text, out long limit))
+        {
+            EngineThrowHelper.ThrowMalformedSetting(setting.Rejection(ByteCount.Accepted));
+        }
+
+        return limit;
     }
 
     /// <summary>Takes the bytes of up to <paramref name="count"/> items of <paramref name="itemBytes"/> each.</summary>

@@ -106,7 +106,8 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     /// variable <c>NATIVEPOOL_SHARED_DOUBLE_RETURN</c>, <c>Throw</c>, <c>Report</c> or <c>Ignore</c>, read once when the
     /// first shared array pool is created. The default is <see cref="PoolMisusePolicy.Report"/>: the array is kept once
     /// and the <c>DoubleReturn</c> event is written, with no exception, so code moved from <c>ArrayPool&lt;T&gt;.Shared</c>
-    /// (which accepts a double return silently) does not start throwing. <c>Throw</c> is the setting for test runs.
+    /// (which accepts a double return silently) does not start throwing. <c>Throw</c> is the setting for test runs. Any
+    /// other non-empty value is refused: the first use of the shared pool throws, naming the setting and the value.
     /// </remarks>
     public static new StripedArrayPool<T> Shared => s_shared;
 

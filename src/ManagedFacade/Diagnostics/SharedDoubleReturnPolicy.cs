@@ -7,10 +7,10 @@ namespace NativePool;
 /// once when the first shared array pool is created.
 /// </summary>
 /// <remarks>
-/// The runtime setting <see cref="SettingName"/> (runtimeconfig.json <c>configProperties</c>, a
-/// <c>RuntimeHostConfigurationOption</c> item in the project, or <see cref="AppContext.SetData(string, object?)"/>
-/// before the first use), else the environment variable <see cref="EnvironmentVariable"/>, with the value
-/// <c>Throw</c>, <c>Report</c> or <c>Ignore</c> (any case). Unset, empty or any other value means <see cref="Default"/>.
+/// The runtime setting <see cref="SettingName"/>, else the environment variable <see cref="EnvironmentVariable"/> (see
+/// <see cref="ProcessSetting"/>), with the value <c>Throw</c>, <c>Report</c> or <c>Ignore</c> (any case, spaces around
+/// allowed). Unset or empty means <see cref="Default"/>; any other value makes the first use of a shared array pool throw
+/// <see cref="InvalidOperationException"/> naming the setting and the value.
 /// </remarks>
 internal static class SharedDoubleReturnPolicy
 {
@@ -26,27 +26,64 @@ internal static class SharedDoubleReturnPolicy
     /// </summary>
     public const PoolMisusePolicy Default = PoolMisusePolicy.Report;
 
+    private const string Accepted = "Throw, Report or Ignore (any case)";
+
+    private static readonly PoolMisusePolicy s_value;
+    private static readonly string? s_rejection;
+
+    static SharedDoubleReturnPolicy()
+    {
+        try
+        {
+            s_value = Read(AppContext.GetData, Environment.GetEnvironmentVariable);
+        }
+        catch (InvalidOperationException rejected)
+        {
+            // Not thrown from here (it would surface as a TypeInitializationException of this class): the reader throws it.
+            s_rejection = rejected.Message;
+        }
+    }
+
     /// <summary>The process's policy.</summary>
-    public static readonly PoolMisusePolicy Value = Read(AppContext.GetData, Environment.GetEnvironmentVariable);
+    /// <exception cref="InvalidOperationException">The setting holds a value that is not a policy.</exception>
+    public static PoolMisusePolicy Value
+    {
+        get
+        {
+            if (s_rejection is not null)
+            {
+                NativePoolEventSource.Log.SettingRejected(s_rejection);
+                ThrowHelper.ThrowInvalidOperation(s_rejection);
+            }
+
+            return s_value;
+        }
+    }
 
     /// <summary>Reads the policy from <paramref name="getSetting"/> (the runtime setting) or else <paramref name="getEnvironment"/>.</summary>
     /// <param name="getSetting">Reads a runtime setting by name.</param>
     /// <param name="getEnvironment">Reads an environment variable by name.</param>
-    /// <returns>The policy the values name, or <see cref="Default"/>.</returns>
+    /// <returns>The policy the values name, or <see cref="Default"/> when neither is set.</returns>
+    /// <exception cref="InvalidOperationException">The value is not a policy; the message names the setting and the value.</exception>
     internal static PoolMisusePolicy Read(Func<string, object?> getSetting, Func<string, string?> getEnvironment)
     {
-        string? value = getSetting(SettingName) as string;
-        if (string.IsNullOrWhiteSpace(value))
+        ProcessSetting setting = ProcessSetting.Read(SettingName, EnvironmentVariable, getSetting, getEnvironment);
+        if (!setting.IsSet)
         {
-            value = getEnvironment(EnvironmentVariable);
+            return Default;
         }
 
-        return value?.Trim().ToUpperInvariant() switch
+        switch (setting.Text!.Trim().ToUpperInvariant())
         {
-            "THROW" => PoolMisusePolicy.Throw,
-            "REPORT" => PoolMisusePolicy.Report,
-            "IGNORE" => PoolMisusePolicy.Ignore,
-            _ => Default,
-        };
+            case "THROW":
+                return PoolMisusePolicy.Throw;
+            case "REPORT":
+                return PoolMisusePolicy.Report;
+            case "IGNORE":
+                return PoolMisusePolicy.Ignore;
+            default:
+                ThrowHelper.ThrowInvalidOperation(setting.Rejection(Accepted));
+                return Default;
+        }
     }
 }

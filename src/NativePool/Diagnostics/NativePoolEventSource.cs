@@ -35,6 +35,7 @@ internal sealed class NativePoolEventSource : EventSource
     private const int StreamDisposedId = 12;
     private const int StreamFinalizedId = 13;
     private const int StreamOverCapacityId = 14;
+    private const int SettingRejectedId = 15;
 
     private NativePoolEventSource()
         : base(EventSourceSettings.EtwSelfDescribingEventFormat)
@@ -148,6 +149,16 @@ internal sealed class NativePoolEventSource : EventSource
     public void StreamOverCapacity(long streamId, long requestedCapacity, long maximumCapacity, int poolId, string tag, string poolName)
     {
         WriteStream(StreamOverCapacityId, [streamId, requestedCapacity, maximumCapacity], poolId, tag, poolName);
+    }
+
+    /// <summary>
+    /// A process-wide setting holds a value NativePool cannot read; <paramref name="message"/> names the setting, the value
+    /// and what it accepts. Written each time a pool that depends on the setting refuses to be created.
+    /// </summary>
+    [Event(SettingRejectedId, Level = EventLevel.Error)]
+    public void SettingRejected(string message)
+    {
+        WriteEvent(SettingRejectedId, message);
     }
 
     /// <summary>An item's id in events: its identity hash code.</summary>

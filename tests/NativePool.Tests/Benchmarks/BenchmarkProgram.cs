@@ -10,6 +10,10 @@ internal static class BenchmarkProgram
     public static (int ExitCode, string Log) Run(TimeSpan timeout, params string[] arguments) =>
         ChildProcess.Run("dotnet", workingDirectory: null, timeout, ["exec", Find(), .. arguments]);
 
+    /// <summary>Runs the program with <paramref name="arguments"/> and <paramref name="environment"/> set for it.</summary>
+    public static (int ExitCode, string Log) Run(TimeSpan timeout, IReadOnlyDictionary<string, string> environment, params string[] arguments) =>
+        ChildProcess.Run("dotnet", workingDirectory: null, timeout, ["exec", Find(), .. arguments], environment);
+
     /// <summary>The last <paramref name="lines"/> lines of <paramref name="text"/>.</summary>
     public static string Tail(string text, int lines) => ChildProcess.Tail(text, lines);
 

@@ -30,8 +30,7 @@ public sealed class SharedDoubleReturnPolicyTests
     [InlineData(null, "Ignore", PoolMisusePolicy.Ignore)]
     [InlineData("", "Ignore", PoolMisusePolicy.Ignore)]
     [InlineData("Throw", "Ignore", PoolMisusePolicy.Throw)]
-    [InlineData("sometimes", null, PoolMisusePolicy.Report)]
-    [InlineData(null, "1", PoolMisusePolicy.Report)]
+    [InlineData("", "", PoolMisusePolicy.Report)]
     public void TheRuntimeSettingComesBeforeTheEnvironmentVariable(string? setting, string? environment, PoolMisusePolicy expected)
     {
         PoolMisusePolicy policy = SharedDoubleReturnPolicy.Read(
@@ -41,10 +40,29 @@ public sealed class SharedDoubleReturnPolicyTests
         Assert.Equal(expected, policy);
     }
 
-    [Fact]
-    public void ASettingThatIsNotAStringIsIgnored()
+    [Theory]
+    [InlineData("sometimes", null)]
+    [InlineData(null, "1")]
+    [InlineData(null, "Throws")]
+    [InlineData("Report please", "Ignore")]
+    public void AnUnknownPolicyIsRefusedWithItsSourceAndValueNamed(string? setting, string? environment)
     {
-        Assert.Equal(PoolMisusePolicy.Ignore, SharedDoubleReturnPolicy.Read(static _ => true, static _ => "Ignore"));
+        InvalidOperationException refused = Assert.Throws<InvalidOperationException>(() => SharedDoubleReturnPolicy.Read(
+            name => name == SharedDoubleReturnPolicy.SettingName ? setting : null,
+            name => name == SharedDoubleReturnPolicy.EnvironmentVariable ? environment : null));
+
+        string source = setting is null ? SharedDoubleReturnPolicy.EnvironmentVariable : SharedDoubleReturnPolicy.SettingName;
+        Assert.Contains(source, refused.Message, StringComparison.Ordinal);
+        Assert.Contains($"'{setting ?? environment}'", refused.Message, StringComparison.Ordinal);
+        Assert.Contains("Throw, Report or Ignore", refused.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void ARuntimeSettingThatIsNotAStringIsRefusedNotSkipped()
+    {
+        // runtimeconfig.json "NativePool.SharedDoubleReturnPolicy": true is a mistake to report, not a reason to fall
+        // back to the environment variable.
+        Assert.Throws<InvalidOperationException>(() => SharedDoubleReturnPolicy.Read(static _ => true, static _ => "Ignore"));
     }
 
     [Theory]

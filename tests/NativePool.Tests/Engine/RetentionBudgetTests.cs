@@ -133,10 +133,18 @@ public sealed class RetentionBudgetTests
     [InlineData(null, "4096", 4096L)]
     [InlineData("", "4096", 4096L)]
     [InlineData("2048", "4096", 2048L)]
-    [InlineData("0", null, null)]
-    [InlineData("-5", null, null)]
-    [InlineData("64 MiB", null, null)]
+    [InlineData(null, " 268435456", 268435456L)]
+    [InlineData(null, "256MB", 256L << 20)]
+    [InlineData(null, "256 MiB", 256L << 20)]
+    [InlineData(null, "64 mib ", 64L << 20)]
+    [InlineData(null, "1g", 1L << 30)]
+    [InlineData(null, "1GiB", 1L << 30)]
+    [InlineData(null, "2T", 2L << 40)]
+    [InlineData(null, "512k", 512L << 10)]
+    [InlineData(null, "100b", 100L)]
     [InlineData(null, null, null)]
+    [InlineData("", "", null)]
+    [InlineData(" ", "  ", null)]
     public void TheLimitComesFromTheRuntimeSettingThenTheEnvironment(string? setting, string? environment, long? expected)
     {
         long? limit = RetentionBudget.ReadLimit(
@@ -144,6 +152,29 @@ public sealed class RetentionBudgetTests
             name => name == RetentionBudget.EnvironmentVariable ? environment : null);
 
         Assert.Equal(expected, limit);
+    }
+
+    [Theory]
+    [InlineData(null, "garbage")]
+    [InlineData(null, "-5")]
+    [InlineData(null, "0")]
+    [InlineData(null, "0MB")]
+    [InlineData(null, "99999999999999999999")]
+    [InlineData(null, "9000000T")]
+    [InlineData(null, "1.5GB")]
+    [InlineData(null, "256 MBs")]
+    [InlineData(null, "MB")]
+    [InlineData(null, "256MB extra")]
+    [InlineData("lots", "4096")]
+    public void AMalformedLimitIsRefusedWithItsSourceAndValueNamed(string? setting, string? environment)
+    {
+        InvalidOperationException refused = Assert.Throws<InvalidOperationException>(() => RetentionBudget.ReadLimit(
+            name => name == RetentionBudget.SettingName ? setting : null,
+            name => name == RetentionBudget.EnvironmentVariable ? environment : null));
+
+        string source = setting is null ? RetentionBudget.EnvironmentVariable : RetentionBudget.SettingName;
+        Assert.Contains(source, refused.Message, StringComparison.Ordinal);
+        Assert.Contains($"'{setting ?? environment}'", refused.Message, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -1,0 +1,46 @@
+using System;
+using System.Globalization;
+
+namespace NativePool;
+
+/// <summary>
+/// A process-wide setting read once: a runtime setting (runtimeconfig.json <c>configProperties</c>, a
+/// <c>RuntimeHostConfigurationOption</c> item, or <see cref="AppContext.SetData(string, object?)"/> before the first
+/// use), else an environment variable. Unset or empty means the default; a value that cannot be read is never ignored.
+/// </summary>
+/// <remarks>
+/// A malformed value is reported where it would take effect: every pool construction that depends on it throws
+/// <see cref="InvalidOperationException"/> naming the setting, its value and what it accepts, and writes the
+/// <see cref="NativePoolEventSource.SettingRejected"/> event, until the process is started with a readable value.
+/// </remarks>
+internal readonly struct ProcessSetting
+{
+    private ProcessSetting(string source, string text)
+    {
+        Source = source;
+        Text = text;
+    }
+
+    /// <summary>Where the value came from: the runtime setting's or the environment variable's name, and which it is.</summary>
+    public string Source { get; }
+
+    /// <summary>The value as written (null when neither place sets it).</summary>
+    public string? Text { get; }
+
+    /// <summary>Whether the setting is set to a non-empty value.</summary>
+    public bool IsSet => !string.IsNullOrWhiteSpace(Text);
+
+    /// <summary>Reads <paramref name="settingName"/> from <paramref name="getSetting"/>, else <paramref name="variable"/> from <paramref name="getEnvironment"/>.</summary>
+    public static ProcessSetting Read(string settingName, string variable, Func<string, object?> getSetting, Func<string, string?> getEnvironment)
+    {
+        object? setting = getSetting(settingName);
+        string? text = setting as string ?? (setting is IConvertible convertible ? convertible.ToString(CultureInfo.InvariantCulture) : null);
+        return string.IsNullOrWhiteSpace(text)
+            ? new ProcessSetting($"environment variable {variable}", getEnvironment(variable) ?? "")
+            : new ProcessSetting($"runtime setting {settingName}", text);
+    }
+
+    /// <summary>The message of a value that cannot be read, accepting <paramref name="accepted"/>.</summary>
+    public string Rejection(string accepted) =>
+        $"The {Source} is '{Text}', which NativePool cannot read: it accepts {accepted}. Fix or remove the value; no pool is created with it.";
+}
