@@ -22,7 +22,8 @@ namespace NativePool;
 /// <para>
 /// Concurrency. A push, pop or trim first claims the stripe with one <see cref="Interlocked.CompareExchange(ref int, int, int)"/>
 /// on its header. A thread that loses the claim does not wait on it: it reports <see cref="StripeResult.Contended"/>
-/// and the caller tries the other stripes, then retries a bounded number of rounds (<see cref="ContendedRounds"/>) —
+/// and the caller tries the other stripes, then retries a bounded number of rounds (<see cref="ContendedRounds"/>, or for
+/// as long as the stripes stay busy in a set made to wait for them: object pools) —
 /// spinning briefly, then yielding its core — before it allocates (rent) or drops (return). The yields matter when
 /// threads outnumber cores: a claim holder preempted inside its few instructions keeps the stripe for a whole scheduling
 /// quantum, and a caller that gave up after spinning would build a new item (or drop one) for every such preemption,
@@ -55,6 +56,7 @@ internal sealed partial class StripeSet<T> where T : class
     private readonly int _slotStride;
     private readonly int _capacity;
     private readonly int _totalCapacity;
+    private readonly int _roundLimit;
     private readonly int _stripeMask;
     private readonly long _allStripes;
     private OccupancyMasks _masks; // mutable: do not make readonly
@@ -67,7 +69,12 @@ internal sealed partial class StripeSet<T> where T : class
     /// or -1 for that product: the total is split as evenly as it goes (the first stripes take the remainder, one item
     /// each), so the stripes themselves enforce an exact bound and no shared counter is needed.
     /// </param>
-    public StripeSet(int stripeCount, int capacityPerStripe, int totalCapacity = -1)
+    /// <param name="waitForBusyStripes">
+    /// Retry busy stripes for as long as they stay busy (yielding, then sleeping a millisecond at a time) instead of
+    /// <see cref="ContendedRounds"/> rounds: for pools whose items are expensive to build (objects), where building one
+    /// because another thread was preempted inside its claim costs more than waiting for it to be scheduled again.
+    /// </param>
+    public StripeSet(int stripeCount, int capacityPerStripe, int totalCapacity = -1, bool waitForBusyStripes = false)
     {
         Debug.Assert(BitOperations.IsPow2(stripeCount) && stripeCount <= 64);
         Debug.Assert(capacityPerStripe >= 1);
@@ -75,6 +82,7 @@ internal sealed partial class StripeSet<T> where T : class
 
         _capacity = capacityPerStripe;
         _totalCapacity = totalCapacity < 0 ? stripeCount * capacityPerStripe : totalCapacity;
+        _roundLimit = waitForBusyStripes ? int.MaxValue : ContendedRounds;
         _stripeMask = stripeCount - 1;
         _allStripes = stripeCount == 64 ? -1L : (1L << stripeCount) - 1;
         _slotStride = (capacityPerStripe + CacheLine.References - 1) & ~(CacheLine.References - 1);
@@ -194,7 +202,7 @@ internal sealed partial class StripeSet<T> where T : class
     [MethodImpl(MethodImplOptions.NoInlining)]
     private int MoveBatch(int home, Span<T?> destination, ReadOnlySpan<T?> source, bool pop)
     {
-        for (int round = 0; round < ContendedRounds; round++)
+        for (int round = 0; round < _roundLimit; round++)
         {
             bool contended = false;
 
@@ -441,7 +449,7 @@ internal sealed partial class StripeSet<T> where T : class
     [MethodImpl(MethodImplOptions.NoInlining)]
     private T? PopSlow(int home)
     {
-        for (int round = 0; round < ContendedRounds; round++)
+        for (int round = 0; round < _roundLimit; round++)
         {
             bool contended = false;
 
@@ -462,7 +470,7 @@ internal sealed partial class StripeSet<T> where T : class
             }
 
             // Items were there but their stripes were busy: a back-off costs far less than allocating a new item (or
-            // dropping one), so try again a bounded number of rounds.
+            // dropping one), so try again (a bounded number of rounds, unless this set waits for busy stripes).
             if (!contended && round != 0)
             {
                 return null;
@@ -482,7 +490,7 @@ internal sealed partial class StripeSet<T> where T : class
     [MethodImpl(MethodImplOptions.NoInlining)]
     private StripeResult PushSlow(int home, T item, T probe)
     {
-        for (int round = 0; round < ContendedRounds; round++)
+        for (int round = 0; round < _roundLimit; round++)
         {
             bool contended = false;
 
@@ -514,8 +522,9 @@ internal sealed partial class StripeSet<T> where T : class
 
     /// <summary>
     /// Waits out a busy stripe before round <paramref name="round"/> + 1: a short spin first (a running holder leaves in
-    /// nanoseconds), then a yield (a preempted holder needs a core to leave at all). Bounded: never more than
-    /// <see cref="ContendedRounds"/> rounds per operation.
+    /// nanoseconds), then a yield (a preempted holder needs a core to leave at all); past <see cref="ContendedRounds"/>
+    /// (only a set that waits for busy stripes gets there) a sleep of 0, then of 1 ms, so a holder of any priority gets
+    /// a core. A claim is held for a handful of instructions that never block, so the wait ends when the holder runs.
     /// </summary>
     private static void BackOff(int round)
     {
@@ -523,9 +532,13 @@ internal sealed partial class StripeSet<T> where T : class
         {
             Thread.SpinWait(4 << round);
         }
-        else
+        else if (round < ContendedRounds)
         {
             Thread.Yield();
+        }
+        else
+        {
+            Thread.Sleep(round < 4 * ContendedRounds ? 0 : 1);
         }
     }
 

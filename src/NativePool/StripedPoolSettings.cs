@@ -39,6 +39,12 @@ internal sealed class StripedPoolSettings
     /// </summary>
     public int RetentionLimit { get; init; } = -1;
 
+    /// <summary>
+    /// Whether a rent or return that finds stripes busy retries for as long as they stay busy rather than a bounded number
+    /// of rounds (then allocating or dropping): object pools, whose items are expensive to build (see <see cref="StripeSet{T}"/>).
+    /// </summary>
+    public bool WaitsForBusyStripes { get; init; }
+
     /// <summary>How many threads may park items in their thread slots; -1 for every thread.</summary>
     public int ThreadSlotTokens { get; init; } = -1;
 

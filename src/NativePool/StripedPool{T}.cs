@@ -55,6 +55,7 @@ internal sealed partial class StripedPool<T> where T : class
     private readonly PoolTotals _totals;
     private readonly RetentionBudget? _budget;
     private readonly int _retentionLimit;
+    private readonly bool _waitsForBusyStripes;
     private readonly ConditionalWeakTable<ThreadCache<T>, object?> _threadCaches = new();
 
     // 1 from the moment the id is this pool's until it is given back; 0 in a pool whose constructor threw before.
@@ -86,6 +87,7 @@ internal sealed partial class StripedPool<T> where T : class
         _onDiscard = onDiscard;
         _discardItem = onDiscard is null ? null : DiscardStripeItem;
         _retentionLimit = settings.RetentionLimit;
+        _waitsForBusyStripes = settings.WaitsForBusyStripes;
         Debug.Assert(
             _retentionLimit < 0 || (_classCount == 1 && _magazineCapacity[0] == 0 && _retentionLimit <= (long)settings.StripeCount * _capacityPerStripe[0]),
             "An exact limit is the object pools': one class, no magazine, no more than the stripes can hold.");
@@ -488,7 +490,7 @@ internal sealed partial class StripedPool<T> where T : class
     [MethodImpl(MethodImplOptions.NoInlining)]
     private StripeSet<T> CreateStripes(int sizeClass)
     {
-        var created = new StripeSet<T>(_stripeMask + 1, _capacityPerStripe[sizeClass], _retentionLimit);
+        var created = new StripeSet<T>(_stripeMask + 1, _capacityPerStripe[sizeClass], _retentionLimit, _waitsForBusyStripes);
 
         // Two threads may create the first stripes of a class at once: the first published set wins, the other is garbage.
         return Interlocked.CompareExchange(ref _classes[sizeClass], created, null) ?? created;

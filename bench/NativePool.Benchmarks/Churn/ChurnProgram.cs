@@ -28,31 +28,14 @@ public static class ChurnProgram
 
     public static int Run(IReadOnlyList<string> args)
     {
-        long gets = 1_000_000;
-        int repeats = 5;
-        string? report = null;
-        for (int i = 0; i < args.Count; i++)
+        var numbers = new Dictionary<string, long> { ["--gets"] = 1_000_000, ["--repeats"] = 5 };
+        if (!ToolOptions.TryParse(args, Switch, numbers, out string? report))
         {
-            switch (args[i])
-            {
-                case Switch:
-                    break;
-                case "--gets" when i + 1 < args.Count && long.TryParse(args[i + 1], NumberStyles.None, CultureInfo.InvariantCulture, out long n) && n > 0:
-                    gets = n;
-                    i++;
-                    break;
-                case "--repeats" when i + 1 < args.Count && int.TryParse(args[i + 1], NumberStyles.None, CultureInfo.InvariantCulture, out int r) && r > 0:
-                    repeats = r;
-                    i++;
-                    break;
-                case "--report" when i + 1 < args.Count:
-                    report = Path.GetFullPath(args[++i]);
-                    break;
-                default:
-                    Console.Error.WriteLine($"Unknown or incomplete option '{args[i]}'. Usage: --churn [--gets N] [--repeats N] [--report PATH]");
-                    return 2;
-            }
+            return 2;
         }
+
+        long gets = numbers["--gets"];
+        int repeats = checked((int)numbers["--repeats"]);
 
         var table = new StringBuilder();
         table.AppendLine(CultureInfo.InvariantCulture, $"**Machine:** {MachineInfo.Capture().Line}  ");

@@ -40,26 +40,13 @@ public static class RetentionProgram
             return RunChild(args[1] == "ours", childThreads);
         }
 
-        int threads = 64;
-        string? report = null;
-        for (int i = 0; i < args.Count; i++)
+        var numbers = new Dictionary<string, long> { ["--threads"] = 64 };
+        if (!ToolOptions.TryParse(args, Switch, numbers, out string? report))
         {
-            switch (args[i])
-            {
-                case Switch:
-                    break;
-                case "--threads" when i + 1 < args.Count && int.TryParse(args[i + 1], NumberStyles.None, CultureInfo.InvariantCulture, out int n) && n > 0:
-                    threads = n;
-                    i++;
-                    break;
-                case "--report" when i + 1 < args.Count:
-                    report = Path.GetFullPath(args[++i]);
-                    break;
-                default:
-                    Console.Error.WriteLine($"Unknown or incomplete option '{args[i]}'. Usage: --retention [--threads N] [--report PATH]");
-                    return 2;
-            }
+            return 2;
         }
+
+        int threads = checked((int)numbers["--threads"]);
 
         long[]? ours = RunInChild("ours", threads);
         long[]? peer = RunInChild("peer", threads);

@@ -141,6 +141,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
             CapacityPerStripe = [stripeCapacity],
             MagazineCapacity = [0],
             RetentionLimit = maximumRetained - 1,
+            WaitsForBusyStripes = true,
             StripeCount = stripes,
             TrimmingEnabled = options.TrimmingEnabled && !disposeItems,
             TrimInterval = options.TrimInterval,
