@@ -19,7 +19,9 @@ namespace NativePool.Analyzers;
 /// </summary>
 /// <remarks>
 /// When statements follow the try/finally in its block, a <c>using</c> statement keeps the array's return where the
-/// finally put it; otherwise a <c>using</c> declaration returns it at the same point, the end of the block.
+/// finally put it; otherwise a <c>using</c> declaration returns it at the same point, the end of the block. Fix All
+/// (the IDE's, and <c>dotnet format analyzers</c>) marks every try/finally its diagnostics name, then rewrites them one
+/// at a time from the last in the document, each against the document as the earlier rewrites left it.
 /// </remarks>
 [ExportCodeFixProvider(LanguageNames.CSharp, Name = nameof(RentScopedCodeFixProvider))]
 [Shared]
@@ -28,14 +30,55 @@ public sealed class RentScopedCodeFixProvider : PoolCodeFixProvider
     /// <inheritdoc/>
     public override ImmutableArray<string> FixableDiagnosticIds { get; } = ImmutableArray.Create(DiagnosticIds.UseRentScoped);
 
-    private protected override string Title => "Use RentScoped";
+    private const string FixTitle = "Use RentScoped";
 
-    private protected override async Task<Document> FixAsync(Document document, Diagnostic diagnostic, CancellationToken cancellationToken)
+    private const string TargetAnnotationKind = "NativePool.RentScopedTarget";
+
+    private protected override string Title => FixTitle;
+
+    /// <inheritdoc/>
+    public override FixAllProvider GetFixAllProvider() => FixAll.Instance;
+
+    private protected override Task<Document> FixAsync(Document document, Diagnostic diagnostic, CancellationToken cancellationToken)
+        => FixAllAsync(document, [diagnostic], cancellationToken);
+
+    /// <summary>Marks the try/finally of each diagnostic, then rewrites them one at a time, the last in the document first.</summary>
+    private static async Task<Document> FixAllAsync(Document document, IEnumerable<Diagnostic> diagnostics, CancellationToken cancellationToken)
+    {
+        SyntaxNode? root = await document.GetSyntaxRootAsync(cancellationToken).ConfigureAwait(false);
+        if (root is null)
+        {
+            return document;
+        }
+
+        List<TryStatementSyntax> targets = [];
+        foreach (Diagnostic diagnostic in diagnostics)
+        {
+            if (diagnostic.AdditionalLocations.Count != 0 && root.FindNode(diagnostic.AdditionalLocations[0].SourceSpan) is TryStatementSyntax target)
+            {
+                targets.Add(target);
+            }
+        }
+
+        // One annotation per target, numbered in document order, so each is found again after the others' rewrites.
+        List<TryStatementSyntax> ordered = [.. targets.Distinct().OrderBy(static t => t.SpanStart)];
+        var annotations = ordered.Select((_, i) => new SyntaxAnnotation(TargetAnnotationKind, i.ToString(System.Globalization.CultureInfo.InvariantCulture))).ToList();
+        root = root.ReplaceNodes(ordered, (original, rewritten) => rewritten.WithAdditionalAnnotations(annotations[ordered.IndexOf(original)]));
+        document = document.WithSyntaxRoot(root);
+        for (int i = annotations.Count - 1; i >= 0; i--)
+        {
+            document = await FixOneAsync(document, annotations[i], cancellationToken).ConfigureAwait(false);
+        }
+
+        return document;
+    }
+
+    private static async Task<Document> FixOneAsync(Document document, SyntaxAnnotation target, CancellationToken cancellationToken)
     {
         SyntaxNode? root = await document.GetSyntaxRootAsync(cancellationToken).ConfigureAwait(false);
         SemanticModel? model = await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false);
-        if (root is null || model is null || diagnostic.AdditionalLocations.Count == 0
-            || root.FindNode(diagnostic.AdditionalLocations[0].SourceSpan) is not TryStatementSyntax tryStatement
+        if (root is null || model is null
+            || root.GetAnnotatedNodes(target).FirstOrDefault() is not TryStatementSyntax tryStatement
             || tryStatement.Parent is not BlockSyntax block
             || model.GetOperation(tryStatement, cancellationToken) is not ITryOperation tryOperation
             || PoolApi.TryCreate(model.Compilation) is not { } api
@@ -115,5 +158,15 @@ public sealed class RentScopedCodeFixProvider : PoolCodeFixProvider
         }
 
         return name;
+    }
+
+    private sealed class FixAll : DocumentBasedFixAllProvider
+    {
+        public static FixAll Instance { get; } = new();
+
+        protected override string GetFixAllTitle(FixAllContext fixAllContext) => FixTitle;
+
+        protected override async Task<Document?> FixAllAsync(FixAllContext fixAllContext, Document document, ImmutableArray<Diagnostic> diagnostics)
+            => await RentScopedCodeFixProvider.FixAllAsync(document, diagnostics, fixAllContext.CancellationToken).ConfigureAwait(false);
     }
 }

@@ -46,6 +46,71 @@ public sealed class RentScopedCodeFixTests
         """);
 
     [Fact]
+    public Task FixAllRewritesEveryRentOfTheDocument() => Verify.VerifyAsync(
+        """
+        using System;
+        using NativePool;
+
+        public class C
+        {
+            public int First(StripedArrayPool<byte> pool, int n)
+            {
+                {|NP0007:byte[] buffer = pool.Rent(n);|}
+                try
+                {
+                    return buffer.Length;
+                }
+                finally
+                {
+                    pool.Return(buffer);
+                }
+            }
+
+            public int Second(StripedArrayPool<int> pool)
+            {
+                int total = 0;
+                {|NP0007:int[] values = pool.Rent(8);|}
+                try
+                {
+                    values[0] = 2;
+                    total += values[0];
+                }
+                finally
+                {
+                    pool.Return(values);
+                }
+
+                return total;
+            }
+        }
+        """,
+        """
+        using System;
+        using NativePool;
+
+        public class C
+        {
+            public int First(StripedArrayPool<byte> pool, int n)
+            {
+                using var scope = pool.RentScoped(n);
+                return scope.Array.Length;
+            }
+
+            public int Second(StripedArrayPool<int> pool)
+            {
+                int total = 0;
+                using (var scope = pool.RentScoped(8))
+                {
+                    scope.Array[0] = 2;
+                    total += scope.Array[0];
+                }
+
+                return total;
+            }
+        }
+        """);
+
+    [Fact]
     public Task ATryFinallyFollowedByStatementsBecomesAUsingStatementThatClears() => Verify.VerifyAsync(
         """
         using System;
