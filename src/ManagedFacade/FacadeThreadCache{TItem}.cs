@@ -46,12 +46,15 @@ internal static class FacadeThreadCache<TItem>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static ThreadCache<TItem>? Current(bool isShared, PoolTotals owner)
     {
+        // Read before the branch, whichever pool asks: both arms then hang off one thread-static base access, computed
+        // inline, where an arm the JIT's profile thought cold would reach its thread static through a helper call.
+        PoolTotals? instanceOwner = t_instanceOwner;
         if (isShared)
         {
             return t_shared;
         }
 
-        return ReferenceEquals(t_instanceOwner, owner) ? t_instance : null;
+        return ReferenceEquals(instanceOwner, owner) ? t_instance : null;
     }
 
     /// <summary>Makes the calling thread's cache of <paramref name="engine"/> reachable from the inlined paths, once it exists and may park items.</summary>
