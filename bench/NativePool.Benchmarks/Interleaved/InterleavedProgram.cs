@@ -32,7 +32,8 @@ public static class InterleavedProgram
         }
 
         RoundSettings settings = options.Settings;
-        MachineInfo machine = MachineInfo.Capture();
+        // A dry run checks that every scenario runs; a measuring run waits for the machine to settle first.
+        MachineInfo machine = settings.JudgesGoals ? MachineInfo.WaitForIdle(TimeSpan.FromMinutes(3)) : MachineInfo.Capture();
         Console.WriteLine($"Interleaved A/B, {settings.Mode} mode, {settings.Rounds} rounds: {machine.Line}; GC {(GCSettings.IsServerGC ? "server" : "workstation")}");
         if (machine.LoadWarning is string warning)
         {
@@ -71,7 +72,7 @@ public static class InterleavedProgram
             {
                 // The README sits at the repository root, beside the docs folder of the report.
                 string readme = Path.Combine(Path.GetDirectoryName(Path.GetFullPath(path))!, "..", "README.md");
-                ReadmeHeadline.Write(readme, ReadmeHeadline.Render(InterleavedReport.MachineLine(table)!, InterleavedReport.Rows(settings, results)));
+                ReadmeHeadline.Write(readme, ReadmeHeadline.Render(InterleavedReport.MachineLine(table)!, InterleavedReport.Rows(machine, settings, results)));
             }
         }
 

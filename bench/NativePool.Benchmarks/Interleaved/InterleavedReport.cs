@@ -35,7 +35,7 @@ public static class InterleavedReport
         md.AppendLine();
         md.AppendLine(InterleavedRow.Header);
         md.AppendLine(InterleavedRow.Rule);
-        foreach (InterleavedRow row in Rows(settings, results))
+        foreach (InterleavedRow row in Rows(machine, settings, results))
         {
             md.AppendLine(row.ToMarkdown());
         }
@@ -76,9 +76,9 @@ public static class InterleavedReport
         }
     }
 
-    /// <summary>The rows of <paramref name="results"/> as the table prints them.</summary>
-    public static IReadOnlyList<InterleavedRow> Rows(RoundSettings settings, IReadOnlyList<ScenarioResult> results) =>
-        [.. results.Select(r => InterleavedRow.From(r, settings.JudgesGoals))];
+    /// <summary>The rows of <paramref name="results"/> as the table prints them (no verdicts when <paramref name="machine"/> was not idle).</summary>
+    public static IReadOnlyList<InterleavedRow> Rows(MachineInfo machine, RoundSettings settings, IReadOnlyList<ScenarioResult> results) =>
+        [.. results.Select(r => InterleavedRow.From(r, settings.JudgesGoals, machine.IsIdle))];
 
     /// <summary>The machine line of a rendered table (what follows its "**Machine:**" label), or null.</summary>
     public static string? MachineLine(string markdown) =>

@@ -25,6 +25,7 @@ public sealed record InterleavedRow(
     public const string MissedStatus = "❌ missed";
     public const string ReportedStatus = "— (reported)";
     public const string DryStatus = "— (dry)";
+    public const string NotIdleStatus = "— (not idle: no verdict)";
 
     private static readonly CultureInfo s_invariant = CultureInfo.InvariantCulture;
 
@@ -34,11 +35,20 @@ public sealed record InterleavedRow(
     /// <summary>Whether the row has no goal: its figure is reported, not judged.</summary>
     public bool IsReported => Status == ReportedStatus;
 
-    /// <summary>The row of <paramref name="result"/>; <paramref name="judgesGoals"/> is false for a dry run.</summary>
-    public static InterleavedRow From(ScenarioResult result, bool judgesGoals)
+    /// <summary>Whether the row's goal was not judged: a dry run, or a machine that was not idle.</summary>
+    public bool IsUnjudged => Status is DryStatus or NotIdleStatus;
+
+    /// <summary>
+    /// The row of <paramref name="result"/>; <paramref name="judgesGoals"/> is false for a dry run, <paramref name="idle"/>
+    /// false when the machine was not idle (then no goal is judged either).
+    /// </summary>
+    public static InterleavedRow From(ScenarioResult result, bool judgesGoals, bool idle = true)
     {
         InterleavedScenario scenario = result.Scenario;
-        string status = !judgesGoals ? DryStatus : IsReportedGoal(scenario) ? ReportedStatus : result.Met ? MetStatus : MissedStatus;
+        string status = !judgesGoals ? DryStatus
+            : IsReportedGoal(scenario) ? ReportedStatus
+            : !idle ? NotIdleStatus
+            : result.Met ? MetStatus : MissedStatus;
         return new InterleavedRow(
             scenario.Name,
             Ns(result.OursNsPerOp),

@@ -21,6 +21,9 @@ public sealed record MachineInfo(
     /// <summary>Another process using more than this share of one core at start makes the machine not idle.</summary>
     public const double BusyCoreShare = 0.05;
 
+    /// <summary>A 1-minute load average above this share of the cores makes the machine not idle.</summary>
+    public const double BusyLoadPerCore = 0.5;
+
 
     public static MachineInfo Capture() => new(
         ReadProcessor(),
@@ -33,10 +36,29 @@ public sealed record MachineInfo(
 
     /// <summary>
     /// Whether the machine was idle at start: no other process used more than <see cref="BusyCoreShare"/> of a core
-    /// while the runner watched. The load average is reported beside it but does not decide: it is a one-minute
-    /// average, so it still carries the build that ran just before the benchmark.
+    /// while the runner watched, and the 1-minute load average was at most <see cref="BusyLoadPerCore"/> per core (it
+    /// catches the short-lived processes a one-second watch misses: a build's compilers). The runner waits for both
+    /// before it measures (<see cref="WaitForIdle"/>), and gives no verdict when they never came.
     /// </summary>
-    public bool IsIdle => BusyProcesses.Count == 0;
+    public bool IsIdle => BusyProcesses.Count == 0 && (LoadAverage is not double load || load <= BusyLoadPerCore * LogicalCores);
+
+    /// <summary>
+    /// Captures the machine until it is idle or <paramref name="patience"/> has passed (a build that just ended leaves
+    /// the load average high for a minute or two), saying what it waits for; returns the last capture.
+    /// </summary>
+    public static MachineInfo WaitForIdle(TimeSpan patience)
+    {
+        long deadline = Environment.TickCount64 + (long)patience.TotalMilliseconds;
+        MachineInfo machine = Capture();
+        while (!machine.IsIdle && Environment.TickCount64 < deadline)
+        {
+            Console.WriteLine($"Waiting for an idle machine ({machine.IdleEvidence}).");
+            Thread.Sleep(TimeSpan.FromSeconds(10));
+            machine = Capture();
+        }
+
+        return machine;
+    }
 
     /// <summary>What the idle judgement rests on: the load average at start and the other busy processes.</summary>
     public string IdleEvidence
@@ -47,7 +69,8 @@ public sealed record MachineInfo(
             string busy = BusyProcesses.Count == 0
                 ? string.Create(CultureInfo.InvariantCulture, $"no other process above {BusyCoreShare:0%} of a core")
                 : "busy: " + string.Join(", ", BusyProcesses);
-            return $"1-minute load average at start {load}; {busy}";
+            string limit = (BusyLoadPerCore * LogicalCores).ToString("0.00", CultureInfo.InvariantCulture);
+            return $"1-minute load average at start {load} (idle at {limit} or less); {busy}";
         }
     }
 
@@ -60,7 +83,7 @@ public sealed record MachineInfo(
     /// <summary>The warning to print, or null when the machine looked idle (or the load is unknown).</summary>
     public string? LoadWarning => IsIdle
         ? null
-        : $"WARNING: the machine was not idle at start ({IdleEvidence}): other work shares it, so these numbers are noisier than a goal judgement needs.";
+        : $"WARNING: the machine was not idle at start ({IdleEvidence}): other work shares it, so the table gives no verdict.";
 
     /// <summary>The model name from /proc/cpuinfo, or the processor architecture where there is none.</summary>
     private static string ReadProcessor()

@@ -38,14 +38,14 @@ public static class ReadmeHeadline
             InterleavedRow worst = cells.MaxBy(r => r.RatioP75)!;
             md.AppendLine(string.Create(
                 s_invariant,
-                $"| Rent+Return, byte/char/int × {cells.Length / 3} lengths, vs `ArrayPool<T>.Shared` | {cells[0].Goal} every cell | median of cells {median:0.00}; worst {worst.RatioMedian:0.00} ({worst.RatioP25:0.00}–{worst.RatioP75:0.00}) | {worst.OursBytes} / {worst.PeerBytes} | {Status(cells.All(r => r.IsMet))} |"));
+                $"| Rent+Return, byte/char/int × {cells.Length / 3} lengths, vs `ArrayPool<T>.Shared` | {cells[0].Goal} every cell | median of cells {median:0.00}; worst {worst.RatioMedian:0.00} ({worst.RatioP25:0.00}–{worst.RatioP75:0.00}) | {worst.OursBytes} / {worst.PeerBytes} | {(cells.Any(r => r.IsUnjudged) ? "no verdict" : Status(cells.All(r => r.IsMet)))} |"));
         }
 
         foreach (InterleavedRow r in rows.Except(cells))
         {
             md.AppendLine(string.Create(
                 s_invariant,
-                $"| {r.Name} | {r.Goal} | {r.RatioMedian:0.00} ({r.RatioP25:0.00}–{r.RatioP75:0.00}) | {r.OursBytes} / {r.PeerBytes} | {(r.IsReported ? "reported" : Status(r.IsMet))} |"));
+                $"| {r.Name} | {r.Goal} | {r.RatioMedian:0.00} ({r.RatioP25:0.00}–{r.RatioP75:0.00}) | {r.OursBytes} / {r.PeerBytes} | {(r.IsReported ? "reported" : r.IsUnjudged ? "no verdict" : Status(r.IsMet))} |"));
         }
 
         return md.ToString();
