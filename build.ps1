@@ -84,7 +84,7 @@ switch ($verb) {
     }
     'bench' {
         # Short job of everything (or --filter PATTERN, --full for the default job), then docs/benchmarks.md from the CSV export.
-        # --ab [--rounds N] [--filter SUBSTRING] [--quick|--dry]: the interleaved A/B goal measurement instead (docs/benchmarking.md).
+        # --ab [--rounds N] [--procs N] [--filter SUBSTRING] [--quick|--dry]: the interleaved A/B goal measurement instead (docs/benchmarking.md).
         # --churn [--gets N] [--repeats N]: how often each object pool builds objects (docs/benchmarks-churn.md).
         # --retention [--threads N]: how much each shared array pool keeps once its threads idle (docs/benchmarks-retention.md).
         dotnet run -c Release --project bench/NativePool.Benchmarks -- --report docs/benchmarks.md @rest; exit $LASTEXITCODE

@@ -5,7 +5,7 @@ namespace NativePool.Benchmarks.Interleaved;
 
 /// <summary>
 /// The command line of the interleaved A/B runner, chosen by <c>--ab</c>:
-/// <c>--ab [--rounds N] [--filter SUBSTRING] [--quick | --dry] [--report PATH]</c>.
+/// <c>--ab [--rounds N] [--procs N] [--filter SUBSTRING] [--quick | --dry] [--report PATH]</c>.
 /// </summary>
 /// <remarks>
 /// <c>--report PATH</c> names docs/benchmarks.md (which <c>./build.sh bench</c> passes): the table goes between its
@@ -15,12 +15,24 @@ public sealed class InterleavedOptions
 {
     public const string Switch = "--ab";
 
+    /// <summary>Marks a process the runner started to measure one of its <see cref="Processes"/>: it prints machine-readable results and writes no file.</summary>
+    public const string ChildSwitch = "--ab-child";
+
+    /// <summary>The processes a default-mode run measures in (the ratio of one process moves by more than its own band).</summary>
+    public const int DefaultProcesses = 5;
+
     public RoundSettings Settings { get; private set; } = RoundSettings.Default;
 
     /// <summary>Case-insensitive substring a scenario's name must contain, or null for every scenario.</summary>
     public string? Filter { get; private set; }
 
     public string? ReportPath { get; private set; }
+
+    /// <summary>How many separate processes measure every scenario: <c>--procs N</c>, else 5 in default mode and 1 in the quick and dry ones.</summary>
+    public int Processes { get; private set; }
+
+    /// <summary>Whether this process is one of a multi-process run's measuring children.</summary>
+    public bool IsChild { get; private set; }
 
     public static bool IsRequested(IReadOnlyList<string> args) => args.Contains(Switch, StringComparer.Ordinal);
 
@@ -29,6 +41,7 @@ public sealed class InterleavedOptions
     {
         var options = new InterleavedOptions();
         int? rounds = null;
+        int? processes = null;
         for (int i = 0; i < args.Count; i++)
         {
             switch (args[i])
@@ -45,6 +58,13 @@ public sealed class InterleavedOptions
                     rounds = n;
                     i++;
                     break;
+                case "--procs" when i + 1 < args.Count && int.TryParse(args[i + 1], NumberStyles.None, CultureInfo.InvariantCulture, out int p) && p > 0:
+                    processes = p;
+                    i++;
+                    break;
+                case ChildSwitch:
+                    options.IsChild = true;
+                    break;
                 case "--filter" when i + 1 < args.Count:
                     options.Filter = args[++i];
                     break;
@@ -53,7 +73,7 @@ public sealed class InterleavedOptions
                     break;
                 default:
                     throw new ArgumentException(
-                        $"Unknown or incomplete option '{args[i]}'. Usage: --ab [--rounds N] [--filter SUBSTRING] [--quick | --dry] [--report PATH]",
+                        $"Unknown or incomplete option '{args[i]}'. Usage: --ab [--rounds N] [--procs N] [--filter SUBSTRING] [--quick | --dry] [--report PATH]",
                         nameof(args));
             }
         }
@@ -62,6 +82,8 @@ public sealed class InterleavedOptions
         {
             options.Settings = options.Settings with { Rounds = count };
         }
+
+        options.Processes = options.IsChild ? 1 : processes ?? (options.Settings.Mode == RoundSettings.Default.Mode ? DefaultProcesses : 1);
 
         return options;
     }

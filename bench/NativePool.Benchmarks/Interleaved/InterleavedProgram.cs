@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.IO;
 using System.Globalization;
 using System.Runtime;
@@ -5,9 +6,11 @@ using System.Runtime;
 namespace NativePool.Benchmarks.Interleaved;
 
 /// <summary>
-/// <c>--ab</c>: runs the interleaved scenarios one after the other in this process, prints each result as it comes and
-/// the Markdown table at the end, and (unless dry) writes the table into the documents. Exit code 1 when a scenario
-/// failed, 2 on a bad command line; a missed goal is a result, not a failure.
+/// <c>--ab</c>: runs the interleaved scenarios one after the other, prints each result as it comes and the Markdown table
+/// at the end, and (unless dry) writes the table into the documents. With several processes (<c>--procs N</c>, 5 by
+/// default) the runner starts N copies of itself one after the other, each measuring every scenario in the same order,
+/// and each cell is the median of the process medians, with the lowest and highest process median as its band. Exit
+/// code 1 when a scenario failed, 2 on a bad command line; a missed goal is a result, not a failure.
 /// </summary>
 public static class InterleavedProgram
 {
@@ -32,8 +35,10 @@ public static class InterleavedProgram
         }
 
         RoundSettings settings = options.Settings;
-        // A dry run checks that every scenario runs; a measuring run waits for the machine to settle first.
-        MachineInfo machine = settings.JudgesGoals ? MachineInfo.WaitForIdle(TimeSpan.FromMinutes(3)) : MachineInfo.Capture();
+
+        // A dry run checks that every scenario runs; a measuring run waits for the machine to settle first (a child's
+        // parent has waited, and is itself asleep while the child runs).
+        MachineInfo machine = settings.JudgesGoals && !options.IsChild ? MachineInfo.WaitForIdle(TimeSpan.FromMinutes(3)) : MachineInfo.Capture();
         Console.WriteLine($"Interleaved A/B, {settings.Mode} mode, {settings.Rounds} rounds: {machine.Line}; GC {(GCSettings.IsServerGC ? "server" : "workstation")}");
         if (machine.LoadWarning is string warning)
         {
@@ -42,20 +47,18 @@ public static class InterleavedProgram
 
         var results = new List<ScenarioResult>();
         var failures = new List<(InterleavedScenario, string)>();
-        for (int i = 0; i < scenarios.Length; i++)
+        if (options.Processes > 1)
         {
-            InterleavedScenario scenario = scenarios[i];
-            try
-            {
-                ScenarioResult r = scenario.Measure(settings);
-                results.Add(r);
-                Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"[{i + 1}/{scenarios.Length}] {scenario.Name}: ratio {r.RatioMedian:0.000} ({r.RatioP25:0.000}–{r.RatioP75:0.000}), goal ≤ {scenario.Goal:0.00}"));
-            }
-            catch (Exception e) when (e is not OutOfMemoryException)
-            {
-                failures.Add((scenario, e.GetType().Name + ": " + e.Message));
-                Console.WriteLine($"[{i + 1}/{scenarios.Length}] {scenario.Name}: FAILED {e}");
-            }
+            MeasureInProcesses(args, options.Processes, scenarios, results, failures);
+        }
+        else
+        {
+            MeasureHere(scenarios, settings, options.IsChild, results, failures);
+        }
+
+        if (options.IsChild)
+        {
+            return failures.Count == 0 ? 0 : 1;
         }
 
         string table = InterleavedReport.Render(machine, settings, options.Filter, results, failures);
@@ -77,5 +80,166 @@ public static class InterleavedProgram
         }
 
         return failures.Count == 0 ? 0 : 1;
+    }
+
+    /// <summary>Measures every scenario in this process; a child also prints each result as one machine-readable line.</summary>
+    private static void MeasureHere(
+        InterleavedScenario[] scenarios, RoundSettings settings, bool isChild, List<ScenarioResult> results, List<(InterleavedScenario, string)> failures)
+    {
+        for (int i = 0; i < scenarios.Length; i++)
+        {
+            InterleavedScenario scenario = scenarios[i];
+            try
+            {
+                ScenarioResult r = scenario.Measure(settings);
+                results.Add(r);
+                Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"[{i + 1}/{scenarios.Length}] {scenario.Name}: ratio {r.RatioMedian:0.000} ({r.RatioP25:0.000}–{r.RatioP75:0.000}), goal ≤ {scenario.Goal:0.00}"));
+                if (isChild)
+                {
+                    Console.WriteLine(ResultLine.Format(i, r));
+                }
+            }
+            catch (Exception e) when (e is not OutOfMemoryException)
+            {
+                failures.Add((scenario, e.GetType().Name + ": " + e.Message));
+                Console.WriteLine($"[{i + 1}/{scenarios.Length}] {scenario.Name}: FAILED {e}");
+            }
+        }
+    }
+
+    /// <summary>
+    /// Runs <paramref name="processes"/> children one after the other, each measuring every scenario, and gathers per
+    /// scenario the median of their medians (a scenario that failed in any child is a failure).
+    /// </summary>
+    private static void MeasureInProcesses(
+        IReadOnlyList<string> args, int processes, InterleavedScenario[] scenarios, List<ScenarioResult> results, List<(InterleavedScenario, string)> failures)
+    {
+        var perScenario = new List<ScenarioResult>[scenarios.Length];
+        for (int s = 0; s < scenarios.Length; s++)
+        {
+            perScenario[s] = [];
+        }
+
+        for (int p = 1; p <= processes; p++)
+        {
+            Console.WriteLine($"Process {p} of {processes}:");
+            var start = new ProcessStartInfo(Environment.ProcessPath!) { RedirectStandardOutput = true, UseShellExecute = false };
+            if (Path.GetFileNameWithoutExtension(Environment.ProcessPath!) == "dotnet")
+            {
+                start.ArgumentList.Add(typeof(InterleavedProgram).Assembly.Location);
+            }
+
+            // The same selection and settings; the children write no file (--report is the parent's) and say so.
+            for (int a = 0; a < args.Count; a++)
+            {
+                if (args[a] == "--report" || args[a] == "--procs")
+                {
+                    a++;
+                    continue;
+                }
+
+                start.ArgumentList.Add(args[a]);
+            }
+
+            start.ArgumentList.Add(InterleavedOptions.ChildSwitch);
+            using Process child = Process.Start(start)!;
+            while (child.StandardOutput.ReadLine() is string line)
+            {
+                if (ResultLine.TryParse(line, scenarios, out int index, out ScenarioResult? result))
+                {
+                    perScenario[index].Add(result!);
+                }
+                else
+                {
+                    Console.WriteLine("  " + line);
+                }
+            }
+
+            child.WaitForExit();
+        }
+
+        for (int s = 0; s < scenarios.Length; s++)
+        {
+            List<ScenarioResult> measured = perScenario[s];
+            if (measured.Count != processes)
+            {
+                failures.Add((scenarios[s], $"measured in {measured.Count} of {processes} processes (see the output above)"));
+                continue;
+            }
+
+            results.Add(Combine(scenarios[s], measured));
+        }
+    }
+
+    /// <summary>The median of the process medians, banded by the lowest and highest of them.</summary>
+    private static ScenarioResult Combine(InterleavedScenario scenario, List<ScenarioResult> measured)
+    {
+        double[] ratios = [.. measured.Select(static r => r.RatioMedian)];
+        return new ScenarioResult(
+            scenario,
+            Median(measured.Select(static r => r.OursNsPerOp)),
+            Median(measured.Select(static r => r.PeerNsPerOp)),
+            Median(ratios),
+            ratios.Min(),
+            ratios.Max(),
+            Median(measured.Select(static r => r.OursBytesPerOp)),
+            Median(measured.Select(static r => r.PeerBytesPerOp)),
+            measured.Sum(static r => r.Rounds),
+            measured[0].OursBuiltPerMillionGets is null ? null : Median(measured.Select(static r => r.OursBuiltPerMillionGets!.Value)),
+            measured[0].PeerBuiltPerMillionGets is null ? null : Median(measured.Select(static r => r.PeerBuiltPerMillionGets!.Value)),
+            measured.Count);
+    }
+
+    private static double Median(IEnumerable<double> values) => AbRunner.Quantile([.. values], 0.5);
+
+    /// <summary>One child's result as a line the parent reads back: a marker, the scenario's index, then the figures.</summary>
+    private static class ResultLine
+    {
+        private const string Marker = "AB-RESULT";
+
+        public static string Format(int index, ScenarioResult r) => string.Join(
+            '\t',
+            Marker,
+            index.ToString(CultureInfo.InvariantCulture),
+            R(r.OursNsPerOp),
+            R(r.PeerNsPerOp),
+            R(r.RatioMedian),
+            R(r.RatioP25),
+            R(r.RatioP75),
+            R(r.OursBytesPerOp),
+            R(r.PeerBytesPerOp),
+            r.Rounds.ToString(CultureInfo.InvariantCulture),
+            r.OursBuiltPerMillionGets is double ours ? R(ours) : "-",
+            r.PeerBuiltPerMillionGets is double peer ? R(peer) : "-");
+
+        public static bool TryParse(string line, InterleavedScenario[] scenarios, out int index, out ScenarioResult? result)
+        {
+            index = -1;
+            result = null;
+            string[] f = line.Split('\t');
+            if (f.Length != 12 || f[0] != Marker || !int.TryParse(f[1], NumberStyles.None, CultureInfo.InvariantCulture, out index) ||
+                (uint)index >= (uint)scenarios.Length)
+            {
+                return false;
+            }
+
+            result = new ScenarioResult(
+                scenarios[index],
+                D(f[2]),
+                D(f[3]),
+                D(f[4]),
+                D(f[5]),
+                D(f[6]),
+                D(f[7]),
+                D(f[8]),
+                int.Parse(f[9], CultureInfo.InvariantCulture),
+                f[10] == "-" ? null : D(f[10]),
+                f[11] == "-" ? null : D(f[11]));
+            return true;
+        }
+
+        private static string R(double value) => value.ToString("R", CultureInfo.InvariantCulture);
+
+        private static double D(string text) => double.Parse(text, NumberStyles.Float, CultureInfo.InvariantCulture);
     }
 }

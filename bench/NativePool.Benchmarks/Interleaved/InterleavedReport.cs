@@ -18,7 +18,8 @@ public static class InterleavedReport
     {
         var md = new StringBuilder();
         md.AppendLine(CultureInfo.InvariantCulture, $"{MachineLabel}{Escape(machine.Line)}  ");
-        md.AppendLine(CultureInfo.InvariantCulture, $"**Run:** {machine.Date.ToString("yyyy-MM-dd HH:mm zzz", s_invariant)}, {settings.Mode} mode: {settings.Rounds} rounds of about {settings.RoundTarget.TotalMilliseconds.ToString("0.#", s_invariant)} ms per side after at least {settings.Warmup.TotalMilliseconds.ToString("0", s_invariant)} ms of warm-up per side{(filter is null ? string.Empty : $", scenarios containing `{filter}` only")}  ");
+        int processes = results.Count == 0 ? 1 : results.Max(static r => r.Processes);
+        md.AppendLine(CultureInfo.InvariantCulture, $"**Run:** {machine.Date.ToString("yyyy-MM-dd HH:mm zzz", s_invariant)}, {settings.Mode} mode, {processes} {(processes == 1 ? "process" : "processes")}: {settings.Rounds} rounds of about {settings.RoundTarget.TotalMilliseconds.ToString("0.#", s_invariant)} ms per side after at least {settings.Warmup.TotalMilliseconds.ToString("0", s_invariant)} ms of warm-up per side{(filter is null ? string.Empty : $", scenarios containing `{filter}` only")}  ");
         md.AppendLine(CultureInfo.InvariantCulture, $"**Idle machine:** {Escape(machine.IdleStatement)}");
         if (machine.LoadWarning is string warning)
         {
@@ -46,9 +47,11 @@ public static class InterleavedReport
         }
 
         md.AppendLine();
-        md.AppendLine("Ratio = ours ÷ peer in ns per operation, one per round (each round times both sides back to back, the order alternating); " +
-            "the band is the 25th–75th percentile of the rounds. A goal is met when the 75th percentile is within it (and ours meets the allocation part, if any). " +
-            "ns/op are the medians over the rounds. Allocation is the process-wide precise allocated-bytes delta around each timed batch (every thread counted), averaged over the rounds.");
+        md.AppendLine(processes > 1
+            ? string.Create(s_invariant, $"Ratio = ours ÷ peer in ns per operation, one per round (each round times both sides back to back, the order alternating). Every scenario was measured in {processes} separate processes, one after the other, in the same order; a cell is the median of the {processes} process medians, and its band (the p25–p75 column) is the lowest and highest process median. A goal is met when that median is within it (and ours meets the allocation part, if any). ns/op and allocation are the medians over the processes of each process's median ns/op and mean allocation; allocation is the process-wide precise allocated-bytes delta around each timed batch (every thread counted).")
+            : "Ratio = ours ÷ peer in ns per operation, one per round (each round times both sides back to back, the order alternating); " +
+                "the band is the 25th–75th percentile of the rounds. A goal is met when the 75th percentile is within it (and ours meets the allocation part, if any). " +
+                "ns/op are the medians over the rounds. Allocation is the process-wide precise allocated-bytes delta around each timed batch (every thread counted), averaged over the rounds.");
         AppendBuilds(md, results);
         return md.ToString();
     }
