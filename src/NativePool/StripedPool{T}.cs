@@ -239,15 +239,20 @@ internal sealed partial class StripedPool<T> where T : class
         int capacity = _magazineCapacity[sizeClass];
         StripeSet<T>? set = _classes[sizeClass];
 
-        // A cache a trimmer is reclaiming is left alone: the rent goes to the stripes, as with no thread tier.
-        if (cache.TryEnter())
+        bool throughMagazine = capacity != 0 && cache._slotsEnabled;
+
+        // Volatile: the trimmer raises the flag from its own thread; the owner honours it on its next slow operation.
+        bool flush = Volatile.Read(ref cache._flushRequested) != 0;
+
+        // Only a rent that touches the magazines enters the tier (a rent straight from the stripes, the object pools'
+        // and the large classes', needs no mark). A cache a trimmer is reclaiming is left alone: the rent goes to the
+        // stripes, as with no thread tier.
+        if ((throughMagazine || flush) && cache.TryEnter())
         {
-            bool throughMagazine = capacity != 0 && cache._slotsEnabled;
             T? item = null;
             try
             {
-                // Volatile: the trimmer raises the flag from its own thread; the owner honours it on its next slow operation.
-                if (Volatile.Read(ref cache._flushRequested) != 0)
+                if (flush)
                 {
                     FlushMagazines(cache);
                 }
