@@ -8,7 +8,7 @@ public static class InterleavedCatalog
     public static IReadOnlyList<InterleavedScenario> All() =>
     [
         .. RentReturnScenarios.Create(),
-        FloorScenario.Create(),
+        .. FloorScenario.Create(),
         .. ScopedLeaseScenario.Create(),
         .. CreatedPoolScenarios.Create(),
         .. GetReturnSingleScenario.Create(),
@@ -27,5 +27,6 @@ public static class InterleavedCatalog
         JsonSerializeScenario.Create(),
         .. StreamCopyScenarios.Create(),
         ParallelStreamsScenario.Create(),
+        .. NativeScenarios.Create(),
     ];
 }

@@ -75,7 +75,7 @@ public static class InterleavedProgram
             {
                 // The README sits at the repository root, beside the docs folder of the report.
                 string readme = Path.Combine(Path.GetDirectoryName(Path.GetFullPath(path))!, "..", "README.md");
-                ReadmeHeadline.Write(readme, ReadmeHeadline.Render(InterleavedReport.MachineLine(table)!, InterleavedReport.Rows(machine, settings, results)));
+                ReadmeHeadline.Write(readme, ReadmeHeadline.Render(InterleavedReport.MachineLine(table)!, InterleavedReport.Processes(table), InterleavedReport.Rows(machine, settings, results)));
             }
         }
 

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.IO;
 using System.Text;
+using System.Text.RegularExpressions;
 
 namespace NativePool.Benchmarks.Interleaved;
 
@@ -48,7 +49,7 @@ public static class InterleavedReport
 
         md.AppendLine();
         md.AppendLine(processes > 1
-            ? string.Create(s_invariant, $"Ratio = ours ÷ peer in ns per operation, one per round (each round times both sides back to back, the order alternating). Every scenario was measured in {processes} separate processes, one after the other, in the same order; a cell is the median of the {processes} process medians, and its band (the p25–p75 column) is the lowest and highest process median. A goal is met when that median is within it (and ours meets the allocation part, if any). ns/op and allocation are the medians over the processes of each process's median ns/op and mean allocation; allocation is the process-wide precise allocated-bytes delta around each timed batch (every thread counted).")
+            ? string.Create(s_invariant, $"Ratio = ours ÷ peer in ns per operation, one per round (each round times both sides back to back, the order alternating). Every scenario was measured in {processes} separate processes, one after the other, in the same order; a cell is the median of the {processes} process medians, and its band is the lowest and highest process median. A goal is met when that median is within it (and ours meets the allocation part, if any). ns/op and allocation are the medians over the processes of each process's median ns/op and mean allocation; allocation is the process-wide precise allocated-bytes delta around each timed batch (every thread counted).")
             : "Ratio = ours ÷ peer in ns per operation, one per round (each round times both sides back to back, the order alternating); " +
                 "the band is the 25th–75th percentile of the rounds. A goal is met when the 75th percentile is within it (and ours meets the allocation part, if any). " +
                 "ns/op are the medians over the rounds. Allocation is the process-wide precise allocated-bytes delta around each timed batch (every thread counted), averaged over the rounds.");
@@ -82,6 +83,13 @@ public static class InterleavedReport
     /// <summary>The rows of <paramref name="results"/> as the table prints them (no verdicts when <paramref name="machine"/> was not idle).</summary>
     public static IReadOnlyList<InterleavedRow> Rows(MachineInfo machine, RoundSettings settings, IReadOnlyList<ScenarioResult> results) =>
         [.. results.Select(r => InterleavedRow.From(r, settings.JudgesGoals, machine.IsIdle))];
+
+    /// <summary>How many processes measured the rendered table <paramref name="markdown"/> (its "**Run:**" line says; 1 when it does not).</summary>
+    public static int Processes(string markdown)
+    {
+        Match match = Regex.Match(markdown, @"^\*\*Run:\*\* [^\n]*?, (\d+) processes:", RegexOptions.Multiline);
+        return match.Success ? int.Parse(match.Groups[1].Value, s_invariant) : 1;
+    }
 
     /// <summary>The machine line of a rendered table (what follows its "**Machine:**" label), or null.</summary>
     public static string? MachineLine(string markdown) =>

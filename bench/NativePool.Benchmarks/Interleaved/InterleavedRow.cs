@@ -18,7 +18,7 @@ public sealed record InterleavedRow(
     string PeerBytes,
     string Status)
 {
-    public const string Header = "| scenario | ours ns/op | peer ns/op | ratio median | p25–p75 | goal | alloc B/op ours | alloc B/op peer | met/missed |";
+    public const string Header = "| scenario | ours ns/op | peer ns/op | ratio median | band | goal | alloc B/op ours | alloc B/op peer | met/missed |";
     public const string Rule = "|---|---:|---:|---:|---:|---|---:|---:|---|";
 
     public const string MetStatus = "✅ met";

@@ -48,7 +48,7 @@ public static partial class ShippedTextCheck
         if (update)
         {
             string document = File.ReadAllText(tablePath);
-            ReadmeHeadline.Write(Path.Combine(root, "README.md"), ReadmeHeadline.Render(InterleavedReport.MachineLine(document) ?? "machine not recorded", InterleavedRow.ParseTable(document)));
+            ReadmeHeadline.Write(Path.Combine(root, "README.md"), ReadmeHeadline.Render(InterleavedReport.MachineLine(document) ?? "machine not recorded", InterleavedReport.Processes(document), InterleavedRow.ParseTable(document)));
         }
 
         List<string> problems = Check(root);
@@ -75,7 +75,7 @@ public static partial class ShippedTextCheck
         }
 
         string readme = File.ReadAllText(Path.Combine(root, "README.md"));
-        string expected = Normalize(ReadmeHeadline.Render(machine, rows));
+        string expected = Normalize(ReadmeHeadline.Render(machine, InterleavedReport.Processes(document), rows));
         string? actual = ReadmeHeadline.Extract(readme) is string headline ? Normalize(headline) : null;
         if (actual != expected)
         {
