@@ -131,6 +131,7 @@ public sealed class StripedKestrelMemoryPoolFactory : IMemoryPoolFactory<byte>, 
         Trimmed = total.Trimmed + s.Trimmed,
         Pooled = total.Pooled + s.Pooled,
         PooledBytes = total.PooledBytes + s.PooledBytes,
+        Misuses = total.Misuses + s.Misuses,
     };
 
     /// <summary>A pool this factory made, and the owner Kestrel named for it (null when none).</summary>

@@ -41,6 +41,16 @@ public readonly record struct PoolStatistics
     /// <summary>Bytes held by the items in the pool now (for arrays: length × element size; 0 for objects).</summary>
     public long PooledBytes { get; init; }
 
+    /// <summary>
+    /// Misuses the pool reported since it was created: every double return it saw, and in guarded mode every foreign
+    /// return and write after return, under the <c>Throw</c> and <c>Report</c> policies (a misuse the <c>Ignore</c>
+    /// policy ignores is not counted). Counted whether or not anybody listens to the event source or passed a callback,
+    /// so it is the reading that still shows a double return on <c>StripedArrayPool&lt;T&gt;.Shared</c> (whose default
+    /// policy only writes an event) where events are off, as in a Native AOT app. Exact at any time, not only once callers
+    /// are quiet: each report adds one with an interlocked increment, and the count never goes down.
+    /// </summary>
+    public long Misuses { get; init; }
+
     /// <summary>Items callers hold now: <see cref="Allocated"/> − <see cref="Pooled"/> − <see cref="Dropped"/> − <see cref="Trimmed"/>.</summary>
     public long Outstanding => Allocated - Pooled - Dropped - Trimmed;
 
@@ -54,5 +64,5 @@ public readonly record struct PoolStatistics
     /// <inheritdoc />
     public override string ToString() =>
         FormattableString.Invariant(
-            $"allocated {Allocated}, dropped {Dropped}, trimmed {Trimmed}, pooled {Pooled} ({PooledBytes} B), outstanding {Outstanding}");
+            $"allocated {Allocated}, dropped {Dropped}, trimmed {Trimmed}, pooled {Pooled} ({PooledBytes} B), outstanding {Outstanding}, misuses {Misuses}");
 }

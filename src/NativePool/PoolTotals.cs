@@ -4,12 +4,12 @@ namespace NativePool;
 
 /// <summary>
 /// The state one pool shares with its thread caches: its identity, the pool-wide counters that are not per thread
-/// (trims, the folded counts of dead threads, the thread-slot tokens).
+/// (trims, the folded counts of dead threads, reported misuses, the thread-slot tokens).
 /// </summary>
 /// <remarks>
 /// Thread caches reference this object, never the pool itself, so a pool that nobody references is collected (and gives
 /// its id back) even while threads that used it live on. Every field changes only on slow paths (trim, thread death,
-/// cache creation), always with an interlocked operation.
+/// cache creation, a reported misuse), always with an interlocked operation.
 /// </remarks>
 internal sealed class PoolTotals
 {
@@ -18,6 +18,7 @@ internal sealed class PoolTotals
     private long _movesEnded;
     private long _retiredAllocated;
     private long _retiredDropped;
+    private long _misuses;
     private int _threadSlotTokens;
 
     /// <summary>Creates the totals.</summary>
@@ -34,6 +35,13 @@ internal sealed class PoolTotals
 
     /// <summary>Drops counted by threads that have died, including the items they still had parked.</summary>
     public long RetiredDropped => Volatile.Read(ref _retiredDropped);
+
+    /// <summary>Misuses the pool reported (see <see cref="PoolStatistics.Misuses"/>).</summary>
+    public long Misuses => Volatile.Read(ref _misuses);
+
+    /// <summary>Counts one reported misuse.</summary>
+    // Interlocked: callers on any number of threads may misuse the pool at once; each report is counted once.
+    public void CountMisuse() => Interlocked.Increment(ref _misuses);
 
     /// <summary>
     /// Opens a move: pooled items are about to leave the pool's places (trimmed, or folded into a dead thread's drops).

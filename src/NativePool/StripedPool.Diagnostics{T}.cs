@@ -14,6 +14,9 @@ internal sealed partial class StripedPool<T> : IObservablePool
     /// <summary>What the pool hands out (<see cref="StripedPoolSettings.Kind"/>).</summary>
     public string Kind => _kind;
 
+    /// <inheritdoc/>
+    public void CountMisuse() => _totals.CountMisuse();
+
     /// <summary>Raises <see cref="NativePoolEventSource.BufferAllocated"/> for an item created on a miss.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void LogAllocated(T item, int sizeClass)

@@ -39,6 +39,7 @@ internal sealed partial class StripedPool<T>
         long allocated = _totals.RetiredAllocated;
         long dropped = _totals.RetiredDropped;
         long trimmed = _totals.Trimmed;
+        long misuses = _totals.Misuses;
         long pooled = 0;
         long pooledBytes = 0;
 
@@ -81,6 +82,7 @@ internal sealed partial class StripedPool<T>
             Trimmed = trimmed,
             Pooled = pooled,
             PooledBytes = pooledBytes,
+            Misuses = misuses,
         };
     }
 

@@ -16,10 +16,13 @@ namespace NativePool.Benchmarks.Interleaved;
 /// exactly the headline rendered from the results table.</item>
 /// <item>The results section of docs/benchmarks.md is exactly the table of docs/benchmarks-interleaved.md.</item>
 /// <item>No shipped sentence claims speed that the table does not show. Shipped text is README.md, every Markdown file
-/// under docs/, and the XML documentation comments (<c>///</c>) under src/. A line with a speed word (faster, quicker,
-/// outperforms, beats, cheaper than, speed-up) must carry a marker <c>&lt;!-- claim: SCENARIO --&gt;</c> naming a row of
-/// the table whose 75th-percentile ratio is below 1 (ours faster in at least three rounds of four); the generated
-/// blocks are exempt.</item>
+/// under docs/, each package's page (src/*/PACKAGE.md), and the XML documentation comments (<c>///</c>) under src/. A
+/// line with a speed word (faster, quicker, outperforms, beats, cheaper than, speed-up) must carry a marker
+/// <c>&lt;!-- claim: SCENARIO --&gt;</c> naming a row of the table whose 75th-percentile ratio is below 1 (ours faster
+/// in at least three rounds of four); the generated blocks are exempt.</item>
+/// <item>No shipped line uses a vague speed phrase that names no measurement a row could support: "cost(s) too much",
+/// "as fast as", "as cheap as", "too slow", "too expensive", "blazing(ly) fast", "lightning fast" (any case). These are
+/// rejected with or without a marker: a claim is written as a comparison with a peer and the row that measures it.</item>
 /// </list>
 /// </remarks>
 public static partial class ShippedTextCheck
@@ -96,8 +99,15 @@ public static partial class ShippedTextCheck
 
         foreach ((string file, int line, string text) in ShippedLines(root))
         {
-            if (!SpeedWord().IsMatch(text))
+            if (!SpeedWord().IsMatch(text) && !VagueSpeedPhrase().IsMatch(text))
             {
+                continue;
+            }
+
+            Match vague = VagueSpeedPhrase().Match(text);
+            if (vague.Success)
+            {
+                problems.Add($"{file}:{line}: uses the vague speed phrase '{vague.Value}', which no row of the results table can support: {text.Trim()}");
                 continue;
             }
 
@@ -130,6 +140,8 @@ public static partial class ShippedTextCheck
         string src = Path.Combine(root, "src");
         if (Directory.Exists(src))
         {
+            // Each package's page (src/*/PACKAGE.md), and the XML documentation comments of the sources.
+            files.AddRange(Directory.EnumerateDirectories(src).Select(project => Path.Combine(project, "PACKAGE.md")));
             files.AddRange(Directory.EnumerateFiles(src, "*.cs", SearchOption.AllDirectories)
                 .Where(f => !f.Contains($"{Path.DirectorySeparatorChar}obj{Path.DirectorySeparatorChar}", StringComparison.Ordinal) &&
                             !f.Contains($"{Path.DirectorySeparatorChar}bin{Path.DirectorySeparatorChar}", StringComparison.Ordinal)));
@@ -180,6 +192,9 @@ public static partial class ShippedTextCheck
 
     [GeneratedRegex(@"\b(faster|quicker|outperform(s|ed)?|beats?|cheaper than|speed-?ups?)\b", RegexOptions.IgnoreCase | RegexOptions.CultureInvariant)]
     private static partial Regex SpeedWord();
+
+    [GeneratedRegex(@"\b(costs? too much|as fast as|as cheap as|too slow|too expensive|blazing(ly)?[- ]fast|lightning[- ]fast)\b", RegexOptions.IgnoreCase | RegexOptions.CultureInvariant)]
+    private static partial Regex VagueSpeedPhrase();
 
     [GeneratedRegex(@"<!--\s*claim:(?<scenario>[^>]*?)-->", RegexOptions.CultureInvariant)]
     private static partial Regex ClaimMarker();

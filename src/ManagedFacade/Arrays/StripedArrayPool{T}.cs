@@ -518,8 +518,9 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     }
 
     /// <summary>
-    /// The engine saw the array already in the pool (and kept it once): the double-return policy. Throw and Report write
-    /// the <c>DoubleReturn</c> event first; Ignore tells nobody.
+    /// The engine saw the array already in the pool (and kept it once): the double-return policy. Throw and Report count
+    /// it in the statistics (<see cref="PoolStatistics.Misuses"/>) and write the <c>DoubleReturn</c> event first; Ignore
+    /// tells nobody.
     /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void OnDuplicateReturn(T[] array)
@@ -536,9 +537,10 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
 
         if (_doubleReturnPolicy == PoolMisusePolicy.Throw)
         {
+            _engine.CountMisuse();
             ThrowHelper.ThrowDoubleReturn(nameof(array));
         }
 
-        MisuseReporter.Report(_doubleReturnPolicy, _onMisuse, PoolMisuseKind.DoubleReturn, _engine.Name, rentStack: null);
+        MisuseReporter.Report(_engine, _doubleReturnPolicy, _onMisuse, PoolMisuseKind.DoubleReturn, rentStack: null);
     }
 }

@@ -136,7 +136,7 @@ internal sealed class ItemGuard<TItem>
         return stacks;
     }
 
-    /// <summary>Raises the misuse's event, then applies the policy.</summary>
+    /// <summary>Raises the misuse's event, then applies the policy (which counts it in the pool's statistics unless it ignores it).</summary>
     /// <param name="kind">What went wrong.</param>
     /// <param name="item">The misused item.</param>
     /// <param name="rentStack">Where the item was rented, if known.</param>
@@ -155,7 +155,7 @@ internal sealed class ItemGuard<TItem>
             }
         }
 
-        MisuseReporter.Report(_policy, _onMisuse, kind, _engine.Name, rentStack);
+        MisuseReporter.Report(_engine, _policy, _onMisuse, kind, rentStack);
     }
 
     private int SizeOf(TItem item) => _itemBytes is null ? 0 : _itemBytes(item);

@@ -6,21 +6,27 @@ namespace NativePool;
 /// <summary>Applies a <see cref="PoolMisusePolicy"/> to one detected misuse.</summary>
 internal static class MisuseReporter
 {
-    /// <summary>Throws, calls back or ignores, as <paramref name="policy"/> says.</summary>
+    /// <summary>Counts the misuse in the pool's statistics, then throws or calls back, as <paramref name="policy"/> says; ignores it under <see cref="PoolMisusePolicy.Ignore"/>.</summary>
+    /// <param name="pool">The pool that saw the misuse (its engine): counts it and names it.</param>
     /// <param name="policy">The pool's policy.</param>
     /// <param name="onMisuse">The pool's callback, or null.</param>
     /// <param name="kind">What went wrong.</param>
-    /// <param name="poolName">The pool's name.</param>
     /// <param name="rentStack">Where the item was rented, if known.</param>
-    public static void Report(PoolMisusePolicy policy, Action<PoolMisuse>? onMisuse, PoolMisuseKind kind, string poolName, StackTrace? rentStack)
+    /// <remarks>
+    /// The count comes first, so a misuse that throws is counted too, and it does not depend on a callback or a listener:
+    /// it is what a process with no event source (Native AOT) still reads.
+    /// </remarks>
+    public static void Report(IObservablePool pool, PoolMisusePolicy policy, Action<PoolMisuse>? onMisuse, PoolMisuseKind kind, StackTrace? rentStack)
     {
         switch (policy)
         {
             case PoolMisusePolicy.Throw:
-                ThrowHelper.ThrowInvalidOperation(Describe(kind, poolName));
+                pool.CountMisuse();
+                ThrowHelper.ThrowInvalidOperation(Describe(kind, pool.Name));
                 break;
             case PoolMisusePolicy.Report:
-                onMisuse?.Invoke(new PoolMisuse(kind, poolName, new StackTrace(2, false), rentStack));
+                pool.CountMisuse();
+                onMisuse?.Invoke(new PoolMisuse(kind, pool.Name, new StackTrace(2, false), rentStack));
                 break;
             default:
                 break;

@@ -14,7 +14,8 @@ namespace NativePool;
 /// <para>
 /// Instruments, named and tagged as the runtime's own meters are (lowercase dotted names, the unit in the instrument's
 /// unit, namespaced tags): <c>nativepool.allocated</c>, <c>nativepool.dropped</c>, <c>nativepool.trimmed</c> (counters,
-/// <c>{item}</c>), <c>nativepool.pooled</c>, <c>nativepool.outstanding</c> (up-down counters, <c>{item}</c>),
+/// <c>{item}</c>), <c>nativepool.misuses</c> (counter, <c>{misuse}</c>: <see cref="PoolStatistics.Misuses"/>, so a
+/// double return reported only as an event is still seen where events are off, as under Native AOT), <c>nativepool.pooled</c>, <c>nativepool.outstanding</c> (up-down counters, <c>{item}</c>),
 /// <c>nativepool.memory.pooled</c> (up-down counter, <c>By</c>) and, for pools with size classes,
 /// <c>nativepool.size_class.pooled</c> (up-down counter, <c>{item}</c>, only for the classes that hold something, tagged
 /// <c>nativepool.size_class</c>: the bytes one item of the class holds). For stream managers,
@@ -116,6 +117,7 @@ public static class NativePoolMetrics
         meter.CreateObservableCounter("nativepool.allocated", static () => ObserveTotals(static s => s.Allocated), "{item}", "Items the pools created because they had none to hand out.");
         meter.CreateObservableCounter("nativepool.dropped", static () => ObserveTotals(static s => s.Dropped), "{item}", "Returned items the pools did not keep.");
         meter.CreateObservableCounter("nativepool.trimmed", static () => ObserveTotals(static s => s.Trimmed), "{item}", "Items the pools released by trimming.");
+        meter.CreateObservableCounter("nativepool.misuses", static () => ObserveTotals(static s => s.Misuses), "{misuse}", "Misuses the pools reported: double returns they saw, and in guarded mode foreign returns and writes after return.");
         meter.CreateObservableUpDownCounter("nativepool.outstanding", static () => ObserveTotals(static s => s.Outstanding), "{item}", "Items callers hold now.");
         meter.CreateObservableUpDownCounter("nativepool.pooled", static () => ObserveTotals(static s => s.Pooled), "{item}", "Items the pools hold now.");
         meter.CreateObservableUpDownCounter("nativepool.memory.pooled", static () => ObserveTotals(static s => s.PooledBytes), "By", "Bytes held by the items the pools hold now.");

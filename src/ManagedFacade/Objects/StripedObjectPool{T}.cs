@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
+using System.Diagnostics.CodeAnalysis;
 using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Threading;
@@ -299,7 +300,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
 
         if (_engine.Return(0, obj, caches) == ReturnResult.Duplicate)
         {
-            ThrowHelper.ThrowDoubleReturn(nameof(obj));
+            OnDuplicateReturn();
         }
 
         // A Dispose that began while we stored the object may have drained before our store (see Dispose).
@@ -307,6 +308,19 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         {
             ReturnRacedDispose();
         }
+    }
+
+    /// <summary>
+    /// The engine saw the object already in the pool (and kept it once): counted in the statistics
+    /// (<see cref="PoolStatistics.Misuses"/>), then <see cref="InvalidOperationException"/>.
+    /// </summary>
+    [DoesNotReturn]
+    [StackTraceHidden]
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void OnDuplicateReturn()
+    {
+        _engine.CountMisuse();
+        ThrowHelper.ThrowDoubleReturn("obj");
     }
 
     /// <summary>The return of a null, or while anybody observes pools, or after <see cref="Dispose"/>.</summary>

@@ -28,4 +28,8 @@ internal interface IObservablePool
     /// <param name="sizeClass">The class.</param>
     /// <returns>The count (a snapshot).</returns>
     public long CountPooled(int sizeClass);
+
+    /// <summary>Counts one misuse the pool reported (<see cref="PoolStatistics.Misuses"/>); a misuse the policy ignores is not counted.</summary>
+    /// <remarks>Called from the reporting path of any thread; the count is kept with one interlocked increment.</remarks>
+    public void CountMisuse();
 }

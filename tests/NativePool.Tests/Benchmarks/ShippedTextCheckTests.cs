@@ -4,8 +4,9 @@ namespace NativePool.Tests.Benchmarks;
 
 /// <summary>
 /// The shipped text agrees with the interleaved results table (the runner's <c>--check-docs</c>): the README headline is
-/// the one the table renders, and no shipped sentence claims a speed the table does not show. The other tests prove the
-/// check can fail, on copies of the documents with one thing changed.
+/// the one the table renders, no shipped sentence claims a speed the table does not show, and none uses a vague speed
+/// phrase ("cost too much", "as fast as") that no row can support, in README.md, docs/*.md and the packages'
+/// src/*/PACKAGE.md. The other tests prove the check can fail, on copies of the documents with one thing changed.
 /// </summary>
 public sealed class ShippedTextCheckTests : IDisposable
 {
@@ -62,6 +63,59 @@ public sealed class ShippedTextCheckTests : IDisposable
         Assert.Contains(expected, log, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData("For the hot paths where the built-in pools cost too much.", "cost too much")]
+    [InlineData("A pool that COSTS TOO MUCH is replaced.", "COSTS TOO MUCH")]
+    [InlineData("Independent pools are as fast as the shared one.", "as fast as")]
+    [InlineData("It is as cheap as a field.", "as cheap as")]
+    [InlineData("The built-in pool is too slow here.", "too slow")]
+    [InlineData("Renting is too expensive there.", "too expensive")]
+    [InlineData("A blazing-fast pool.", "blazing-fast")]
+    [InlineData("Lightning fast rents.", "Lightning fast")]
+    public void AVagueSpeedPhraseFailsTheCheck(string sentence, string phrase)
+    {
+        CopyDocuments();
+        File.AppendAllText(Path.Combine(_copy, "docs", "choosing.md"), Environment.NewLine + sentence + Environment.NewLine);
+
+        (int exitCode, string log) = BenchmarkProgram.Run(s_timeout, "--check-docs", _copy);
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains($"docs/choosing.md:", log, StringComparison.Ordinal);
+        Assert.Contains($"uses the vague speed phrase '{phrase}'", log, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void AVagueSpeedPhraseFailsTheCheckEvenWithAMarkerNamingARowOursWins()
+    {
+        CopyDocuments();
+        File.AppendAllText(
+            Path.Combine(_copy, "README.md"),
+            Environment.NewLine + "Handing buffers across threads is as fast as it gets. <!-- claim: producer/consumer byte[4096] vs ArrayPool.Shared -->" + Environment.NewLine);
+
+        (int exitCode, string log) = BenchmarkProgram.Run(s_timeout, "--check-docs", _copy);
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains("README.md:", log, StringComparison.Ordinal);
+        Assert.Contains("uses the vague speed phrase 'as fast as'", log, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("Use it where ArrayPool costs too much.", "uses the vague speed phrase 'costs too much'")]
+    [InlineData("NativePool is faster than ArrayPool.", "claims speed without a <!-- claim: SCENARIO --> marker")]
+    public void ASpeedClaimOnAPackagePageFailsTheCheck(string sentence, string expected)
+    {
+        CopyDocuments();
+        string page = Path.Combine(_copy, "src", "ManagedFacade", "PACKAGE.md");
+        Assert.True(File.Exists(page), "The copy has no src/ManagedFacade/PACKAGE.md to plant the claim in.");
+        File.AppendAllText(page, Environment.NewLine + sentence + Environment.NewLine);
+
+        (int exitCode, string log) = BenchmarkProgram.Run(s_timeout, "--check-docs", _copy);
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains(Path.Combine("src", "ManagedFacade", "PACKAGE.md") + ":", log, StringComparison.Ordinal);
+        Assert.Contains(expected, log, StringComparison.Ordinal);
+    }
+
     [Fact]
     public void ASpeedClaimInAnXmlDocCommentFailsTheCheck()
     {
@@ -76,7 +130,7 @@ public sealed class ShippedTextCheckTests : IDisposable
         Assert.Contains("src/Claims.cs:1: claims speed", log, StringComparison.Ordinal);
     }
 
-    /// <summary>Copies README.md and docs/*.md (the documents the check reads) into a fresh folder.</summary>
+    /// <summary>Copies README.md, docs/*.md and the packages' src/*/PACKAGE.md (the documents the check reads) into a fresh folder.</summary>
     private void CopyDocuments()
     {
         string root = RepositoryRoot.Find();
@@ -85,6 +139,17 @@ public sealed class ShippedTextCheckTests : IDisposable
         foreach (string file in Directory.EnumerateFiles(Path.Combine(root, "docs"), "*.md"))
         {
             File.Copy(file, Path.Combine(_copy, "docs", Path.GetFileName(file)));
+        }
+
+        foreach (string project in Directory.EnumerateDirectories(Path.Combine(root, "src")))
+        {
+            string page = Path.Combine(project, "PACKAGE.md");
+            if (File.Exists(page))
+            {
+                string target = Path.Combine(_copy, "src", Path.GetFileName(project));
+                Directory.CreateDirectory(target);
+                File.Copy(page, Path.Combine(target, "PACKAGE.md"));
+            }
         }
     }
 }

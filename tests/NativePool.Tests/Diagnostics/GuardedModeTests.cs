@@ -84,6 +84,33 @@ public class GuardedModeTests
     }
 
     [Theory]
+    [InlineData(PoolMisusePolicy.Throw, 2)]
+    [InlineData(PoolMisusePolicy.Report, 2)]
+    [InlineData(PoolMisusePolicy.Ignore, 0)]
+    public void AGuardedPoolCountsEachDoubleAndForeignReturnItDoesNotIgnoreInItsStatistics(PoolMisusePolicy policy, int expected)
+    {
+        StripedArrayPool<byte> pool = CreateGuarded(policy);
+        byte[] array = pool.Rent(16);
+        pool.Return(array);
+        Misuse(() => pool.Return(array), policy);
+        Misuse(() => pool.Return(new byte[16]), policy);
+
+        Assert.Equal(expected, pool.GetStatistics().Misuses);
+
+        static void Misuse(Action misuse, PoolMisusePolicy policy)
+        {
+            if (policy == PoolMisusePolicy.Throw)
+            {
+                Assert.Throws<InvalidOperationException>(misuse);
+            }
+            else
+            {
+                misuse();
+            }
+        }
+    }
+
+    [Theory]
     [InlineData(true)]
     [InlineData(false)]
     public void TheIgnorePolicyKeepsADoubleReturnedArrayOnceGuardedOrNot(bool guarded)

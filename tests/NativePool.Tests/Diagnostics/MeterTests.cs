@@ -35,6 +35,27 @@ public class MeterTests
     }
 
     [Fact]
+    public void TheMisusesInstrumentCountsEachReportedDoubleReturnOfItsPool()
+    {
+        string name = "misuses-" + Guid.NewGuid().ToString("N");
+        var pool = StripedArrayPool<byte>.Create(new StripedArrayPoolOptions { Name = name, DoubleReturnPolicy = PoolMisusePolicy.Report, TrimmingEnabled = false });
+        Assert.Equal(0, Observe(NativePoolMetrics.DefaultMeter, name).Sum("nativepool.misuses"));
+
+        for (int misuse = 1; misuse <= 2; misuse++)
+        {
+            byte[] array = pool.Rent(100);
+            pool.Return(array);
+            #pragma warning disable NP0001 // The double return is the misuse under test.
+            pool.Return(array);
+            #pragma warning restore NP0001
+
+            Observation observation = Observe(NativePoolMetrics.DefaultMeter, name);
+            Assert.Equal(misuse, observation.Sum("nativepool.misuses"));
+            Assert.Single(observation.Measurements, m => m.Instrument == "nativepool.misuses");
+        }
+    }
+
+    [Fact]
     public void AStreamManagerReportsTheBytesOfItsBlocksAndBuffersInUseAndFree()
     {
         string name = "stream-meter-" + Guid.NewGuid().ToString("N");
@@ -80,7 +101,7 @@ public class MeterTests
 
         // One measurement per pool-level instrument (an object pool has no size classes): creating the meter twice did
         // not duplicate its instruments.
-        Assert.Equal(6, observation.Measurements.Count);
+        Assert.Equal(7, observation.Measurements.Count);
         pool.Return(item);
     }
 

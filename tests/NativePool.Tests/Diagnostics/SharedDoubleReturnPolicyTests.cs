@@ -83,6 +83,47 @@ public sealed class SharedDoubleReturnPolicyTests
         Assert.NotSame(array, pool.Rent(100));
     }
 
+    [Theory]
+    [InlineData(PoolMisusePolicy.Throw, 1)]
+    [InlineData(PoolMisusePolicy.Report, 1)]
+    [InlineData(PoolMisusePolicy.Ignore, 0)]
+    public void EachDoubleReturnAPolicyDoesNotIgnoreIsCountedOnceInTheStatisticsWithNobodyListening(PoolMisusePolicy policy, int perMisuse)
+    {
+        // No listener and no callback: what a Native AOT app, whose event sources are off, still reads.
+        var pool = StripedArrayPool<byte>.CreateShared(policy);
+        Assert.Equal(0, pool.GetStatistics().Misuses);
+
+        for (int misuse = 1; misuse <= 3; misuse++)
+        {
+            byte[] array = ReturnTwice(pool, expectThrow: policy == PoolMisusePolicy.Throw);
+
+            Assert.Equal(misuse * perMisuse, pool.GetStatistics().Misuses);
+            Assert.Same(array, pool.Rent(100));
+            pool.Return(array);
+            Assert.Equal(misuse * perMisuse, pool.GetStatistics().Misuses);
+            Assert.Same(array, pool.Rent(100));
+        }
+    }
+
+    [Fact]
+    public void AReportedDoubleReturnIsCountedOnceWhetherOrNotACallbackOrListenerHearsIt()
+    {
+        var reports = new List<PoolMisuse>();
+        var pool = StripedArrayPool<byte>.Create(new StripedArrayPoolOptions
+        {
+            DoubleReturnPolicy = PoolMisusePolicy.Report,
+            OnMisuse = reports.Add,
+            TrimmingEnabled = false,
+        });
+        using var listener = new PoolEventListener(pool.Engine.Id);
+
+        ReturnTwice(pool, expectThrow: false);
+
+        Assert.Equal(1, listener.Count("DoubleReturn"));
+        Assert.Single(reports);
+        Assert.Equal(1, pool.GetStatistics().Misuses);
+    }
+
     private static byte[] ReturnTwice(StripedArrayPool<byte> pool, bool expectThrow)
     {
         byte[] array = pool.Rent(100);

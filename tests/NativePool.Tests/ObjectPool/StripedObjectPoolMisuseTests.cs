@@ -97,6 +97,19 @@ public sealed class StripedObjectPoolMisuseTests
     }
 
     [Fact]
+    public void EachDoubleReturnThatThrowsIsCountedOnceInTheStatistics()
+    {
+        var pool = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), 8);
+        Thing item = pool.Get();
+        pool.Return(item);
+
+        Assert.Throws<InvalidOperationException>(() => pool.Return(item));
+        Assert.Equal(1, pool.GetStatistics().Misuses);
+        Assert.Throws<InvalidOperationException>(() => pool.Return(item));
+        Assert.Equal(2, pool.GetStatistics().Misuses);
+    }
+
+    [Fact]
     public void ADoubleReturnToAFullDisposingPoolDoesNotDisposeThePooledCopy()
     {
         var pool = new StripedObjectPool<DisposableThing>(new CountingPolicy<DisposableThing>(), new StripedObjectPoolOptions { MaximumRetained = 1, DisposeItems = true });
