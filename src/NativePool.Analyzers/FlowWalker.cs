@@ -47,6 +47,13 @@ internal sealed class FlowWalker
     private readonly Stack<FlowItem> _work = new();
     private readonly bool[] _inTry;
 
+    /// <summary>
+    /// The flow captures that may carry a rent to a tracked local (the branches of <c>c ? pool.Rent(n) : other</c>), with
+    /// their slots after the scan's: per capture, the rent site plus one (0 when this path's branch did not rent) and the pool key.
+    /// </summary>
+    private readonly Dictionary<CaptureId, int> _rentCaptures = [];
+    private readonly int _stateLength;
+
     private readonly bool _exceptionLeaks;
 
     /// <summary>The origin of the path being stepped (see <see cref="FlowItem.Origin"/>).</summary>
@@ -69,6 +76,87 @@ internal sealed class FlowWalker
                 _inTry[i] |= region.Kind == ControlFlowRegionKind.Try;
             }
         }
+
+        _stateLength = scan.StateLength;
+        foreach (CaptureId capture in FindRentCaptures())
+        {
+            _rentCaptures[capture] = _stateLength;
+            _stateLength += 2;
+        }
+    }
+
+    /// <summary>
+    /// The captures whose value may be a rent, or another such capture, and that end up assigned to a tracked resource;
+    /// the graph lowers a conditional or coalescing expression into one capture per branch.
+    /// </summary>
+    private HashSet<CaptureId> FindRentCaptures()
+    {
+        List<IFlowCaptureOperation> captures = [];
+        HashSet<CaptureId> assigned = [];
+        foreach (BasicBlock block in _graph.Blocks)
+        {
+            foreach (IOperation operation in block.Operations)
+            {
+                switch (operation)
+                {
+                    case IFlowCaptureOperation capture:
+                        captures.Add(capture);
+                        break;
+                    case IExpressionStatementOperation { Operation: ISimpleAssignmentOperation assignment }:
+                        AddAssigned(assignment);
+                        break;
+                    case ISimpleAssignmentOperation assignment:
+                        AddAssigned(assignment);
+                        break;
+                }
+            }
+        }
+
+        // From the assignments back to the rents: a capture feeds a tracked local when its reference is assigned to one
+        // or captured by a capture that does.
+        HashSet<CaptureId> feeding = [.. assigned];
+        for (bool changed = true; changed;)
+        {
+            changed = false;
+            foreach (IFlowCaptureOperation capture in captures)
+            {
+                if (feeding.Contains(capture.Id) && MethodScan.Unwrap(capture.Value) is IFlowCaptureReferenceOperation inner && feeding.Add(inner.Id))
+                {
+                    changed = true;
+                }
+            }
+        }
+
+        HashSet<CaptureId> rents = [];
+        for (bool changed = true; changed;)
+        {
+            changed = false;
+            foreach (IFlowCaptureOperation capture in captures)
+            {
+                if (!feeding.Contains(capture.Id) || rents.Contains(capture.Id))
+                {
+                    continue;
+                }
+
+                IOperation? value = MethodScan.Unwrap(capture.Value);
+                if ((value is IInvocationOperation invocation && _api.IsRent(invocation.TargetMethod, out _))
+                    || (value is IFlowCaptureReferenceOperation inner && rents.Contains(inner.Id)))
+                {
+                    rents.Add(capture.Id);
+                    changed = true;
+                }
+            }
+        }
+
+        return rents;
+
+        void AddAssigned(ISimpleAssignmentOperation assignment)
+        {
+            if (MethodScan.Unwrap(assignment.Value) is IFlowCaptureReferenceOperation reference && _scan.GetTracked(assignment.Target) is { IsView: false })
+            {
+                assigned.Add(reference.Id);
+            }
+        }
     }
 
     /// <summary>Explores <paramref name="graph"/> and reports what it finds through <paramref name="report"/>.</summary>
@@ -80,7 +168,7 @@ internal sealed class FlowWalker
     public static void Run(ControlFlowGraph graph, MethodScan scan, PoolApi api, bool exceptionLeaks, Action<Diagnostic> report)
     {
         FlowWalker walker = new(graph, scan, api, exceptionLeaks, report);
-        walker.Enqueue(0, new int[scan.StateLength], null, ExceptionKind.None, origin: 0);
+        walker.Enqueue(0, new int[walker._stateLength], null, ExceptionKind.None, origin: 0);
         int steps = 0;
         while (walker._work.Count > 0 && steps++ < MaximumSteps)
         {
@@ -396,6 +484,9 @@ internal sealed class FlowWalker
                 Written(assignment.Target, state);
                 OnAssignment(assignment, state);
                 break;
+            case IFlowCaptureOperation capture when _rentCaptures.TryGetValue(capture.Id, out int slot):
+                OnRentCapture(capture, slot, state);
+                break;
             case ICompoundAssignmentOperation or ICoalesceAssignmentOperation or IDeconstructionAssignmentOperation:
                 Written(((IAssignmentOperation)operation).Target, state);
                 foreach (IOperation part in ((IAssignmentOperation)operation).Target.DescendantsAndSelf())
@@ -462,7 +553,28 @@ internal sealed class FlowWalker
             parent = parent.Parent;
         }
 
-        return parent is ISimpleAssignmentOperation assignment && _scan.GetTracked(assignment.Target) is not null;
+        return (parent is ISimpleAssignmentOperation assignment && _scan.GetTracked(assignment.Target) is not null)
+            || (parent is IFlowCaptureOperation capture && _rentCaptures.ContainsKey(capture.Id));
+    }
+
+    /// <summary>Records in the capture's slots whether this path's branch rented, and where from.</summary>
+    private void OnRentCapture(IFlowCaptureOperation capture, int slot, int[] state)
+    {
+        switch (MethodScan.Unwrap(capture.Value))
+        {
+            case IInvocationOperation rent when _api.IsRent(rent.TargetMethod, out _):
+                state[slot] = Site(rent) + 1;
+                state[slot + 1] = PoolKey(rent.Instance);
+                break;
+            case IFlowCaptureReferenceOperation inner when _rentCaptures.TryGetValue(inner.Id, out int innerSlot):
+                state[slot] = state[innerSlot];
+                state[slot + 1] = state[innerSlot + 1];
+                state[innerSlot] = state[innerSlot + 1] = 0;
+                break;
+            default:
+                state[slot] = state[slot + 1] = 0;
+                break;
+        }
     }
 
     private static IOperation? ArgumentAt(IInvocationOperation invocation, int ordinal)
@@ -497,7 +609,22 @@ internal sealed class FlowWalker
         {
             int at = tracked.Slot * Stride;
             IOperation? value = MethodScan.Unwrap(assignment.Value);
+            int site = -1;
+            int poolKey = 0;
             if (!tracked.IsView && value is IInvocationOperation rent && _api.IsRent(rent.TargetMethod, out _))
+            {
+                site = Site(rent);
+                poolKey = PoolKey(rent.Instance);
+            }
+            else if (!tracked.IsView && value is IFlowCaptureReferenceOperation reference && _rentCaptures.TryGetValue(reference.Id, out int slot))
+            {
+                // A conditional's branch: a rent on this path when the branch taken rented. The capture is used once.
+                site = state[slot] - 1;
+                poolKey = state[slot + 1];
+                state[slot] = state[slot + 1] = 0;
+            }
+
+            if (site >= 0)
             {
                 if ((PathStatus)state[at] == PathStatus.Held && !tracked.Escapes)
                 {
@@ -505,8 +632,8 @@ internal sealed class FlowWalker
                 }
 
                 state[at] = (int)PathStatus.Held;
-                state[at + 1] = PoolKey(rent.Instance);
-                state[at + 2] = Site(rent);
+                state[at + 1] = poolKey;
+                state[at + 2] = site;
             }
             else if (tracked.IsView && _scan.GetViewSource(assignment.Value) is { } source)
             {
