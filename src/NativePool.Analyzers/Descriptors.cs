@@ -57,6 +57,34 @@ internal static class Descriptors
         "A scope returns the array when it is disposed, once, even if it is copied; the try/finally goes away.",
         DiagnosticSeverity.Info);
 
+    internal static readonly DiagnosticDescriptor DoubleReturnOnException = Create(
+        DiagnosticIds.DoubleReturnOnException,
+        "Pooled item returned twice if an exception is thrown",
+        "If {1}, '{0}' is returned to the pool a second time{2}",
+        "The second return happens only when the named call throws (or the named throw is reached): rare, but then two future renters share one array or object. Information by default, so that a build with warnings as errors does not fail on it.",
+        DiagnosticSeverity.Info);
+
+    internal static readonly DiagnosticDescriptor UseAfterReturnOnException = Create(
+        DiagnosticIds.UseAfterReturnOnException,
+        "Pooled item used after it was returned if an exception is thrown",
+        "If {1}, '{0}' is used here after it was returned to the pool",
+        "The use after return happens only when the named call throws (or the named throw is reached); then it reads or writes an item that may belong to another renter. Information by default.",
+        DiagnosticSeverity.Info);
+
+    internal static readonly DiagnosticDescriptor NotReturnedOnException = Create(
+        DiagnosticIds.NotReturnedOnException,
+        "Pooled item not returned if an exception is thrown",
+        "If {1}, '{0}' is never returned to the pool",
+        "The item is lost to the pool only when the named call throws (or the named throw is reached); it is then collected by the GC, not reused. Information by default.",
+        DiagnosticSeverity.Info);
+
+    internal static readonly DiagnosticDescriptor NotDisposedOnException = Create(
+        DiagnosticIds.NotDisposedOnException,
+        "Pool scope or lease not disposed if an exception is thrown",
+        "If {1}, '{0}' is never disposed; rent it in a using declaration",
+        "The scope, lease or memory owner is left undisposed only when the named call throws (or the named throw is reached); its memory is then lost to the pool, as for NP0004. Information by default.",
+        DiagnosticSeverity.Info);
+
     private static DiagnosticDescriptor Create(string id, string title, string message, string description, DiagnosticSeverity severity)
         => new(id, title, message, Category, severity, isEnabledByDefault: true, description, HelpPage + id.ToLowerInvariant());
 }

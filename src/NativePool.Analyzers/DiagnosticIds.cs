@@ -23,4 +23,16 @@ public static class DiagnosticIds
 
     /// <summary>A rent with a <c>try</c>/<c>finally</c> return can be a <c>using</c> scope.</summary>
     public const string UseRentScoped = "NP0007";
+
+    /// <summary>A pooled array or object is returned twice, but only on a path where an exception is thrown.</summary>
+    public const string DoubleReturnOnException = "NP0008";
+
+    /// <summary>A pooled array or object (or a span or memory over it) is used after its return, but only on a path where an exception is thrown.</summary>
+    public const string UseAfterReturnOnException = "NP0009";
+
+    /// <summary>A pooled array or object is not returned, but only on a path where an exception is thrown.</summary>
+    public const string NotReturnedOnException = "NP0010";
+
+    /// <summary>A pool's scope, lease or memory owner is not disposed, but only on a path where an exception is thrown.</summary>
+    public const string NotDisposedOnException = "NP0011";
 }

@@ -3,12 +3,13 @@ namespace NativePool.Analyzers;
 /// <summary>One point of a path to explore: a basic block, the state on entry and what happens after the finally blocks being run.</summary>
 internal readonly struct FlowItem
 {
-    public FlowItem(int block, int[] state, Continuation? continuation, ExceptionKind exception)
+    public FlowItem(int block, int[] state, Continuation? continuation, ExceptionKind exception, int origin)
     {
         Block = block;
         State = state;
         Continuation = continuation;
         Exception = exception;
+        Origin = origin;
     }
 
     /// <summary>The ordinal of the block.</summary>
@@ -22,4 +23,10 @@ internal readonly struct FlowItem
 
     /// <summary>The exception in flight through a finally, if any.</summary>
     public ExceptionKind Exception { get; }
+
+    /// <summary>
+    /// 0 on a path that no exception has taken; otherwise one more than the index of the first throwing call or
+    /// <c>throw</c> the path went through: what it reports needs that exception to happen.
+    /// </summary>
+    public int Origin { get; }
 }

@@ -1,13 +1,15 @@
 using System;
 using System.Collections.Generic;
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.FlowAnalysis;
 using Microsoft.CodeAnalysis.Operations;
 
 namespace NativePool.Analyzers;
 
 /// <summary>
-/// Explores the paths of one control-flow graph with the state of the tracked locals, reporting NP0001-NP0005.
+/// Explores the paths of one control-flow graph with the state of the tracked locals, reporting NP0001-NP0005 and
+/// NP0008-NP0011.
 /// </summary>
 /// <remarks>
 /// Paths are explored state by state (a block is revisited only with a state it has not been seen with), so loops end
@@ -16,6 +18,14 @@ namespace NativePool.Analyzers;
 /// into its catch and finally blocks. A resource left held only by such an implicit exception is not reported unless
 /// the option <c>nativepool.report_leaks_on_exceptions = true</c> asks for it: by default only a <c>throw</c> of the
 /// method is.
+/// <para>
+/// Each path remembers the first exception it took (a call that may throw, or a <c>throw</c>). A finding that only such
+/// paths reach needs that exception to happen: it is reported under the rule's exception-path id (NP0001 becomes NP0008,
+/// NP0002 NP0009, NP0003 NP0010, NP0004 NP0011), at a lower severity, with the exception named. Findings are therefore
+/// gathered over the whole walk and reported at its end, so that a path without exception reaching the same place
+/// keeps the finding under its certain id. NP0005 names the pool a return goes to, which no exception changes: it
+/// keeps its id on every path.
+/// </para>
 /// </remarks>
 internal sealed class FlowWalker
 {
@@ -31,11 +41,23 @@ internal sealed class FlowWalker
     private readonly List<ISymbol> _poolKeys = [];
     private readonly List<IOperation> _sites = [];
     private readonly HashSet<string> _seen = [];
-    private readonly HashSet<(string, Location)> _reported = [];
+    private readonly Dictionary<(string, Location), Finding> _findings = [];
+    private readonly List<Finding> _findingOrder = [];
+    private readonly List<(IOperation Thrower, bool IsThrow)> _origins = [];
     private readonly Stack<FlowItem> _work = new();
     private readonly bool[] _inTry;
 
+    /// <summary>
+    /// The flow captures that may carry a rent to a tracked local (the branches of <c>c ? pool.Rent(n) : other</c>), with
+    /// their slots after the scan's: per capture, the rent site plus one (0 when this path's branch did not rent) and the pool key.
+    /// </summary>
+    private readonly Dictionary<CaptureId, int> _rentCaptures = [];
+    private readonly int _stateLength;
+
     private readonly bool _exceptionLeaks;
+
+    /// <summary>The origin of the path being stepped (see <see cref="FlowItem.Origin"/>).</summary>
+    private int _origin;
 
     private FlowWalker(ControlFlowGraph graph, MethodScan scan, PoolApi api, bool exceptionLeaks, Action<Diagnostic> report)
     {
@@ -54,6 +76,87 @@ internal sealed class FlowWalker
                 _inTry[i] |= region.Kind == ControlFlowRegionKind.Try;
             }
         }
+
+        _stateLength = scan.StateLength;
+        foreach (CaptureId capture in FindRentCaptures())
+        {
+            _rentCaptures[capture] = _stateLength;
+            _stateLength += 2;
+        }
+    }
+
+    /// <summary>
+    /// The captures whose value may be a rent, or another such capture, and that end up assigned to a tracked resource;
+    /// the graph lowers a conditional or coalescing expression into one capture per branch.
+    /// </summary>
+    private HashSet<CaptureId> FindRentCaptures()
+    {
+        List<IFlowCaptureOperation> captures = [];
+        HashSet<CaptureId> assigned = [];
+        foreach (BasicBlock block in _graph.Blocks)
+        {
+            foreach (IOperation operation in block.Operations)
+            {
+                switch (operation)
+                {
+                    case IFlowCaptureOperation capture:
+                        captures.Add(capture);
+                        break;
+                    case IExpressionStatementOperation { Operation: ISimpleAssignmentOperation assignment }:
+                        AddAssigned(assignment);
+                        break;
+                    case ISimpleAssignmentOperation assignment:
+                        AddAssigned(assignment);
+                        break;
+                }
+            }
+        }
+
+        // From the assignments back to the rents: a capture feeds a tracked local when its reference is assigned to one
+        // or captured by a capture that does.
+        HashSet<CaptureId> feeding = [.. assigned];
+        for (bool changed = true; changed;)
+        {
+            changed = false;
+            foreach (IFlowCaptureOperation capture in captures)
+            {
+                if (feeding.Contains(capture.Id) && MethodScan.Unwrap(capture.Value) is IFlowCaptureReferenceOperation inner && feeding.Add(inner.Id))
+                {
+                    changed = true;
+                }
+            }
+        }
+
+        HashSet<CaptureId> rents = [];
+        for (bool changed = true; changed;)
+        {
+            changed = false;
+            foreach (IFlowCaptureOperation capture in captures)
+            {
+                if (!feeding.Contains(capture.Id) || rents.Contains(capture.Id))
+                {
+                    continue;
+                }
+
+                IOperation? value = MethodScan.Unwrap(capture.Value);
+                if ((value is IInvocationOperation invocation && _api.IsRent(invocation.TargetMethod, out _))
+                    || (value is IFlowCaptureReferenceOperation inner && rents.Contains(inner.Id)))
+                {
+                    rents.Add(capture.Id);
+                    changed = true;
+                }
+            }
+        }
+
+        return rents;
+
+        void AddAssigned(ISimpleAssignmentOperation assignment)
+        {
+            if (MethodScan.Unwrap(assignment.Value) is IFlowCaptureReferenceOperation reference && _scan.GetTracked(assignment.Target) is { IsView: false })
+            {
+                assigned.Add(reference.Id);
+            }
+        }
     }
 
     /// <summary>Explores <paramref name="graph"/> and reports what it finds through <paramref name="report"/>.</summary>
@@ -65,20 +168,26 @@ internal sealed class FlowWalker
     public static void Run(ControlFlowGraph graph, MethodScan scan, PoolApi api, bool exceptionLeaks, Action<Diagnostic> report)
     {
         FlowWalker walker = new(graph, scan, api, exceptionLeaks, report);
-        walker.Enqueue(0, new int[scan.StateLength], null, ExceptionKind.None);
+        walker.Enqueue(0, new int[walker._stateLength], null, ExceptionKind.None, origin: 0);
         int steps = 0;
         while (walker._work.Count > 0 && steps++ < MaximumSteps)
         {
             walker.Step(walker._work.Pop());
         }
+
+        walker.ReportFindings();
     }
 
-    private void Enqueue(int block, int[] state, Continuation? continuation, ExceptionKind exception)
+    /// <remarks>
+    /// Whether the path took an exception is part of the key, so a path without one is explored even where one with
+    /// an exception has been; which exception it was is not, so equal paths after different throwing calls merge.
+    /// </remarks>
+    private void Enqueue(int block, int[] state, Continuation? continuation, ExceptionKind exception, int origin)
     {
-        string key = string.Concat(block.ToString(System.Globalization.CultureInfo.InvariantCulture), "|", string.Join(",", state), "|", Continuation.Key(continuation), "|", ((int)exception).ToString(System.Globalization.CultureInfo.InvariantCulture));
+        string key = string.Concat(block.ToString(System.Globalization.CultureInfo.InvariantCulture), "|", string.Join(",", state), "|", Continuation.Key(continuation), "|", ((int)exception).ToString(System.Globalization.CultureInfo.InvariantCulture), origin == 0 ? "|n" : "|x");
         if (_seen.Add(key))
         {
-            _work.Push(new FlowItem(block, state, continuation, exception));
+            _work.Push(new FlowItem(block, state, continuation, exception, origin));
         }
     }
 
@@ -86,9 +195,10 @@ internal sealed class FlowWalker
     {
         BasicBlock block = _graph.Blocks[item.Block];
         int[] state = (int[])item.State.Clone();
+        _origin = item.Origin;
         if (block.Kind == BasicBlockKind.Exit)
         {
-            ReportLeaks(state);
+            ReportLeaks(state, item.Origin);
             return;
         }
 
@@ -108,21 +218,21 @@ internal sealed class FlowWalker
             case null:
                 return;
             case ControlFlowBranchSemantics.Throw:
-                Propagate(block.EnclosingRegion, state, ExceptionKind.Explicit, block.BranchValue?.Type);
+                Propagate(block.EnclosingRegion, state, ExceptionKind.Explicit, block.BranchValue?.Type, OriginOf(block.BranchValue, isThrow: true));
                 return;
             case ControlFlowBranchSemantics.Rethrow:
-                Propagate(block.EnclosingRegion, state, ExceptionKind.Implicit, thrownType: null);
+                Propagate(block.EnclosingRegion, state, ExceptionKind.Implicit, thrownType: null, OriginOf(block.BranchValue, isThrow: true));
                 return;
             case ControlFlowBranchSemantics.StructuredExceptionHandling:
                 if (item.Continuation is { } continuation)
                 {
                     if (continuation.Target == Continuation.Rethrow)
                     {
-                        Propagate(block.EnclosingRegion, state, item.Exception, thrownType: null);
+                        Propagate(block.EnclosingRegion, state, item.Exception, thrownType: null, item.Origin);
                     }
                     else
                     {
-                        Enqueue(continuation.Target, state, continuation.Next, ExceptionKind.None);
+                        Enqueue(continuation.Target, state, continuation.Next, ExceptionKind.None, item.Origin);
                     }
                 }
 
@@ -134,21 +244,21 @@ internal sealed class FlowWalker
             bool jumpsWhenTrue = block.ConditionKind == ControlFlowConditionKind.WhenTrue;
             if (Assume(condition, jumpsWhenTrue, state) is { } jumpState)
             {
-                Follow(conditional, jumpState, item.Continuation);
+                Follow(conditional, jumpState, item.Continuation, item.Origin);
             }
 
             if (Assume(condition, !jumpsWhenTrue, state) is { } fallState)
             {
-                Follow(fallThrough, fallState, item.Continuation);
+                Follow(fallThrough, fallState, item.Continuation, item.Origin);
             }
 
             return;
         }
 
-        Follow(fallThrough, state, item.Continuation);
+        Follow(fallThrough, state, item.Continuation, item.Origin);
     }
 
-    private void Follow(ControlFlowBranch branch, int[] state, Continuation? continuation)
+    private void Follow(ControlFlowBranch branch, int[] state, Continuation? continuation, int origin)
     {
         if (branch.Destination is not { } destination)
         {
@@ -157,7 +267,7 @@ internal sealed class FlowWalker
 
         if (branch.FinallyRegions.IsEmpty)
         {
-            Enqueue(destination.Ordinal, state, continuation, ExceptionKind.None);
+            Enqueue(destination.Ordinal, state, continuation, ExceptionKind.None, origin);
             return;
         }
 
@@ -168,11 +278,16 @@ internal sealed class FlowWalker
             next = new Continuation(branch.FinallyRegions[i].FirstBlockOrdinal, next);
         }
 
-        Enqueue(branch.FinallyRegions[0].FirstBlockOrdinal, state, next, ExceptionKind.None);
+        Enqueue(branch.FinallyRegions[0].FirstBlockOrdinal, state, next, ExceptionKind.None, origin);
     }
 
     /// <summary>Sends an exception from <paramref name="region"/> to the handlers that may see it.</summary>
-    private void Propagate(ControlFlowRegion? region, int[] state, ExceptionKind exception, ITypeSymbol? thrownType)
+    /// <param name="region">Where the exception is thrown.</param>
+    /// <param name="state">The state when it is thrown.</param>
+    /// <param name="exception">Whether it is a <c>throw</c> of the method or an exception from a call.</param>
+    /// <param name="thrownType">The type thrown, when known.</param>
+    /// <param name="origin">The path's origin (see <see cref="FlowItem.Origin"/>): the path now took an exception.</param>
+    private void Propagate(ControlFlowRegion? region, int[] state, ExceptionKind exception, ITypeSymbol? thrownType, int origin)
     {
         // A lambda's graph sits inside the regions of the graph around it: the walk stops at its own root.
         for (ControlFlowRegion? current = region; current is not null && current != _graph.Root; current = current.EnclosingRegion)
@@ -184,7 +299,7 @@ internal sealed class FlowWalker
 
             if (parent.Kind == ControlFlowRegionKind.TryAndFinally)
             {
-                Enqueue(parent.NestedRegions[1].FirstBlockOrdinal, state, new Continuation(Continuation.Rethrow, null), exception);
+                Enqueue(parent.NestedRegions[1].FirstBlockOrdinal, state, new Continuation(Continuation.Rethrow, null), exception, origin);
                 return;
             }
 
@@ -194,7 +309,7 @@ internal sealed class FlowWalker
                 for (int i = 1; i < parent.NestedRegions.Length; i++)
                 {
                     ControlFlowRegion handler = parent.NestedRegions[i];
-                    Enqueue(handler.FirstBlockOrdinal, state, null, ExceptionKind.None);
+                    Enqueue(handler.FirstBlockOrdinal, state, null, ExceptionKind.None, origin);
                     caught |= handler.Kind == ControlFlowRegionKind.Catch && Catches(handler.ExceptionType, thrownType);
                 }
 
@@ -209,8 +324,30 @@ internal sealed class FlowWalker
 
         if (exception == ExceptionKind.Explicit || (exception == ExceptionKind.Implicit && _exceptionLeaks))
         {
-            ReportLeaks(state);
+            ReportLeaks(state, origin);
         }
+    }
+
+    /// <summary>
+    /// The origin of a path that takes an exception at <paramref name="thrower"/>: the path's own when it already took
+    /// one (the first exception is the one the path needs), else a new one for <paramref name="thrower"/>.
+    /// </summary>
+    /// <remarks>A rethrow has no operation, but it is reached only through a catch, so its path has an origin already.</remarks>
+    private int OriginOf(IOperation? thrower, bool isThrow)
+    {
+        if (_origin != 0 || thrower is null)
+        {
+            return _origin;
+        }
+
+        int index = _origins.FindIndex(known => known.Thrower == thrower && known.IsThrow == isThrow);
+        if (index < 0)
+        {
+            _origins.Add((thrower, isThrow));
+            index = _origins.Count - 1;
+        }
+
+        return index + 1;
     }
 
     private static bool Catches(ITypeSymbol? caught, ITypeSymbol? thrown)
@@ -335,17 +472,20 @@ internal sealed class FlowWalker
                 // With exception leaks on, the return itself is not taken to throw: every rent would leak through it.
                 if (!_exceptionLeaks || !(_api.IsReturn(invocation) || PoolApi.IsDispose(invocation.TargetMethod)))
                 {
-                    MayThrow(state, block);
+                    MayThrow(operation, state, block);
                 }
 
                 OnInvocation(invocation, state);
                 break;
             case IObjectCreationOperation or IAwaitOperation:
-                MayThrow(state, block);
+                MayThrow(operation, state, block);
                 break;
             case ISimpleAssignmentOperation assignment:
                 Written(assignment.Target, state);
                 OnAssignment(assignment, state);
+                break;
+            case IFlowCaptureOperation capture when _rentCaptures.TryGetValue(capture.Id, out int slot):
+                OnRentCapture(capture, slot, state);
                 break;
             case ICompoundAssignmentOperation or ICoalesceAssignmentOperation or IDeconstructionAssignmentOperation:
                 Written(((IAssignmentOperation)operation).Target, state);
@@ -364,11 +504,11 @@ internal sealed class FlowWalker
         }
     }
 
-    private void MayThrow(int[] state, BasicBlock block)
+    private void MayThrow(IOperation thrower, int[] state, BasicBlock block)
     {
         if (_inTry[block.Ordinal] || _exceptionLeaks)
         {
-            Propagate(block.EnclosingRegion, (int[])state.Clone(), ExceptionKind.Implicit, thrownType: null);
+            Propagate(block.EnclosingRegion, (int[])state.Clone(), ExceptionKind.Implicit, thrownType: null, OriginOf(thrower, isThrow: false));
         }
     }
 
@@ -413,7 +553,28 @@ internal sealed class FlowWalker
             parent = parent.Parent;
         }
 
-        return parent is ISimpleAssignmentOperation assignment && _scan.GetTracked(assignment.Target) is not null;
+        return (parent is ISimpleAssignmentOperation assignment && _scan.GetTracked(assignment.Target) is not null)
+            || (parent is IFlowCaptureOperation capture && _rentCaptures.ContainsKey(capture.Id));
+    }
+
+    /// <summary>Records in the capture's slots whether this path's branch rented, and where from.</summary>
+    private void OnRentCapture(IFlowCaptureOperation capture, int slot, int[] state)
+    {
+        switch (MethodScan.Unwrap(capture.Value))
+        {
+            case IInvocationOperation rent when _api.IsRent(rent.TargetMethod, out _):
+                state[slot] = Site(rent) + 1;
+                state[slot + 1] = PoolKey(rent.Instance);
+                break;
+            case IFlowCaptureReferenceOperation inner when _rentCaptures.TryGetValue(inner.Id, out int innerSlot):
+                state[slot] = state[innerSlot];
+                state[slot + 1] = state[innerSlot + 1];
+                state[innerSlot] = state[innerSlot + 1] = 0;
+                break;
+            default:
+                state[slot] = state[slot + 1] = 0;
+                break;
+        }
     }
 
     private static IOperation? ArgumentAt(IInvocationOperation invocation, int ordinal)
@@ -448,16 +609,31 @@ internal sealed class FlowWalker
         {
             int at = tracked.Slot * Stride;
             IOperation? value = MethodScan.Unwrap(assignment.Value);
+            int site = -1;
+            int poolKey = 0;
             if (!tracked.IsView && value is IInvocationOperation rent && _api.IsRent(rent.TargetMethod, out _))
+            {
+                site = Site(rent);
+                poolKey = PoolKey(rent.Instance);
+            }
+            else if (!tracked.IsView && value is IFlowCaptureReferenceOperation reference && _rentCaptures.TryGetValue(reference.Id, out int slot))
+            {
+                // A conditional's branch: a rent on this path when the branch taken rented. The capture is used once.
+                site = state[slot] - 1;
+                poolKey = state[slot + 1];
+                state[slot] = state[slot + 1] = 0;
+            }
+
+            if (site >= 0)
             {
                 if ((PathStatus)state[at] == PathStatus.Held && !tracked.Escapes)
                 {
-                    ReportOnce(tracked.Kind == ResourceKind.Disposable ? Descriptors.NotDisposed : Descriptors.NotReturned, _sites[state[at + 2]], tracked.Local.Name);
+                    ReportLeak(tracked, _sites[state[at + 2]], _origin);
                 }
 
                 state[at] = (int)PathStatus.Held;
-                state[at + 1] = PoolKey(rent.Instance);
-                state[at + 2] = Site(rent);
+                state[at + 1] = poolKey;
+                state[at + 2] = site;
             }
             else if (tracked.IsView && _scan.GetViewSource(assignment.Value) is { } source)
             {
@@ -481,7 +657,7 @@ internal sealed class FlowWalker
             return;
         }
 
-        ReportOnce(Descriptors.UseAfterReturn, reference, tracked.Local.Name);
+        Report(Descriptors.UseAfterReturn, Descriptors.UseAfterReturnOnException, reference, _origin, tracked.Local.Name);
     }
 
     /// <summary>Whether a reference reads or writes the item, rather than returning it, overwriting the local or testing it for null.</summary>
@@ -520,10 +696,10 @@ internal sealed class FlowWalker
         switch ((PathStatus)state[at])
         {
             case PathStatus.Released when tracked.Kind != ResourceKind.Disposable:
-                ReportOnce(Descriptors.DoubleReturn, call, tracked.Local.Name);
+                Report(Descriptors.DoubleReturn, Descriptors.DoubleReturnOnException, call, _origin, tracked.Local.Name);
                 break;
             case PathStatus.Held when poolKey != 0 && state[at + 1] != 0 && poolKey != state[at + 1]:
-                ReportOnce(Descriptors.ReturnedToOtherPool, call, tracked.Local.Name, PoolName(state[at + 1]), PoolName(poolKey));
+                Report(Descriptors.ReturnedToOtherPool, exceptional: null, call, origin: 0, tracked.Local.Name, PoolName(state[at + 1]), PoolName(poolKey));
                 break;
             case PathStatus.None:
                 return;
@@ -539,15 +715,27 @@ internal sealed class FlowWalker
         }
     }
 
-    private void ReportLeaks(int[] state)
+    private void ReportLeaks(int[] state, int origin)
     {
         foreach (TrackedLocal tracked in _tracked)
         {
             int at = tracked.Slot * Stride;
             if (!tracked.IsView && !tracked.Escapes && (PathStatus)state[at] == PathStatus.Held)
             {
-                ReportOnce(tracked.Kind == ResourceKind.Disposable ? Descriptors.NotDisposed : Descriptors.NotReturned, _sites[state[at + 2]], tracked.Local.Name);
+                ReportLeak(tracked, _sites[state[at + 2]], origin);
             }
+        }
+    }
+
+    private void ReportLeak(TrackedLocal tracked, IOperation rent, int origin)
+    {
+        if (tracked.Kind == ResourceKind.Disposable)
+        {
+            Report(Descriptors.NotDisposed, Descriptors.NotDisposedOnException, rent, origin, tracked.Local.Name);
+        }
+        else
+        {
+            Report(Descriptors.NotReturned, Descriptors.NotReturnedOnException, rent, origin, tracked.Local.Name);
         }
     }
 
@@ -595,12 +783,113 @@ internal sealed class FlowWalker
         return index;
     }
 
-    private void ReportOnce(DiagnosticDescriptor descriptor, IOperation at, params object[] arguments)
+    /// <summary>Records a finding at <paramref name="at"/>; a path without exception makes it certain, whatever came first.</summary>
+    /// <param name="certain">The rule when some path without exception reaches the finding.</param>
+    /// <param name="exceptional">The rule when only paths that took an exception do, or null to report <paramref name="certain"/> anyway.</param>
+    /// <param name="at">Where the finding is.</param>
+    /// <param name="origin">The origin of the path that reached it (see <see cref="FlowItem.Origin"/>).</param>
+    /// <param name="arguments">The arguments of <paramref name="certain"/>'s message; the first is the local's name.</param>
+    private void Report(DiagnosticDescriptor certain, DiagnosticDescriptor? exceptional, IOperation at, int origin, params object[] arguments)
     {
         Location location = at.Syntax.GetLocation();
-        if (_reported.Add((descriptor.Id, location)))
+        if (exceptional is null)
         {
-            _report(Diagnostic.Create(descriptor, location, arguments));
+            origin = 0;
         }
+
+        if (!_findings.TryGetValue((certain.Id, location), out Finding? finding))
+        {
+            finding = new Finding(certain, exceptional, at.Syntax, origin, arguments);
+            _findings.Add((certain.Id, location), finding);
+            _findingOrder.Add(finding);
+        }
+        else if (origin == 0 && finding.Origin != 0)
+        {
+            finding.Origin = 0;
+            finding.Arguments = arguments;
+        }
+    }
+
+    private void ReportFindings()
+    {
+        foreach (Finding finding in _findingOrder)
+        {
+            Location location = finding.Syntax.GetLocation();
+            if (finding.Origin == 0 || finding.Exceptional is null)
+            {
+                _report(Diagnostic.Create(finding.Certain, location, finding.Arguments));
+                continue;
+            }
+
+            (IOperation thrower, bool isThrow) = _origins[finding.Origin - 1];
+            string condition = string.Format(
+                System.Globalization.CultureInfo.InvariantCulture,
+                "{0} at line {1} {2}",
+                Describe(thrower, isThrow),
+                thrower.Syntax.GetLocation().GetMappedLineSpan().StartLinePosition.Line + 1,
+                isThrow ? "is reached" : "throws");
+            object[] arguments = ReferenceEquals(finding.Exceptional, Descriptors.DoubleReturnOnException)
+                ? [finding.Arguments[0], condition, HandlerOf(finding.Syntax)]
+                : [finding.Arguments[0], condition];
+            _report(Diagnostic.Create(finding.Exceptional, location, arguments));
+        }
+    }
+
+    /// <summary>How a message names what throws: <c>'Rent(...)'</c>, <c>'new T(...)'</c>, <c>the 'await'</c>, <c>the 'throw'</c>.</summary>
+    private static string Describe(IOperation thrower, bool isThrow) => thrower switch
+    {
+        _ when isThrow => "the 'throw'",
+        IInvocationOperation invocation => "'" + invocation.TargetMethod.Name + "(...)'",
+        IObjectCreationOperation { Type: { } type } => "'new " + type.Name + "(...)'",
+        IAwaitOperation => "the 'await'",
+        _ => "'" + thrower.Syntax + "'",
+    };
+
+    /// <summary>" in the 'finally'" or " in the 'catch'" when <paramref name="syntax"/> is in one (of its own method), else empty.</summary>
+    private static string HandlerOf(SyntaxNode syntax)
+    {
+        for (SyntaxNode? node = syntax.Parent; node is not null; node = node.Parent)
+        {
+            if (node.IsKind(SyntaxKind.FinallyClause))
+            {
+                return " in the 'finally'";
+            }
+
+            if (node.IsKind(SyntaxKind.CatchClause))
+            {
+                return " in the 'catch'";
+            }
+
+            if (node is Microsoft.CodeAnalysis.CSharp.Syntax.MemberDeclarationSyntax or Microsoft.CodeAnalysis.CSharp.Syntax.AnonymousFunctionExpressionSyntax or Microsoft.CodeAnalysis.CSharp.Syntax.LocalFunctionStatementSyntax)
+            {
+                break;
+            }
+        }
+
+        return string.Empty;
+    }
+
+    /// <summary>A finding gathered during the walk; reported at its end.</summary>
+    private sealed class Finding
+    {
+        public Finding(DiagnosticDescriptor certain, DiagnosticDescriptor? exceptional, SyntaxNode syntax, int origin, object[] arguments)
+        {
+            Certain = certain;
+            Exceptional = exceptional;
+            Syntax = syntax;
+            Origin = origin;
+            Arguments = arguments;
+        }
+
+        public DiagnosticDescriptor Certain { get; }
+
+        public DiagnosticDescriptor? Exceptional { get; }
+
+        public SyntaxNode Syntax { get; }
+
+        /// <summary>0 once a path without exception reached the finding, else the origin of the first path that did.</summary>
+        public int Origin { get; set; }
+
+        public object[] Arguments { get; set; }
     }
 }

@@ -220,8 +220,9 @@ internal sealed class MethodScan
             bool mixed = false;
             foreach (IOperation? value in pair.Value)
             {
-                if (Unwrap(value) is IInvocationOperation invocation && _api.IsRent(invocation.TargetMethod, out ResourceKind rented))
+                foreach (IInvocationOperation invocation in RentsOf(value))
                 {
+                    _api.IsRent(invocation.TargetMethod, out ResourceKind rented);
                     mixed |= kind is not null && kind != rented;
                     kind = rented;
                 }
@@ -256,6 +257,36 @@ internal sealed class MethodScan
         }
 
         TrackedCount = slot;
+    }
+
+    /// <summary>
+    /// The rents whose result <paramref name="value"/> may be: the rent itself, or the rents among the branches of a
+    /// conditional (<c>c ? pool.Rent(n) : other</c>) or a coalescing (<c>other ?? pool.Rent(n)</c>), nested or not.
+    /// </summary>
+    private List<IInvocationOperation> RentsOf(IOperation? value)
+    {
+        List<IInvocationOperation> rents = [];
+        Stack<IOperation?> pending = new();
+        pending.Push(value);
+        while (pending.Count > 0)
+        {
+            switch (Unwrap(pending.Pop()))
+            {
+                case IInvocationOperation invocation when _api.IsRent(invocation.TargetMethod, out _):
+                    rents.Add(invocation);
+                    break;
+                case IConditionalOperation { WhenFalse: { } whenFalse } conditional:
+                    pending.Push(conditional.WhenTrue);
+                    pending.Push(whenFalse);
+                    break;
+                case ICoalesceOperation coalesce:
+                    pending.Push(coalesce.Value);
+                    pending.Push(coalesce.WhenNull);
+                    break;
+            }
+        }
+
+        return rents;
     }
 
     private void FindEscapes()

@@ -10,7 +10,8 @@ namespace NativePool.Analyzers;
 
 /// <summary>
 /// Finds pooled items returned twice (NP0001), used after their return (NP0002), not returned (NP0003), scopes and leases
-/// not disposed (NP0004) and items returned to another pool (NP0005), on the paths of the method's control-flow graph.
+/// not disposed (NP0004) and items returned to another pool (NP0005), on the paths of the method's control-flow graph;
+/// the first four under NP0008-NP0011 when only a path that takes an exception reaches them.
 /// </summary>
 /// <remarks>
 /// Only methods that rent are analyzed: an operation action marks the block when it sees a rent, and the graph is built
@@ -20,12 +21,20 @@ namespace NativePool.Analyzers;
 [DiagnosticAnalyzer(LanguageNames.CSharp)]
 public sealed class PoolUsageAnalyzer : PoolAnalyzer
 {
-    /// <summary>The .editorconfig option that makes NP0003 and NP0004 count an exception from a call as a way out of the method.</summary>
+    /// <summary>The .editorconfig option that makes NP0010 and NP0011 count an exception from a call as a way out of the method.</summary>
     public const string ExceptionLeaksOption = "nativepool.report_leaks_on_exceptions";
 
     /// <inheritdoc/>
     public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics { get; } = ImmutableArray.Create(
-        Descriptors.DoubleReturn, Descriptors.UseAfterReturn, Descriptors.NotReturned, Descriptors.NotDisposed, Descriptors.ReturnedToOtherPool);
+        Descriptors.DoubleReturn,
+        Descriptors.UseAfterReturn,
+        Descriptors.NotReturned,
+        Descriptors.NotDisposed,
+        Descriptors.ReturnedToOtherPool,
+        Descriptors.DoubleReturnOnException,
+        Descriptors.UseAfterReturnOnException,
+        Descriptors.NotReturnedOnException,
+        Descriptors.NotDisposedOnException);
 
     private protected override void OnCompilationStart(CompilationStartAnalysisContext context, PoolApi api)
         => context.RegisterOperationBlockStartAction(blockStart =>

@@ -15,12 +15,24 @@ internal static class AnalyzerVerifier<TAnalyzer>
     /// <param name="withNativePool">Whether NativePool is referenced.</param>
     /// <param name="editorConfig">Lines of an .editorconfig section for C# files, or null.</param>
     public static Task VerifyAsync(string source, bool withNativePool = true, string? editorConfig = null)
+        => VerifyAsync(source, [], withNativePool, editorConfig);
+
+    /// <summary>
+    /// Checks that <paramref name="source"/> produces exactly the diagnostics marked in it and <paramref name="expected"/>
+    /// (which locate themselves with <c>{|#0:text|}</c> marks and say their severity and message).
+    /// </summary>
+    /// <param name="source">The source, with the expected diagnostics marked.</param>
+    /// <param name="expected">Further expected diagnostics.</param>
+    /// <param name="withNativePool">Whether NativePool is referenced.</param>
+    /// <param name="editorConfig">Lines of an .editorconfig section for C# files, or null.</param>
+    public static Task VerifyAsync(string source, DiagnosticResult[] expected, bool withNativePool = true, string? editorConfig = null)
     {
         CSharpAnalyzerTest<TAnalyzer, DefaultVerifier> test = new()
         {
             TestCode = source,
             ReferenceAssemblies = TestReferences.Framework,
         };
+        test.ExpectedDiagnostics.AddRange(expected);
         if (editorConfig is not null)
         {
             test.TestState.AnalyzerConfigFiles.Add(("/.editorconfig", "root = true\n\n[*.cs]\n" + editorConfig + "\n"));

@@ -6,7 +6,8 @@ namespace NativePool.IntegrationTests.Analyzers;
 
 /// <summary>
 /// A project that references the packed NativePool package gets its analyzers in a plain <c>dotnet build</c>: seeded
-/// misuse reports NP0001-NP0005 as warnings, and correct code next to it reports nothing.
+/// misuse reports NP0001-NP0005 as warnings, and correct code next to it reports nothing; misuse that happens only on
+/// exception paths (NP0008-NP0011) is information, which a build with warnings as errors takes.
 /// </summary>
 [Collection(DotnetBuilds.Name)]
 public sealed class PackedAnalyzerTests
@@ -107,6 +108,51 @@ public sealed class PackedAnalyzerTests
         }
         """;
 
+    private const string ExceptionPaths = """
+        using System;
+        using System.Buffers;
+        using System.IO;
+
+        namespace Consumer;
+
+        public static class ExceptionPaths
+        {
+            public static string Dump(Stream stream, int length)
+            {
+                byte[] buffer = ArrayPool<byte>.Shared.Rent(length);
+                int read = stream.Read(buffer, 0, length);
+                if (read < length)
+                {
+                    throw new EndOfStreamException();
+                }
+
+                string text = Convert.ToBase64String(buffer, 0, read);
+                ArrayPool<byte>.Shared.Return(buffer);
+                return text;
+            }
+
+            public static int ReadAll(Stream stream)
+            {
+                byte[] buffer = ArrayPool<byte>.Shared.Rent(256);
+                try
+                {
+                    while (stream.Read(buffer, 0, buffer.Length) == buffer.Length)
+                    {
+                        int larger = buffer.Length * 2;
+                        ArrayPool<byte>.Shared.Return(buffer);
+                        buffer = ArrayPool<byte>.Shared.Rent(larger);
+                    }
+
+                    return buffer[0];
+                }
+                finally
+                {
+                    ArrayPool<byte>.Shared.Return(buffer);
+                }
+            }
+        }
+        """;
+
     private readonly ITestOutputHelper _output;
 
     public PackedAnalyzerTests(ITestOutputHelper output) => _output = output;
@@ -127,6 +173,31 @@ public sealed class PackedAnalyzerTests
         Assert.Equal(
             [("Misuse.cs", 19, "NP0001"), ("Misuse.cs", 28, "NP0002"), ("Misuse.cs", 33, "NP0003"), ("Misuse.cs", 44, "NP0004"), ("Misuse.cs", 51, "NP0005")],
             found.Select(d => (d.File, d.Line, d.Id)).Order());
+        Assert.All(found, d => Assert.Equal("warning", d.Severity));
+    }
+
+    [Fact]
+    [Trait("Category", "Packaging")]
+    public void ABuildWithWarningsAsErrorsTakesThePackageWhenMisuseHappensOnlyOnExceptionPaths()
+    {
+        using PackedConsumer consumer = PackedConsumer.Create(_output);
+        consumer.WriteProject();
+        consumer.WriteSource("ExceptionPaths.cs", ExceptionPaths);
+        consumer.WriteSource("Correct.cs", Correct);
+
+        (int exit, string log) = consumer.Build("-warnaserror");
+
+        Assert.True(exit == 0, $"dotnet build -warnaserror exited with {exit}:\n{ChildProcess.Tail(log, 40)}");
+        Assert.DoesNotContain(PackedConsumer.Diagnostics(log, "NP00"), d => d.Severity != "info");
+
+        // The findings are there, as information: raised in .editorconfig, they are warnings.
+        consumer.WriteSource(".editorconfig", "root = true\n\n[*.cs]\ndotnet_diagnostic.NP0008.severity = warning\ndotnet_diagnostic.NP0010.severity = warning\n");
+
+        (exit, log) = consumer.Build();
+
+        Assert.True(exit == 0, $"dotnet build exited with {exit}:\n{ChildProcess.Tail(log, 40)}");
+        var found = PackedConsumer.Diagnostics(log, "NP00");
+        Assert.Equal([("ExceptionPaths.cs", 11, "NP0010"), ("ExceptionPaths.cs", 39, "NP0008")], found.Select(d => (d.File, d.Line, d.Id)).Order());
         Assert.All(found, d => Assert.Equal("warning", d.Severity));
     }
 }

@@ -76,10 +76,11 @@ internal sealed class PackedConsumer : IDisposable
     public void WriteSource(string fileName, string text) => File.WriteAllText(Path.Combine(ProjectDirectory, fileName), text);
 
     /// <summary>Runs a plain <c>dotnet build</c> of the consumer and returns its exit code and log.</summary>
-    public (int ExitCode, string Log) Build()
+    /// <param name="extraArguments">Further arguments of <c>dotnet build</c> (say <c>-warnaserror</c>).</param>
+    public (int ExitCode, string Log) Build(params string[] extraArguments)
         => Run(
             _output, ProjectDirectory, new Dictionary<string, string> { ["NUGET_PACKAGES"] = Path.Combine(_root, "packages") },
-            "build", "-c", "Release", "--disable-build-servers", "-nodeReuse:false");
+            ["build", "-c", "Release", "--disable-build-servers", "-nodeReuse:false", .. extraArguments]);
 
     /// <summary>The distinct diagnostics of <paramref name="log"/> with the given id prefix, as (file name, line, id, severity).</summary>
     public static IReadOnlyList<(string File, int Line, string Id, string Severity)> Diagnostics(string log, string idPrefix)
