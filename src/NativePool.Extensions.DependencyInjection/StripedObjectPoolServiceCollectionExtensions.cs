@@ -5,11 +5,15 @@ using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.ObjectPool;
 using Microsoft.Extensions.Options;
 using NativePool;
+using NativePool.Extensions.DependencyInjection;
 
 // In the container's namespace, as every Microsoft.Extensions package does, so the methods need no extra using.
 namespace Microsoft.Extensions.DependencyInjection;
 
-/// <summary>Registers striped object pools with a dependency-injection container.</summary>
+/// <summary>
+/// Registers striped object pools with a dependency-injection container. In the NativePool.Extensions.DependencyInjection
+/// package, which adds the container, options and configuration packages to the NativePool package's dependencies.
+/// </summary>
 public static class StripedObjectPoolServiceCollectionExtensions
 {
     /// <summary>
