@@ -94,12 +94,13 @@ switch ($verb) {
         python3 bench/plots.py @rest; exit $LASTEXITCODE
     }
     'pack' {
-        # Three packages: NativePool (the drop-ins with the engine and the analyzers inside) and NativePool.AspNetCore (Kestrel's
-        # memory pool factory, depending on NativePool), each with its .snupkg, and NativePool.Analyzers (the analyzers alone,
-        # for code that uses only ArrayPool<T>). The version comes from git tags (docs/releasing.md); --version X.Y.Z
-        # overrides it for all three.
+        # Four packages: NativePool (the drop-ins with the engine and the analyzers inside), NativePool.Extensions.DependencyInjection
+        # (container registration, depending on NativePool) and NativePool.AspNetCore (Kestrel's memory pool factory, depending
+        # on NativePool), each with its .snupkg, and NativePool.Analyzers (the analyzers alone, for code that uses only
+        # ArrayPool<T>). The version comes from git tags (docs/releasing.md); --version X.Y.Z overrides it for all four.
         if ($rest.Count -gt 0 -and $rest[0] -in '--version', '-Version') { if ($rest.Count -lt 2) { Write-Error '--version needs a value'; exit 2 }; $rest = @("-p:MinVerVersionOverride=$($rest[1])") + @($rest | Select-Object -Skip 2) }
         dotnet pack src/ManagedFacade/ManagedFacade.csproj -c Release -o artifacts/packages -p:ContinuousIntegrationBuild=true @rest; if ($LASTEXITCODE -ne 0) { exit $LASTEXITCODE }
+        dotnet pack src/NativePool.Extensions.DependencyInjection/NativePool.Extensions.DependencyInjection.csproj -c Release -o artifacts/packages -p:ContinuousIntegrationBuild=true @rest; if ($LASTEXITCODE -ne 0) { exit $LASTEXITCODE }
         dotnet pack src/NativePool.AspNetCore/NativePool.AspNetCore.csproj -c Release -o artifacts/packages -p:ContinuousIntegrationBuild=true @rest; if ($LASTEXITCODE -ne 0) { exit $LASTEXITCODE }
         dotnet pack src/NativePool.Analyzers/NativePool.Analyzers.csproj -c Release -o artifacts/packages -p:ContinuousIntegrationBuild=true @rest; exit $LASTEXITCODE
     }

@@ -85,12 +85,13 @@ case "$verb" in
         python3 bench/plots.py "$@"
         ;;
     pack)
-        # Three packages: NativePool (the drop-ins with the engine and the analyzers inside) and NativePool.AspNetCore (Kestrel's
-        # memory pool factory, depending on NativePool), each with its .snupkg, and NativePool.Analyzers (the analyzers alone,
-        # for code that uses only ArrayPool<T>). The version comes from git tags (docs/releasing.md); --version X.Y.Z
-        # overrides it for all three.
+        # Four packages: NativePool (the drop-ins with the engine and the analyzers inside), NativePool.Extensions.DependencyInjection
+        # (container registration, depending on NativePool) and NativePool.AspNetCore (Kestrel's memory pool factory, depending
+        # on NativePool), each with its .snupkg, and NativePool.Analyzers (the analyzers alone, for code that uses only
+        # ArrayPool<T>). The version comes from git tags (docs/releasing.md); --version X.Y.Z overrides it for all four.
         [ "${1:-}" = "--version" ] && set -- "-p:MinVerVersionOverride=${2:?--version needs a value}" "${@:3}"
         dotnet pack src/ManagedFacade/ManagedFacade.csproj -c Release -o artifacts/packages -p:ContinuousIntegrationBuild=true "$@"
+        dotnet pack src/NativePool.Extensions.DependencyInjection/NativePool.Extensions.DependencyInjection.csproj -c Release -o artifacts/packages -p:ContinuousIntegrationBuild=true "$@"
         dotnet pack src/NativePool.AspNetCore/NativePool.AspNetCore.csproj -c Release -o artifacts/packages -p:ContinuousIntegrationBuild=true "$@"
         dotnet pack src/NativePool.Analyzers/NativePool.Analyzers.csproj -c Release -o artifacts/packages -p:ContinuousIntegrationBuild=true "$@"
         ;;

@@ -5,8 +5,8 @@ namespace NativePool;
 
 /// <summary>
 /// An <see cref="ObjectPoolProvider"/> that creates <see cref="StripedObjectPool{T}"/>s: register it with
-/// <see cref="Microsoft.Extensions.DependencyInjection.StripedObjectPoolServiceCollectionExtensions.AddStripedObjectPools(Microsoft.Extensions.DependencyInjection.IServiceCollection)"/>
-/// and existing code that resolves <see cref="ObjectPoolProvider"/> gets striped pools.
+/// <c>services.AddStripedObjectPools()</c> (in the NativePool.Extensions.DependencyInjection package) and existing code
+/// that resolves <see cref="ObjectPoolProvider"/> gets striped pools.
 /// </summary>
 /// <remarks>
 /// As Microsoft's <see cref="DefaultObjectPoolProvider"/> does, it picks the disposing behaviour for types that

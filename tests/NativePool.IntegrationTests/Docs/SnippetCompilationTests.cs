@@ -9,7 +9,8 @@ namespace NativePool.IntegrationTests.Docs;
 
 /// <summary>
 /// Compiles every <c>```csharp</c> block of README.md, docs/*.md and the packages' src/*/PACKAGE.md, each on its own, as the Program.cs of a console app
-/// (top-level statements, the console template's implicit usings) against the libraries, the framework and ASP.NET Core,
+/// (top-level statements, the console template's implicit usings) against the libraries (the container registration's
+/// included), the framework and ASP.NET Core,
 /// Microsoft.Extensions.ObjectPool and CommunityToolkit.HighPerformance. Blocks may use the samples' types (this test
 /// assembly compiles the samples and lets the snippets see them). A block preceded by <c>&lt;!-- snippet: skip --&gt;</c>
 /// is not compiled.
@@ -103,7 +104,8 @@ public partial class SnippetCompilationTests
     {
         string trusted = (string?)AppContext.GetData("TRUSTED_PLATFORM_ASSEMBLIES") ?? throw new InvalidOperationException("No trusted platform assemblies.");
         string[] paths = trusted.Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries);
-        string[] required = ["NativePool.dll", "NativePool.Engine.dll", "Microsoft.Extensions.ObjectPool.dll", "CommunityToolkit.HighPerformance.dll", "Microsoft.AspNetCore.dll"];
+        string[] required =
+            ["NativePool.dll", "NativePool.Engine.dll", "NativePool.Extensions.DependencyInjection.dll", "Microsoft.Extensions.ObjectPool.dll", "CommunityToolkit.HighPerformance.dll", "Microsoft.AspNetCore.dll"];
         foreach (string name in required)
         {
             Assert.Contains(paths, path => Path.GetFileName(path) == name);

@@ -4,14 +4,18 @@ using NativePool.Tests;
 namespace NativePool.IntegrationTests.Infrastructure;
 
 /// <summary>
-/// The NativePool and NativePool.AspNetCore packages packed from this clone, as <c>./build.sh pack</c> packs them
-/// (Release, continuous-integration paths, the version git gives), into a temporary folder that is deleted with the
-/// fixture. Packed once per test class (an xunit class fixture).
+/// The NativePool, NativePool.Extensions.DependencyInjection and NativePool.AspNetCore packages packed from this clone,
+/// as <c>./build.sh pack</c> packs them (Release, continuous-integration paths, the version git gives), into a temporary
+/// folder that is deleted with the fixture. Packed once per test class (an xunit class fixture).
 /// </summary>
 public sealed class PackedPackages : IDisposable
 {
     private static readonly string[] s_projects =
-        [Path.Combine("src", "ManagedFacade", "ManagedFacade.csproj"), Path.Combine("src", "NativePool.AspNetCore", "NativePool.AspNetCore.csproj")];
+    [
+        Path.Combine("src", "ManagedFacade", "ManagedFacade.csproj"),
+        Path.Combine("src", "NativePool.Extensions.DependencyInjection", "NativePool.Extensions.DependencyInjection.csproj"),
+        Path.Combine("src", "NativePool.AspNetCore", "NativePool.AspNetCore.csproj"),
+    ];
 
     private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(5);
 
@@ -31,7 +35,7 @@ public sealed class PackedPackages : IDisposable
     {
         (int exitCode, string log) = _pack.Value;
         Assert.True(exitCode == 0, $"dotnet pack exited with {exitCode}:\n{ChildProcess.Tail(log, 40)}");
-        // NativePool.*.nupkg also matches NativePool.AspNetCore.*: the version is what starts with a digit.
+        // NativePool.*.nupkg also matches NativePool.AspNetCore.* and the others: the version is what starts with a digit.
         return Assert.Single(Directory.GetFiles(Folder, id + ".*.nupkg"), path => char.IsAsciiDigit(Path.GetFileName(path)[id.Length + 1]));
     }
 

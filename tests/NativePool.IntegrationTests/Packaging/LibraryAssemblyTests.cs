@@ -11,6 +11,7 @@ public class LibraryAssemblyTests
     private static readonly Assembly s_dropIns = typeof(StripedArrayPool<>).Assembly;
     private static readonly Assembly s_engine = typeof(PoolStatistics).Assembly;
     private static readonly Assembly s_aspNetCore = typeof(NativePool.AspNetCore.StripedKestrelMemoryPoolFactory).Assembly;
+    private static readonly Assembly s_dependencyInjection = typeof(Microsoft.Extensions.DependencyInjection.StripedObjectPoolServiceCollectionExtensions).Assembly;
 
     [Fact]
     public void TheDropInsAreNativePoolAndTheEngineIsNativePoolEngine()
@@ -18,12 +19,22 @@ public class LibraryAssemblyTests
         Assert.Equal("NativePool", s_dropIns.GetName().Name);
         Assert.Equal("NativePool.Engine", s_engine.GetName().Name);
         Assert.Equal("NativePool.AspNetCore", s_aspNetCore.GetName().Name);
+        Assert.Equal("NativePool.Extensions.DependencyInjection", s_dependencyInjection.GetName().Name);
+    }
+
+    [Fact]
+    public void TheDropInsReferenceNoContainerOptionsOrConfigurationAssembly()
+    {
+        string[] references = [.. s_dropIns.GetReferencedAssemblies().Select(name => name.Name!)];
+
+        Assert.Contains("Microsoft.Extensions.ObjectPool", references);
+        Assert.DoesNotContain(references, name => name.StartsWith("Microsoft.Extensions.", StringComparison.Ordinal) && name != "Microsoft.Extensions.ObjectPool");
     }
 
     [Fact]
     public void EveryLibraryAssemblyIsBuiltAsTrimmable()
     {
-        foreach (Assembly assembly in new[] { s_dropIns, s_engine, s_aspNetCore })
+        foreach (Assembly assembly in new[] { s_dropIns, s_engine, s_aspNetCore, s_dependencyInjection })
         {
             Assert.Contains(
                 assembly.GetCustomAttributes<AssemblyMetadataAttribute>(),

@@ -11,8 +11,9 @@ namespace NativePool.IntegrationTests.Packaging;
 /// <summary>
 /// A user's app on the packed packages, installed exactly as the README says: the README's <c>nuget.config</c> adds the
 /// packages' folder as a source, and the app also uses a package that only the machine's usual feed has
-/// (CommunityToolkit.HighPerformance), so the build proves the usual feed was kept. Then what nuget.org shows of each
-/// package: its own README with absolute links, its icon, licence and release notes.
+/// (CommunityToolkit.HighPerformance), so the build proves the usual feed was kept; the app references the
+/// dependency-injection package and gets NativePool through it. Then what nuget.org shows of each package: its own README
+/// with absolute links, its icon, licence and release notes; and what each package depends on, read from its nuspec.
 /// </summary>
 [Collection(DotnetBuilds.Name)]
 [Trait("Category", "Packaging")]
@@ -24,7 +25,16 @@ public sealed partial class PackedConsumerTests : IClassFixture<PackedPackages>
     /// <summary>The folder path the README's nuget.config tells the user to replace.</summary>
     private const string ReadmePackagesFolder = "/absolute/path/to/NativePool/artifacts/packages";
 
-    private static readonly string[] s_packageIds = ["NativePool", "NativePool.AspNetCore"];
+    /// <summary>The package that registers pools with a container.</summary>
+    private const string DependencyInjectionPackage = "NativePool.Extensions.DependencyInjection";
+
+    /// <summary>The container the consumer app builds (the DI package depends on its abstractions only).</summary>
+    private const string ContainerPackage = "Microsoft.Extensions.DependencyInjection";
+
+    private static readonly string[] s_packageIds = ["NativePool", DependencyInjectionPackage, "NativePool.AspNetCore"];
+
+    /// <summary>The target frameworks of NativePool and NativePool.Extensions.DependencyInjection.</summary>
+    private static readonly string[] s_libraryFrameworks = ["net8.0", "net10.0"];
 
     private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(5);
 
@@ -48,7 +58,9 @@ public sealed partial class PackedConsumerTests : IClassFixture<PackedPackages>
         try
         {
             File.WriteAllText(Path.Combine(app, "nuget.config"), config.Replace(ReadmePackagesFolder, _packages.Folder, StringComparison.Ordinal));
-            File.WriteAllText(Path.Combine(app, "MyApp.csproj"), ConsumerProject(_packages.Version("NativePool"), CentralVersion(UnrelatedPackage)));
+            File.WriteAllText(
+                Path.Combine(app, "MyApp.csproj"),
+                ConsumerProject(_packages.Version(DependencyInjectionPackage), CentralVersion(ContainerPackage), CentralVersion(UnrelatedPackage)));
             File.WriteAllText(Path.Combine(app, "Program.cs"), ConsumerProgram);
 
             // A package cache of its own: the packed version is new to it, and nothing is left in the machine's cache.
@@ -58,6 +70,7 @@ public sealed partial class PackedConsumerTests : IClassFixture<PackedPackages>
 
             Assert.True(exitCode == 0, $"The consumer app failed ({exitCode}):\n{ChildProcess.Tail(log, 40)}");
             Assert.Contains("consumer: 3 segments, 12288 bytes, pooled by StripedArrayPool<Byte>", log, StringComparison.Ordinal);
+            Assert.Contains("consumer: the container's ObjectPoolProvider is StripedObjectPoolProvider", log, StringComparison.Ordinal);
         }
         finally
         {
@@ -67,6 +80,7 @@ public sealed partial class PackedConsumerTests : IClassFixture<PackedPackages>
 
     [Theory]
     [InlineData("NativePool")]
+    [InlineData(DependencyInjectionPackage)]
     [InlineData("NativePool.AspNetCore")]
     public void EachPackageCarriesItsOwnReadmeIconLicenceAndReleaseNotes(string id)
     {
@@ -92,9 +106,85 @@ public sealed partial class PackedConsumerTests : IClassFixture<PackedPackages>
         Assert.Matches(@"^\d+\.\d+\.\d+(-[0-9A-Za-z.]+)?$", version);
     }
 
+    [Fact]
+    public void NativePoolDependsOnObjectPoolOnlyAtItsLowestVersionForEachFramework()
+    {
+        Dictionary<string, Dependency[]> groups = DependencyGroups("NativePool");
+
+        Assert.Equal(s_libraryFrameworks.Order(StringComparer.Ordinal), groups.Keys.Order(StringComparer.Ordinal));
+        Assert.Equal([("Microsoft.Extensions.ObjectPool", "8.0.11")], IdsAndVersions(groups["net8.0"]));
+        Assert.Equal([("Microsoft.Extensions.ObjectPool", "10.0.0")], IdsAndVersions(groups["net10.0"]));
+    }
+
+    [Fact]
+    public void TheDependencyInjectionPackageDependsOnNativePoolAndTheContainerOptionsAndBinderPackages()
+    {
+        Dictionary<string, Dependency[]> groups = DependencyGroups(DependencyInjectionPackage);
+        string nativePool = _packages.Version("NativePool");
+
+        Assert.Equal(s_libraryFrameworks.Order(StringComparer.Ordinal), groups.Keys.Order(StringComparer.Ordinal));
+        Assert.Equal(
+            [
+                ("Microsoft.Extensions.Configuration.Binder", "8.0.2"),
+                ("Microsoft.Extensions.DependencyInjection.Abstractions", "8.0.0"),
+                ("Microsoft.Extensions.ObjectPool", "8.0.11"),
+                ("Microsoft.Extensions.Options.ConfigurationExtensions", "8.0.0"),
+                ("NativePool", nativePool),
+            ],
+            IdsAndVersions(groups["net8.0"]));
+        Assert.Equal(
+            [
+                ("Microsoft.Extensions.Configuration.Binder", "10.0.0"),
+                ("Microsoft.Extensions.DependencyInjection.Abstractions", "10.0.0"),
+                ("Microsoft.Extensions.ObjectPool", "10.0.0"),
+                ("Microsoft.Extensions.Options.ConfigurationExtensions", "10.0.0"),
+                ("NativePool", nativePool),
+            ],
+            IdsAndVersions(groups["net10.0"]));
+
+        // Nothing of NativePool is held back, its analyzers included.
+        Assert.All(groups.Values, group => Assert.Null(Assert.Single(group, dependency => dependency.Id == "NativePool").Exclude));
+    }
+
+    [Fact]
+    public void NativePoolAspNetCoreDependsOnNativePoolOnlyWithItsAnalyzers()
+    {
+        Dictionary<string, Dependency[]> groups = DependencyGroups("NativePool.AspNetCore");
+
+        Assert.Equal(["net10.0"], groups.Keys);
+        Dependency nativePool = Assert.Single(groups["net10.0"]);
+        Assert.Equal(("NativePool", _packages.Version("NativePool")), (nativePool.Id, nativePool.Version));
+        // No exclude="Build,Analyzers" (what a ProjectReference gets by default): the analyzers reach the web app.
+        Assert.Null(nativePool.Exclude);
+    }
+
+    /// <summary>One dependency of a nuspec's group: id, version and the <c>exclude</c> attribute (null when absent).</summary>
+    private readonly record struct Dependency(string Id, string Version, string? Exclude);
+
+    private static (string Id, string Version)[] IdsAndVersions(Dependency[] group) => [.. group.Select(static dependency => (dependency.Id, dependency.Version))];
+
+    /// <summary>The package's dependencies per target framework, each group ordered by id.</summary>
+    private Dictionary<string, Dependency[]> DependencyGroups(string id)
+    {
+        using ZipArchive package = ZipFile.OpenRead(_packages.PackagePath(id));
+        XElement dependencies = Assert.Single(Nuspec(package).Elements(), element => element.Name.LocalName == "dependencies");
+        return dependencies.Elements()
+            .Where(element => element.Name.LocalName == "group")
+            .ToDictionary(
+                group => (string)group.Attribute("targetFramework")!,
+                group => group.Elements()
+                    .Select(dependency => new Dependency(
+                        (string)dependency.Attribute("id")!, (string)dependency.Attribute("version")!, (string?)dependency.Attribute("exclude")))
+                    .OrderBy(dependency => dependency.Id, StringComparer.Ordinal)
+                    .ToArray(),
+                StringComparer.Ordinal);
+    }
+
     private const string ConsumerProgram = """
         using System;
         using CommunityToolkit.HighPerformance.Buffers;
+        using Microsoft.Extensions.DependencyInjection;
+        using Microsoft.Extensions.ObjectPool;
         using NativePool;
 
         using var writer = new ArrayPoolBufferWriter<byte>(StripedArrayPool<byte>.Shared, 4096);
@@ -105,9 +195,15 @@ public sealed partial class PackedConsumerTests : IClassFixture<PackedPackages>
         }
 
         Console.WriteLine($"consumer: 3 segments, {writer.WrittenCount} bytes, pooled by {StripedArrayPool<byte>.Shared.Name}");
+
+        var services = new ServiceCollection();
+        services.AddStripedObjectPools();
+        using ServiceProvider provider = services.BuildServiceProvider();
+        Console.WriteLine($"consumer: the container's ObjectPoolProvider is {provider.GetRequiredService<ObjectPoolProvider>().GetType().Name}");
         """;
 
-    private static string ConsumerProject(string nativePoolVersion, string unrelatedVersion) => $"""
+    /// <summary>The app references the dependency-injection package (NativePool comes with it) and a container.</summary>
+    private static string ConsumerProject(string dependencyInjectionVersion, string containerVersion, string unrelatedVersion) => $"""
         <Project Sdk="Microsoft.NET.Sdk">
           <PropertyGroup>
             <OutputType>Exe</OutputType>
@@ -116,7 +212,8 @@ public sealed partial class PackedConsumerTests : IClassFixture<PackedPackages>
             <TreatWarningsAsErrors>true</TreatWarningsAsErrors>
           </PropertyGroup>
           <ItemGroup>
-            <PackageReference Include="NativePool" Version="{nativePoolVersion}" />
+            <PackageReference Include="{DependencyInjectionPackage}" Version="{dependencyInjectionVersion}" />
+            <PackageReference Include="{ContainerPackage}" Version="{containerVersion}" />
             <PackageReference Include="{UnrelatedPackage}" Version="{unrelatedVersion}" />
           </ItemGroup>
         </Project>

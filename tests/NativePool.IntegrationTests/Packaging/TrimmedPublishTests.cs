@@ -42,6 +42,7 @@ public partial class TrimmedPublishTests
             // Trimmed indeed: a self-contained publish without trimming would ship every framework assembly.
             Assert.True(File.Exists(Path.Combine(output, "NativePool.dll")), "NativePool.dll was not published.");
             Assert.True(File.Exists(Path.Combine(output, "NativePool.Engine.dll")), "NativePool.Engine.dll was not published.");
+            Assert.True(File.Exists(Path.Combine(output, "NativePool.Extensions.DependencyInjection.dll")), "NativePool.Extensions.DependencyInjection.dll was not published.");
             Assert.False(File.Exists(Path.Combine(output, "System.Private.Xml.dll")), "The app was not trimmed.");
 
             (int runExit, string runLog) = Run(Path.Combine(output, "TrimSmoke"), output);

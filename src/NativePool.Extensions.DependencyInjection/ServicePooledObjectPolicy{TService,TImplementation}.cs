@@ -3,7 +3,7 @@ using System.Diagnostics.CodeAnalysis;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.ObjectPool;
 
-namespace NativePool;
+namespace NativePool.Extensions.DependencyInjection;
 
 /// <summary>The policy of a pool registered with <c>AddStripedPooled</c>: instances come from the container's activator.</summary>
 /// <remarks>
