@@ -119,7 +119,7 @@ public static partial class ShippedTextCheck
             }
             else if (row.RatioP75 >= 1)
             {
-                problems.Add($"{file}:{line}: claims speed, but the table's '{row.Name}' has p75 {row.RatioP75:0.000} (not below 1): {text.Trim()}");
+                problems.Add($"{file}:{line}: claims speed, but the table's '{row.Name}' has a band reaching {row.RatioP75:0.000} (not below 1): {text.Trim()}");
             }
         }
 

@@ -17,8 +17,11 @@ public class InterleavedDryRunTests
     [
         .. new[] { "byte", "char", "int" }.SelectMany(element => new[] { 16, 100, 4096, 10000, 1000000 }
             .Select(length => $"{element}[{length}] Rent+Return vs ArrayPool.Shared")),
-        "Rent(4096)+Return vs ThreadStatic swap (floor)",
-        "RentScoped(4096) lease vs raw Rent+Return",
+        "Rent(4096)+Return vs ThreadStatic swap, one pair per call (floor)",
+        "Rent(4096)+Return vs ThreadStatic swap, Rent and Return each its own call",
+        "Rent(4096)+Return, Rent and Return each its own call, vs ArrayPool.Shared",
+        "RentScoped(4096), body that can throw, vs our Rent + Return in a finally",
+        "RentScoped(4096), body that can throw, vs ArrayPool.Shared Rent + Return in a finally",
         "Rent(4096) with Return in a finally vs raw Rent+Return",
         "byte[4096] Create() pool, own call site, vs ArrayPool.Shared",
         "byte[4096] Create() pool, call site shared with Shared, vs ArrayPool.Shared",
@@ -40,6 +43,8 @@ public class InterleavedDryRunTests
         "byte[4096] with a Verbose listener vs ArrayPool.Shared with one",
         "app: Pipe 64 KiB copy, StripedMemoryPool vs default pool",
         "app: JSON through a pooled IBufferWriter, StripedArrayPool vs ArrayPool",
+        "NativeBlockPool.Shared Rent(4096)+Dispose vs NativeMemory.AlignedAlloc+AlignedFree",
+        "NativeStructPool&lt;T&gt;.Shared Rent()+Dispose (64-byte struct) vs NativeMemory.AllocZeroed+Free",
     ];
 
     private readonly ITestOutputHelper _output;
@@ -62,7 +67,7 @@ public class InterleavedDryRunTests
             {
                 string[] cells = TableRow(log, scenario);
 
-                // scenario | ours ns/op | peer ns/op | ratio median | p25–p75 | goal | alloc ours | alloc peer | status
+                // scenario | ours ns/op | peer ns/op | ratio median | band (p25–p75 in one process) | goal | alloc ours | alloc peer | status
                 Assert.True(cells.Length == 9, $"The row of '{scenario}' has {cells.Length} cells.");
                 double median = Number(cells[3], scenario);
                 string[] band = cells[4].Split('–');
