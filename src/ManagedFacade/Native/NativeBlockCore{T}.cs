@@ -16,6 +16,16 @@ namespace NativePool;
 /// or by disposal.
 /// </para>
 /// <para>
+/// The thread's slot is inline, as the array pool's is: the core reaches this pool's cache on the calling thread through
+/// <see cref="FacadeThreadCache{TItem}"/>'s memo of the last pool of its block type the thread used (one thread static,
+/// checked against the pool's owner), so a rent and a return that hit the slot make no call into the engine and share
+/// one thread-static lookup. The memo is owner-checked for the shared pools too: <c>NativeBlockPool.Shared</c> and
+/// <c>NativeStructPool&lt;byte&gt;.Shared</c> hold the same block type, and a block must never be parked in the other
+/// pool's slot. A rent on the slot enters the cache's operation mark, as the engine's own rent does, so the idle-thread
+/// reclaim sees it; a return that fills an empty slot needs none. Every other rent and return goes through the engine,
+/// and afterwards publishes the thread's cache to the memo.
+/// </para>
+/// <para>
 /// Disposal is the engine's one shutdown protocol (<see cref="StripedPool{T}.Shutdown"/>): it frees every block on the
 /// stripes and in every thread's slots and magazines, each exactly once. This core re-reads the mark after every engine
 /// rent and return, so a rent racing the disposal never hands out a freed block and a return racing it never leaves a
@@ -27,6 +37,7 @@ internal sealed class NativeBlockCore<T>
     where T : unmanaged
 {
     private readonly StripedPool<NativeBlock<T>> _engine;
+    private readonly PoolTotals _owner;
     private readonly NativeBlockCounters _counters = new();
     private readonly nuint _alignment;
     private readonly int _maximumBlockSize;
@@ -62,6 +73,7 @@ internal sealed class NativeBlockCore<T>
             sideEffectingDiscard: true,
             threadSlotTokens: options.MaximumCachingThreads);
         _engine = new StripedPool<NativeBlock<T>>(settings, Allocate, static block => block.Free());
+        _owner = _engine.Totals;
         PoolRegistry.Register(_engine);
     }
 
@@ -88,9 +100,21 @@ internal sealed class NativeBlockCore<T>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public NativeBlock<T> Rent(int byteLength, int length, out long generation)
     {
-        NativeBlock<T> block = (uint)(byteLength - 1) < (uint)_rentLimit
-            ? _engine.Rent(NativeSizeClasses.GetIndex(byteLength))
-            : RentUncommon(byteLength);
+        NativeBlock<T>? block = null;
+        ThreadCache<NativeBlock<T>>? cache = CurrentCache();
+        if (cache is not null && (uint)(byteLength - 1) < (uint)_rentLimit && cache.TryEnter())
+        {
+            ref NativeBlock<T>? slot = ref cache.Slot(NativeSizeClasses.GetIndex(byteLength));
+            block = slot;
+            if (block is not null)
+            {
+                slot = null;
+            }
+
+            cache.Exit();
+        }
+
+        block ??= RentMiss(byteLength);
 
         // A Dispose that began while we took the block may have taken (and freed) it from our slot too.
         if (_engine.IsShutDown)
@@ -113,15 +137,26 @@ internal sealed class NativeBlockCore<T>
 
         if (block.SizeClass >= 0 && _rentLimit != 0)
         {
-            // Cannot be a duplicate: the generation lets exactly one dispose per lease through. Dropped means freed.
-            _engine.Return(block.SizeClass, block);
-
-            // A Dispose that began while we stored the block may have drained before our store: drain again.
-            if (_engine.IsShutDown)
+            // Cannot be a duplicate: the generation lets exactly one dispose per lease through.
+            ThreadCache<NativeBlock<T>>? cache = CurrentCache();
+            if (cache is not null)
             {
-                _engine.ReturnRacedShutdown();
+                ref NativeBlock<T>? slot = ref cache.Slot(block.SizeClass);
+                if (slot is null)
+                {
+                    slot = block;
+
+                    // A Dispose that began while we stored the block may have drained before our store: drain again.
+                    if (_engine.IsShutDown)
+                    {
+                        _engine.ReturnRacedShutdown();
+                    }
+
+                    return;
+                }
             }
 
+            ReturnMiss(block);
             return;
         }
 
@@ -163,6 +198,37 @@ internal sealed class NativeBlockCore<T>
             Volatile.Write(ref core._rentLimit, 0);
             PoolRegistry.Unregister(core._engine);
         });
+    }
+
+    /// <summary>This pool's cache on the calling thread if the inlined paths may use it, else null (they then miss).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private ThreadCache<NativeBlock<T>>? CurrentCache() => FacadeThreadCache<NativeBlock<T>>.Current(isShared: false, _owner);
+
+    /// <summary>Every rent the inlined slot does not serve; afterwards the thread's cache is published to the memo.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private NativeBlock<T> RentMiss(int byteLength)
+    {
+        NativeBlock<T> block = (uint)(byteLength - 1) < (uint)_rentLimit
+            ? _engine.Rent(NativeSizeClasses.GetIndex(byteLength))
+            : RentUncommon(byteLength);
+        FacadeThreadCache<NativeBlock<T>>.Publish(_engine, isShared: false);
+        return block;
+    }
+
+    /// <summary>A pooled block's return the inlined slot does not take; afterwards the thread's cache is published to the memo.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ReturnMiss(NativeBlock<T> block)
+    {
+        // Dropped means freed (past the budget, or the stripes full).
+        _engine.Return(block.SizeClass, block);
+
+        // A Dispose that began while we stored the block may have drained before our store: drain again.
+        if (_engine.IsShutDown)
+        {
+            _engine.ReturnRacedShutdown();
+        }
+
+        FacadeThreadCache<NativeBlock<T>>.Publish(_engine, isShared: false);
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
