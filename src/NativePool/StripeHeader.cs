@@ -8,8 +8,9 @@ namespace NativePool;
 /// <see cref="Count"/> at 4, <see cref="Touched"/> at 8, <see cref="Capacity"/> at 12, <see cref="IdleSince"/> at 16, the
 /// rest padding. Headers are
 /// stored one per element of an array, so two stripes' hot fields are always a full padding distance apart.
-/// <see cref="Claim"/> is the stripe's ownership word: 0 free, 1 claimed. A thread that fails to claim it never waits;
-/// it moves on to another stripe (or allocates / drops), so no thread ever blocks on another.
+/// <see cref="Claim"/> is the stripe's ownership word: 0 free, 1 claimed. A thread that fails to claim it moves on to
+/// another stripe; when every stripe it tried was held, it backs off and retries (bounded rounds; object pools until a
+/// stripe is free) before it allocates or drops. A holder keeps the claim for a few instructions and never blocks.
 /// </remarks>
 [StructLayout(LayoutKind.Explicit, Size = CacheLine.Size)]
 internal struct StripeHeader

@@ -34,7 +34,8 @@ namespace NativePool;
 /// <para>
 /// Concurrency: a rent or return on a thread first uses that thread's slot for the size class (plain loads and stores,
 /// no shared cache line), then the stripe of the current core, claimed with one compare-and-swap, then the nearest other
-/// stripes; it never waits for another thread. The inlined part is only the slot: <see cref="Shared"/> reaches its
+/// stripes; stripes other threads hold are retried for a few bounded rounds (spin, then yield) before it allocates or
+/// drops, and a claim holder never blocks. The inlined part is only the slot: <see cref="Shared"/> reaches its
 /// slots through a thread-static field of its own, an independent pool through a per-thread memo of the last
 /// independent pool used (checked against its owner). Idle arrays are released after gen-2 GCs, on a timer, and at once
 /// under high memory pressure, those parked by threads that stopped renting included (see the engine's trim protocol).

@@ -37,7 +37,7 @@ namespace NativePool;
 /// Concurrency: the engine's. A rent or dispose first uses the calling thread's slot for the size class (plain loads
 /// and stores, reached as the array pool reaches its: <see cref="Shared"/> through a thread static of its own, an
 /// instance through a per-thread memo), then the current core's stripe (one compare-and-swap), then the nearest other
-/// stripes; it never waits. Ending a lease costs one uncontended atomic instruction (the handle's exchange, or the
+/// stripes, retried for a few bounded rounds when other threads hold them. Ending a lease costs one uncontended atomic instruction (the handle's exchange, or the
 /// struct lease's compare-and-swap on the generation), which is what makes racing disposes safe.
 /// </para>
 /// <para>
