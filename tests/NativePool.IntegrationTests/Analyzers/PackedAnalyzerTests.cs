@@ -7,7 +7,8 @@ namespace NativePool.IntegrationTests.Analyzers;
 /// <summary>
 /// A project that references the packed NativePool package gets its analyzers in a plain <c>dotnet build</c>: seeded
 /// misuse reports NP0001-NP0005 as warnings, and correct code next to it reports nothing; misuse that happens only on
-/// exception paths (NP0008-NP0011) is information, which a build with warnings as errors takes.
+/// exception paths (NP0008-NP0011) is information, which a build with warnings as errors takes. The analyzers reach an
+/// app through every package that depends on NativePool.
 /// </summary>
 [Collection(DotnetBuilds.Name)]
 public sealed class PackedAnalyzerTests
@@ -174,6 +175,24 @@ public sealed class PackedAnalyzerTests
             [("Misuse.cs", 19, "NP0001"), ("Misuse.cs", 28, "NP0002"), ("Misuse.cs", 33, "NP0003"), ("Misuse.cs", 44, "NP0004"), ("Misuse.cs", 51, "NP0005")],
             found.Select(d => (d.File, d.Line, d.Id)).Order());
         Assert.All(found, d => Assert.Equal("warning", d.Severity));
+    }
+
+    [Fact]
+    [Trait("Category", "Packaging")]
+    public void AnAppThatReferencesOnlyTheAspNetCorePackageGetsTheAnalyzersThroughIt()
+    {
+        using PackedConsumer consumer = PackedConsumer.Create(_output, "NativePool.AspNetCore");
+        consumer.WriteProject("NativePool.AspNetCore");
+        consumer.WriteSource("Misuse.cs", Misuse);
+        consumer.WriteSource("Correct.cs", Correct);
+
+        (int exit, string log) = consumer.Build();
+
+        Assert.True(exit == 0, $"dotnet build exited with {exit}:\n{ChildProcess.Tail(log, 40)}");
+        var found = PackedConsumer.Diagnostics(log, "NP000");
+        Assert.Equal(
+            [("Misuse.cs", 19, "NP0001"), ("Misuse.cs", 28, "NP0002"), ("Misuse.cs", 33, "NP0003"), ("Misuse.cs", 44, "NP0004"), ("Misuse.cs", 51, "NP0005")],
+            found.Select(d => (d.File, d.Line, d.Id)).Order());
     }
 
     [Fact]

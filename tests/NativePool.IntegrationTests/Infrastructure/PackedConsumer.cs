@@ -31,7 +31,9 @@ internal sealed class PackedConsumer : IDisposable
     public string ProjectDirectory => Path.Combine(_root, "consumer");
 
     /// <summary>Packs NativePool from the repository into a new temporary feed and lays out an empty consumer next to it.</summary>
-    public static PackedConsumer Create(ITestOutputHelper output)
+    /// <param name="output">Where the child processes' logs go.</param>
+    /// <param name="morePackages">Further packages to pack into the feed, by their project's folder under <c>src</c>.</param>
+    public static PackedConsumer Create(ITestOutputHelper output, params string[] morePackages)
     {
         string repository = RepositoryRoot.Find();
         string root = Path.Combine(Path.GetTempPath(), "nativepool-consumer-" + Guid.NewGuid().ToString("N"));
@@ -44,9 +46,17 @@ internal sealed class PackedConsumer : IDisposable
             "pack", Path.Combine(repository, "src", "ManagedFacade", "ManagedFacade.csproj"), "-c", "Release", "-o", feed,
             "--disable-build-servers", "-nodeReuse:false");
         Assert.True(exit == 0, $"dotnet pack exited with {exit}:\n{ChildProcess.Tail(log, 40)}");
-
         string package = Directory.GetFiles(feed, "NativePool.*.nupkg").Single(path => !path.EndsWith(".snupkg", StringComparison.Ordinal));
         string version = Path.GetFileNameWithoutExtension(package)["NativePool.".Length..];
+        foreach (string project in morePackages)
+        {
+            (exit, log) = Run(
+                output, repository, environment: null,
+                "pack", Path.Combine(repository, "src", project, project + ".csproj"), "-c", "Release", "-o", feed,
+                "--disable-build-servers", "-nodeReuse:false");
+            Assert.True(exit == 0, $"dotnet pack of {project} exited with {exit}:\n{ChildProcess.Tail(log, 40)}");
+        }
+
         File.WriteAllText(Path.Combine(root, "NuGet.config"), $"""
             <?xml version="1.0" encoding="utf-8"?>
             <configuration>
@@ -58,8 +68,9 @@ internal sealed class PackedConsumer : IDisposable
         return new PackedConsumer(output, root, version);
     }
 
-    /// <summary>Writes the project file: a net10.0 library referencing the packed NativePool.</summary>
-    public void WriteProject() => File.WriteAllText(Path.Combine(ProjectDirectory, "Consumer.csproj"), $"""
+    /// <summary>Writes the project file: a net10.0 library referencing one packed package, NativePool unless told otherwise.</summary>
+    /// <param name="packageId">The package the consumer references (every package of the feed has NativePool's version).</param>
+    public void WriteProject(string packageId = "NativePool") => File.WriteAllText(Path.Combine(ProjectDirectory, "Consumer.csproj"), $"""
         <Project Sdk="Microsoft.NET.Sdk">
           <PropertyGroup>
             <TargetFramework>net10.0</TargetFramework>
@@ -67,7 +78,7 @@ internal sealed class PackedConsumer : IDisposable
             <ImplicitUsings>disable</ImplicitUsings>
           </PropertyGroup>
           <ItemGroup>
-            <PackageReference Include="NativePool" Version="{PackageVersion}" />
+            <PackageReference Include="{packageId}" Version="{PackageVersion}" />
           </ItemGroup>
         </Project>
         """);
