@@ -57,6 +57,33 @@ internal static class FacadeThreadCache<TItem>
         return ReferenceEquals(instanceOwner, owner) ? t_instance : null;
     }
 
+    /// <summary>
+    /// Parks <paramref name="item"/> in <paramref name="cache"/>'s slot of class <paramref name="sizeClass"/> if it is
+    /// empty; false when it is taken (the caller then returns through the engine).
+    /// </summary>
+    /// <remarks>
+    /// A plain store: the slot is the calling thread's own, and a return that only fills an empty slot needs no operation
+    /// mark (see the engine's trim protocol). A pool disposal that began meanwhile may have drained the slot before the
+    /// store, so the pool's shutdown mark is read again after it and the engine drains once more.
+    /// </remarks>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static bool TryPark(ThreadCache<TItem> cache, int sizeClass, TItem item, StripedPool<TItem> engine)
+    {
+        ref TItem? slot = ref cache.Slot(sizeClass);
+        if (slot is not null)
+        {
+            return false;
+        }
+
+        slot = item;
+        if (engine.IsShutDown)
+        {
+            engine.ReturnRacedShutdown();
+        }
+
+        return true;
+    }
+
     /// <summary>Makes the calling thread's cache of <paramref name="engine"/> reachable from the inlined paths, once it exists and may park items.</summary>
     /// <param name="engine">The pool's engine.</param>
     /// <param name="isShared">Whether the pool is its facade's <c>Shared</c>.</param>

@@ -233,22 +233,10 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
     internal void Return(PinnedMemoryOwner<T> owner)
     {
         ThreadCache<PinnedMemoryOwner<T>>? cache = CurrentCache();
-        if (cache is not null && _returnOpen != 0)
+        // Through the owner's class, always one of this pool's (the owner was made for it).
+        if (cache is not null && _returnOpen != 0 && FacadeThreadCache<PinnedMemoryOwner<T>>.TryPark(cache, owner.SizeClass, owner, _engine))
         {
-            // Through the owner's class, always one of this pool's (the owner was made for it).
-            ref PinnedMemoryOwner<T>? slot = ref cache.Slot(owner.SizeClass);
-            if (slot is null)
-            {
-                slot = owner;
-
-                // A Dispose that began while we stored the owner may have drained before our store: drain again.
-                if (_engine.IsShutDown)
-                {
-                    _engine.ReturnRacedShutdown();
-                }
-
-                return;
-            }
+            return;
         }
 
         ReturnMiss(owner);

@@ -139,24 +139,11 @@ internal sealed class NativeBlockCore<T>
         {
             // Cannot be a duplicate: the generation lets exactly one dispose per lease through.
             ThreadCache<NativeBlock<T>>? cache = CurrentCache();
-            if (cache is not null)
+            if (cache is null || !FacadeThreadCache<NativeBlock<T>>.TryPark(cache, block.SizeClass, block, _engine))
             {
-                ref NativeBlock<T>? slot = ref cache.Slot(block.SizeClass);
-                if (slot is null)
-                {
-                    slot = block;
-
-                    // A Dispose that began while we stored the block may have drained before our store: drain again.
-                    if (_engine.IsShutDown)
-                    {
-                        _engine.ReturnRacedShutdown();
-                    }
-
-                    return;
-                }
+                ReturnMiss(block);
             }
 
-            ReturnMiss(block);
             return;
         }
 

@@ -164,17 +164,7 @@ public sealed class PackedAnalyzerTests
     {
         using PackedConsumer consumer = PackedConsumer.Create(_output);
         consumer.WriteProject();
-        consumer.WriteSource("Misuse.cs", Misuse);
-        consumer.WriteSource("Correct.cs", Correct);
-
-        (int exit, string log) = consumer.Build();
-
-        Assert.True(exit == 0, $"dotnet build exited with {exit}:\n{ChildProcess.Tail(log, 40)}");
-        var found = PackedConsumer.Diagnostics(log, "NP000");
-        Assert.Equal(
-            [("Misuse.cs", 19, "NP0001"), ("Misuse.cs", 28, "NP0002"), ("Misuse.cs", 33, "NP0003"), ("Misuse.cs", 44, "NP0004"), ("Misuse.cs", 51, "NP0005")],
-            found.Select(d => (d.File, d.Line, d.Id)).Order());
-        Assert.All(found, d => Assert.Equal("warning", d.Severity));
+        AssertTheMisuseWarnsAndNothingElse(consumer);
     }
 
     [Fact]
@@ -183,16 +173,7 @@ public sealed class PackedAnalyzerTests
     {
         using PackedConsumer consumer = PackedConsumer.Create(_output, "NativePool.AspNetCore");
         consumer.WriteProject("NativePool.AspNetCore");
-        consumer.WriteSource("Misuse.cs", Misuse);
-        consumer.WriteSource("Correct.cs", Correct);
-
-        (int exit, string log) = consumer.Build();
-
-        Assert.True(exit == 0, $"dotnet build exited with {exit}:\n{ChildProcess.Tail(log, 40)}");
-        var found = PackedConsumer.Diagnostics(log, "NP000");
-        Assert.Equal(
-            [("Misuse.cs", 19, "NP0001"), ("Misuse.cs", 28, "NP0002"), ("Misuse.cs", 33, "NP0003"), ("Misuse.cs", 44, "NP0004"), ("Misuse.cs", 51, "NP0005")],
-            found.Select(d => (d.File, d.Line, d.Id)).Order());
+        AssertTheMisuseWarnsAndNothingElse(consumer);
     }
 
     [Fact]
@@ -217,6 +198,22 @@ public sealed class PackedAnalyzerTests
         Assert.True(exit == 0, $"dotnet build exited with {exit}:\n{ChildProcess.Tail(log, 40)}");
         var found = PackedConsumer.Diagnostics(log, "NP00");
         Assert.Equal([("ExceptionPaths.cs", 11, "NP0010"), ("ExceptionPaths.cs", 39, "NP0008")], found.Select(d => (d.File, d.Line, d.Id)).Order());
+        Assert.All(found, d => Assert.Equal("warning", d.Severity));
+    }
+
+    /// <summary>Builds <paramref name="consumer"/> with the seeded misuse and the correct code: five warnings, at their lines.</summary>
+    private static void AssertTheMisuseWarnsAndNothingElse(PackedConsumer consumer)
+    {
+        consumer.WriteSource("Misuse.cs", Misuse);
+        consumer.WriteSource("Correct.cs", Correct);
+
+        (int exit, string log) = consumer.Build();
+
+        Assert.True(exit == 0, $"dotnet build exited with {exit}:\n{ChildProcess.Tail(log, 40)}");
+        var found = PackedConsumer.Diagnostics(log, "NP000");
+        Assert.Equal(
+            [("Misuse.cs", 19, "NP0001"), ("Misuse.cs", 28, "NP0002"), ("Misuse.cs", 33, "NP0003"), ("Misuse.cs", 44, "NP0004"), ("Misuse.cs", 51, "NP0005")],
+            found.Select(d => (d.File, d.Line, d.Id)).Order());
         Assert.All(found, d => Assert.Equal("warning", d.Severity));
     }
 }
