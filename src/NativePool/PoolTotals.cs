@@ -37,6 +37,7 @@ internal sealed class PoolTotals
     public long RetiredDropped => Volatile.Read(ref _retiredDropped);
 
     /// <summary>Misuses the pool reported (see <see cref="PoolStatistics.Misuses"/>).</summary>
+    // Volatile: a reader on another thread sees every count the reporting threads' increments published.
     public long Misuses => Volatile.Read(ref _misuses);
 
     /// <summary>Counts one reported misuse.</summary>
