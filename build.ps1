@@ -87,6 +87,8 @@ switch ($verb) {
         # --ab [--rounds N] [--procs N] [--filter SUBSTRING] [--quick|--dry]: the interleaved A/B goal measurement instead (docs/benchmarking.md).
         # --churn [--gets N] [--repeats N]: how often each object pool builds objects (docs/benchmarks-churn.md).
         # --retention [--threads N]: how much each shared array pool keeps once its threads idle (docs/benchmarks-retention.md).
+        # --apps [SECONDS CONNECTIONS BYTES]: the application suite, interleaved rows of real libraries and call patterns plus the Kestrel echo (docs/application-benchmarks.md).
+        if ($rest.Count -gt 0 -and $rest[0] -eq '--apps') { bash bench/app.sh @($rest | Select-Object -Skip 1); exit $LASTEXITCODE }
         dotnet run -c Release --project bench/NativePool.Benchmarks -- --report docs/benchmarks.md @rest; exit $LASTEXITCODE
     }
     'plots' {
@@ -105,7 +107,7 @@ switch ($verb) {
         dotnet pack src/NativePool.Analyzers/NativePool.Analyzers.csproj -c Release -o artifacts/packages -p:ContinuousIntegrationBuild=true @rest; exit $LASTEXITCODE
     }
     default {
-        Write-Error "usage: ./build.ps1 [test|stress|huge|repeat [N] [--no-load]|bench [--full] [--filter PATTERN] [--report-only] [--ab [--rounds N] [--quick]] [--churn] [--retention]|plots|pack [--version X.Y.Z]]"
+        Write-Error "usage: ./build.ps1 [test|stress|huge|repeat [N] [--no-load]|bench [--full] [--filter PATTERN] [--report-only] [--ab [--rounds N] [--quick]] [--churn] [--retention] [--apps]|plots|pack [--version X.Y.Z]]"
         exit 2
     }
 }

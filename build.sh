@@ -78,6 +78,8 @@ case "$verb" in
         # --ab [--rounds N] [--procs N] [--filter SUBSTRING] [--quick|--dry]: the interleaved A/B goal measurement instead (docs/benchmarking.md).
         # --churn [--gets N] [--repeats N]: how often each object pool builds objects (docs/benchmarks-churn.md).
         # --retention [--threads N]: how much each shared array pool keeps once its threads idle (docs/benchmarks-retention.md).
+        # --apps [SECONDS CONNECTIONS BYTES]: the application suite, interleaved rows of real libraries and call patterns plus the Kestrel echo (docs/application-benchmarks.md).
+        if [ "${1:-}" = "--apps" ]; then shift; exec bash bench/app.sh "$@"; fi
         dotnet run -c Release --project bench/NativePool.Benchmarks -- --report docs/benchmarks.md "$@"
         ;;
     plots)
@@ -96,7 +98,7 @@ case "$verb" in
         dotnet pack src/NativePool.Analyzers/NativePool.Analyzers.csproj -c Release -o artifacts/packages -p:ContinuousIntegrationBuild=true "$@"
         ;;
     *)
-        echo "usage: ./build.sh [test|stress|huge|repeat [N] [--no-load]|bench [--full] [--filter PATTERN] [--report-only] [--ab [--rounds N] [--quick]] [--churn] [--retention]|plots|pack [--version X.Y.Z]]" >&2
+        echo "usage: ./build.sh [test|stress|huge|repeat [N] [--no-load]|bench [--full] [--filter PATTERN] [--report-only] [--ab [--rounds N] [--quick]] [--churn] [--retention] [--apps]|plots|pack [--version X.Y.Z]]" >&2
         exit 2
         ;;
 esac

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Application-level comparison in one command, written to docs/application-benchmarks.md: Kestrel echo over loopback
-# (bench/kestrel.sh: requests/s, bytes allocated per request, p99 latency), then the interleaved A/B runner's "app:"
-# scenarios (a System.IO.Pipelines copy loop and System.Text.Json through a pooled IBufferWriter: ns and bytes per
-# operation). Run it on an otherwise idle machine.
+# Application-level comparison in one command (./build.sh bench --apps), written to docs/application-benchmarks.md:
+# Kestrel echo over loopback (bench/kestrel.sh: requests/s, bytes allocated per request, p99 latency), then the
+# interleaved A/B runner's application suite (--ab --apps: third-party libraries handed the pool, System.IO.Pipelines,
+# System.Text.Json, and the call patterns of real code: growth, copies between pooled buffers, mixed sizes, nested,
+# several held, an async hop, large arrays, fresh threads), 5 processes. Run it on an otherwise idle machine.
 # Usage: bench/app.sh [Kestrel seconds per run, default 10] [connections, default 64] [body bytes, default 4096]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,7 +12,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 kestrel="$(bench/kestrel.sh "${1:-10}" "${2:-64}" "${3:-4096}" | grep -v '^Pool:')"
-dotnet run -c Release --project bench/NativePool.Benchmarks -- --ab --filter "app:" --report "$work/ab.md" >"$work/ab.log"
+dotnet run -c Release --project bench/NativePool.Benchmarks -- --ab --apps --report "$work/ab.md" >"$work/ab.log"
 
 {
     echo "# NativePool application-level benchmarks"

@@ -1,4 +1,5 @@
 using NativePool.Benchmarks.Interleaved.Scenarios;
+using NativePool.Benchmarks.Interleaved.Scenarios.Applications;
 
 namespace NativePool.Benchmarks.Interleaved;
 
@@ -20,6 +21,12 @@ public static class InterleavedCatalog
         FreshThreadsScenario.Create(),
         .. MemoryPoolScenario.Create(),
         ListenerAttachedScenario.Create(),
+        .. GrowingWriterScenarios.Create(),
+        .. PooledCopyScenarios.Create(),
+        .. CallPatternScenarios.Create(),
+        AsyncHopScenario.Create(),
+        FreshThreadArrayScenario.Create(),
+        .. LibraryScenarios.Create(),
         PipeCopyScenario.Create(),
         JsonWriterScenario.Create(),
         .. StreamWriteScenarios.Create(),

@@ -5,7 +5,7 @@ namespace NativePool.Benchmarks.Interleaved;
 
 /// <summary>
 /// The command line of the interleaved A/B runner, chosen by <c>--ab</c>:
-/// <c>--ab [--rounds N] [--procs N] [--filter SUBSTRING] [--quick | --dry] [--report PATH]</c>.
+/// <c>--ab [--apps] [--rounds N] [--procs N] [--filter SUBSTRING] [--quick | --dry] [--report PATH]</c>.
 /// </summary>
 /// <remarks>
 /// <c>--report PATH</c> names docs/benchmarks.md (which <c>./build.sh bench</c> passes): the table goes between its
@@ -28,6 +28,12 @@ public sealed class InterleavedOptions
 
     public string? ReportPath { get; private set; }
 
+    /// <summary>Whether only the application suite runs (<c>--apps</c>): the rows whose label starts with <see cref="ApplicationPrefix"/>.</summary>
+    public bool Applications { get; private set; }
+
+    /// <summary>How the application suite's rows begin: real libraries and the call patterns real code uses.</summary>
+    public const string ApplicationPrefix = "app: ";
+
     /// <summary>How many separate processes measure every scenario: <c>--procs N</c>, else 5 in default mode and 1 in the quick and dry ones.</summary>
     public int Processes { get; private set; }
 
@@ -47,6 +53,9 @@ public sealed class InterleavedOptions
             switch (args[i])
             {
                 case Switch:
+                    break;
+                case "--apps":
+                    options.Applications = true;
                     break;
                 case "--quick":
                     options.Settings = RoundSettings.Quick;
@@ -73,7 +82,7 @@ public sealed class InterleavedOptions
                     break;
                 default:
                     throw new ArgumentException(
-                        $"Unknown or incomplete option '{args[i]}'. Usage: --ab [--rounds N] [--procs N] [--filter SUBSTRING] [--quick | --dry] [--report PATH]",
+                        $"Unknown or incomplete option '{args[i]}'. Usage: --ab [--apps] [--rounds N] [--procs N] [--filter SUBSTRING] [--quick | --dry] [--report PATH]",
                         nameof(args));
             }
         }
@@ -89,5 +98,6 @@ public sealed class InterleavedOptions
     }
 
     public bool Selects(InterleavedScenario scenario) =>
-        Filter is null || scenario.Name.Contains(Filter, StringComparison.OrdinalIgnoreCase);
+        (!Applications || scenario.Name.StartsWith(ApplicationPrefix, StringComparison.Ordinal))
+        && (Filter is null || scenario.Name.Contains(Filter, StringComparison.OrdinalIgnoreCase));
 }

@@ -61,7 +61,7 @@ public static class InterleavedProgram
             return failures.Count == 0 ? 0 : 1;
         }
 
-        string table = InterleavedReport.Render(machine, settings, options.Filter, results, failures);
+        string table = InterleavedReport.Render(machine, settings, options.Filter ?? (options.Applications ? InterleavedOptions.ApplicationPrefix.TrimEnd() : null), results, failures);
         Console.WriteLine();
         Console.WriteLine(table);
         if (!settings.JudgesGoals)
@@ -71,7 +71,7 @@ public static class InterleavedProgram
         else if (options.ReportPath is string path)
         {
             InterleavedReport.Write(path, table);
-            if (options.Filter is null)
+            if (options.Filter is null && !options.Applications)
             {
                 // The README sits at the repository root, beside the docs folder of the report.
                 string readme = Path.Combine(Path.GetDirectoryName(Path.GetFullPath(path))!, "..", "README.md");

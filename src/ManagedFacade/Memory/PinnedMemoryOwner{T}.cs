@@ -37,8 +37,8 @@ internal sealed class PinnedMemoryOwner<T> : PinnedBlockManager<T>, IDisposable
     {
         _pool = pool;
 
-        // On the pinned object heap: the array's address is fixed for its lifetime.
-        _array = GC.AllocateUninitializedArray<T>(arrayLength, pinned: true);
+        // On the pinned object heap, placed like the array pool's: the address is fixed for its lifetime.
+        _array = PinnedArray<T>.Allocate(arrayLength);
     }
 
     /// <summary>The pinned array (length is the class length).</summary>

@@ -1,0 +1,67 @@
+using System.Threading.Tasks;
+
+namespace NativePool.Benchmarks.Interleaved.Scenarios.Applications;
+
+/// <summary>
+/// An async hop: four tasks each rent a 4 KiB buffer, write it, <c>await Task.Yield()</c> and return it on whatever
+/// thread-pool thread runs the continuation, so rents and returns land on different threads' caches. Ours is
+/// <c>StripedArrayPool&lt;byte&gt;.Shared</c>, the peer <c>ArrayPool&lt;byte&gt;.Shared</c>. One operation is one rent,
+/// hop and return; a batch waits for its four tasks. Goal ≤ 1.00.
+/// </summary>
+public static class AsyncHopScenario
+{
+    public const int Tasks = 4;
+    public const int Length = 4096;
+
+    public static InterleavedScenario Create() =>
+        new InterleavedScenario<Ours, Peer>(
+            "app: async hop, rent, await Task.Yield(), return on the continuation's thread, 4 tasks, vs ArrayPool.Shared",
+            1.00,
+            AllocationGoal.OursNoMoreThanPeer,
+            () => default,
+            () => default);
+
+    private readonly struct Ours : IOperation
+    {
+        public void Run(int count) => RunTasks(count, static n => Hops(StripedArrayPool<byte>.Shared, n));
+
+        private static async Task Hops(StripedArrayPool<byte> pool, int count)
+        {
+            for (int i = 0; i < count; i++)
+            {
+                byte[] buffer = pool.Rent(Length);
+                buffer[0] = (byte)i;
+                await Task.Yield();
+                pool.Return(buffer);
+            }
+        }
+    }
+
+    private readonly struct Peer : IOperation
+    {
+        public void Run(int count) => RunTasks(count, static n => Hops(ArrayPool<byte>.Shared, n));
+
+        private static async Task Hops(ArrayPool<byte> pool, int count)
+        {
+            for (int i = 0; i < count; i++)
+            {
+                byte[] buffer = pool.Rent(Length);
+                buffer[0] = (byte)i;
+                await Task.Yield();
+                pool.Return(buffer);
+            }
+        }
+    }
+
+    private static void RunTasks(int count, Func<int, Task> hops)
+    {
+        var tasks = new Task[Tasks];
+        for (int t = 0; t < Tasks; t++)
+        {
+            int share = (count / Tasks) + (t < count % Tasks ? 1 : 0);
+            tasks[t] = Task.Run(() => hops(share));
+        }
+
+        Task.WaitAll(tasks);
+    }
+}
