@@ -12,7 +12,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 kestrel="$(bench/kestrel.sh "${1:-10}" "${2:-64}" "${3:-4096}" | grep -v '^Pool:')"
-dotnet run -c Release --project bench/NativePool.Benchmarks -- --ab --apps --report "$work/ab.md" >"$work/ab.log"
+dotnet run -c Release --project bench/NativePool.Benchmarks -- --ab --apps --report docs/application-benchmarks.md >"$work/ab.log"
 
 {
     echo "# NativePool application-level benchmarks"
@@ -30,7 +30,7 @@ dotnet run -c Release --project bench/NativePool.Benchmarks -- --ab --apps --rep
     echo "$kestrel"
     echo '```'
     echo
-    echo "## Pipelines and JSON (interleaved A/B)"
+    echo "## Libraries and call patterns (interleaved A/B)"
     echo
     grep '^|' "$work/ab.log"
     echo

@@ -8,7 +8,9 @@ namespace NativePool.Benchmarks.Interleaved;
 /// <c>--ab [--apps] [--rounds N] [--procs N] [--filter SUBSTRING] [--quick | --dry] [--report PATH]</c>.
 /// </summary>
 /// <remarks>
-/// <c>--report PATH</c> names docs/benchmarks.md (which <c>./build.sh bench</c> passes): the table goes between its
+/// With <c>--apps</c>, <c>--report PATH</c> only locates the README beside PATH's folder: the suite's table goes between
+/// the README's applications markers, and bench/app.sh composes docs/application-benchmarks.md from the printed table.
+/// Otherwise <c>--report PATH</c> names docs/benchmarks.md (which <c>./build.sh bench</c> passes): the table goes between its
 /// interleaved markers and, whole, into benchmarks-interleaved.md beside it. A dry run writes no file.
 /// </remarks>
 public sealed class InterleavedOptions

@@ -70,12 +70,24 @@ public static class InterleavedProgram
         }
         else if (options.ReportPath is string path)
         {
-            InterleavedReport.Write(path, table);
-            if (options.Filter is null && !options.Applications)
+            // The README sits at the repository root, beside the docs folder of the report.
+            string readme = Path.Combine(Path.GetDirectoryName(Path.GetFullPath(path))!, "..", "README.md");
+            string headline = ReadmeHeadline.Render(InterleavedReport.MachineLine(table)!, InterleavedReport.Processes(table), InterleavedReport.Rows(machine, settings, results));
+            if (options.Applications)
             {
-                // The README sits at the repository root, beside the docs folder of the report.
-                string readme = Path.Combine(Path.GetDirectoryName(Path.GetFullPath(path))!, "..", "README.md");
-                ReadmeHeadline.Write(readme, ReadmeHeadline.Render(InterleavedReport.MachineLine(table)!, InterleavedReport.Processes(table), InterleavedReport.Rows(machine, settings, results)));
+                // The application suite's table leads the README; its document is composed by bench/app.sh.
+                if (options.Filter is null)
+                {
+                    ReadmeHeadline.Write(readme, headline, ReadmeHeadline.ApplicationsBegin, ReadmeHeadline.ApplicationsEnd);
+                }
+            }
+            else
+            {
+                InterleavedReport.Write(path, table);
+                if (options.Filter is null)
+                {
+                    ReadmeHeadline.Write(readme, headline);
+                }
             }
         }
 

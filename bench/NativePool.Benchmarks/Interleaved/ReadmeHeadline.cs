@@ -14,6 +14,10 @@ public static class ReadmeHeadline
     public const string Begin = "<!-- headline:begin -->";
     public const string End = "<!-- headline:end -->";
 
+    /// <summary>The markers of the README's first table: the application suite (<c>--ab --apps</c>), rendered like the headline.</summary>
+    public const string ApplicationsBegin = "<!-- applications:begin -->";
+    public const string ApplicationsEnd = "<!-- applications:end -->";
+
     private const string RentReturnMarker = "] Rent+Return vs ArrayPool.Shared";
 
     private static readonly CultureInfo s_invariant = CultureInfo.InvariantCulture;
@@ -63,7 +67,10 @@ public static class ReadmeHeadline
     }
 
     /// <summary>Writes <paramref name="headline"/> between the markers of <paramref name="readmePath"/>, if it has them.</summary>
-    public static void Write(string readmePath, string headline)
+    public static void Write(string readmePath, string headline) => Write(readmePath, headline, Begin, End);
+
+    /// <summary>Writes <paramref name="table"/> between <paramref name="begin"/> and <paramref name="end"/> in <paramref name="readmePath"/>, if it has them.</summary>
+    public static void Write(string readmePath, string table, string begin, string end)
     {
         if (!File.Exists(readmePath))
         {
@@ -71,15 +78,15 @@ public static class ReadmeHeadline
         }
 
         string readme = File.ReadAllText(readmePath);
-        int begin = readme.IndexOf(Begin, StringComparison.Ordinal);
-        int end = readme.IndexOf(End, StringComparison.Ordinal);
-        if (begin < 0 || end < begin)
+        int from = readme.IndexOf(begin, StringComparison.Ordinal);
+        int to = readme.IndexOf(end, StringComparison.Ordinal);
+        if (from < 0 || to < from)
         {
             return;
         }
 
-        File.WriteAllText(readmePath, readme[..(begin + Begin.Length)] + Environment.NewLine + headline.TrimEnd() + Environment.NewLine + readme[end..]);
-        Console.WriteLine($"Wrote the headline of {readmePath}.");
+        File.WriteAllText(readmePath, readme[..(from + begin.Length)] + Environment.NewLine + table.TrimEnd() + Environment.NewLine + readme[to..]);
+        Console.WriteLine($"Wrote the {begin} table of {readmePath}.");
     }
 
     private static string Status(bool met) => met ? "met" : "**missed**";
