@@ -14,35 +14,21 @@ public static class AsyncHopScenario
     public const int Length = 4096;
 
     public static InterleavedScenario Create() =>
-        new InterleavedScenario<Ours, Peer>(
+        new InterleavedScenario<Hop<Striped>, Hop<Bcl>>(
             "app: async hop, rent, await Task.Yield(), return on the continuation's thread, 4 tasks, vs ArrayPool.Shared",
             1.00,
             AllocationGoal.OursNoMoreThanPeer,
             () => default,
             () => default);
 
-    private readonly struct Ours : IOperation
+    private readonly struct Hop<TPool> : IOperation
+        where TPool : struct, ISharedPool
     {
-        public void Run(int count) => RunTasks(count, static n => Hops(StripedArrayPool<byte>.Shared, n));
+        public void Run(int count) => RunTasks(count, static n => Hops(n));
 
-        private static async Task Hops(StripedArrayPool<byte> pool, int count)
+        private static async Task Hops(int count)
         {
-            for (int i = 0; i < count; i++)
-            {
-                byte[] buffer = pool.Rent(Length);
-                buffer[0] = (byte)i;
-                await Task.Yield();
-                pool.Return(buffer);
-            }
-        }
-    }
-
-    private readonly struct Peer : IOperation
-    {
-        public void Run(int count) => RunTasks(count, static n => Hops(ArrayPool<byte>.Shared, n));
-
-        private static async Task Hops(ArrayPool<byte> pool, int count)
-        {
+            ArrayPool<byte> pool = TPool.Pool;
             for (int i = 0; i < count; i++)
             {
                 byte[] buffer = pool.Rent(Length);

@@ -16,13 +16,13 @@ public static class CallPatternScenarios
 
     public static IEnumerable<InterleavedScenario> Create() =>
     [
-        new InterleavedScenario<Mixed<Ours>, Mixed<Peer>>(
+        new InterleavedScenario<Mixed<Striped>, Mixed<Bcl>>(
             "app: mixed sizes 64 B-256 KiB, vs ArrayPool.Shared", Goal, AllocationGoal.OursNoMoreThanPeer, () => default, () => default),
-        new InterleavedScenario<Nested<Ours>, Nested<Peer>>(
+        new InterleavedScenario<Nested<Striped>, Nested<Bcl>>(
             "app: nested rents 1 KiB > 16 KiB > 64 KiB, vs ArrayPool.Shared", Goal, AllocationGoal.OursNoMoreThanPeer, () => default, () => default),
-        new InterleavedScenario<TwoHeld<Ours>, TwoHeld<Peer>>(
+        new InterleavedScenario<TwoHeld<Striped>, TwoHeld<Bcl>>(
             "app: two 16 KiB arrays held at once, copy one into the other, vs ArrayPool.Shared", Goal, AllocationGoal.OursNoMoreThanPeer, () => default, () => default),
-        new InterleavedScenario<Large<Ours>, Large<Peer>>(
+        new InterleavedScenario<Large<Striped>, Large<Bcl>>(
             "app: large arrays 1 MiB and 8 MiB, touch one page each, vs ArrayPool.Shared", Goal, AllocationGoal.OursNoMoreThanPeer, () => default, () => default),
     ];
 
@@ -39,24 +39,8 @@ public static class CallPatternScenarios
         return lengths;
     }
 
-    /// <summary>Which pool a loop reaches; each pattern is compiled once per pool, so no loop serves two pools.</summary>
-    private interface IPool
-    {
-        public static abstract ArrayPool<byte> Pool { get; }
-    }
-
-    private readonly struct Ours : IPool
-    {
-        public static ArrayPool<byte> Pool => StripedArrayPool<byte>.Shared;
-    }
-
-    private readonly struct Peer : IPool
-    {
-        public static ArrayPool<byte> Pool => ArrayPool<byte>.Shared;
-    }
-
     private readonly struct Mixed<TPool> : IOperation
-        where TPool : struct, IPool
+        where TPool : struct, ISharedPool
     {
         public void Run(int count)
         {
@@ -77,7 +61,7 @@ public static class CallPatternScenarios
     }
 
     private readonly struct Nested<TPool> : IOperation
-        where TPool : struct, IPool
+        where TPool : struct, ISharedPool
     {
         public void Run(int count)
         {
@@ -98,7 +82,7 @@ public static class CallPatternScenarios
     }
 
     private readonly struct TwoHeld<TPool> : IOperation
-        where TPool : struct, IPool
+        where TPool : struct, ISharedPool
     {
         public void Run(int count)
         {
@@ -115,7 +99,7 @@ public static class CallPatternScenarios
     }
 
     private readonly struct Large<TPool> : IOperation
-        where TPool : struct, IPool
+        where TPool : struct, ISharedPool
     {
         public void Run(int count)
         {

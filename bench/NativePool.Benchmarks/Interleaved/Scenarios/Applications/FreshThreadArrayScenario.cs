@@ -13,14 +13,15 @@ public static class FreshThreadArrayScenario
     public const int Length = 4096;
 
     public static InterleavedScenario Create() =>
-        new InterleavedScenario<Ours, Peer>(
+        new InterleavedScenario<FirstUse<Striped>, FirstUse<Bcl>>(
             "app: first use on a fresh thread, Rent(4096)+Return once per thread, vs ArrayPool.Shared",
             1.00,
             AllocationGoal.OursNoMoreThanPeer,
             () => default,
             () => default);
 
-    private readonly struct Ours : IOperation
+    private readonly struct FirstUse<TPool> : IOperation
+        where TPool : struct, ISharedPool
     {
         public void Run(int count)
         {
@@ -28,26 +29,7 @@ public static class FreshThreadArrayScenario
             {
                 var thread = new Thread(static () =>
                 {
-                    StripedArrayPool<byte> pool = StripedArrayPool<byte>.Shared;
-                    byte[] buffer = pool.Rent(Length);
-                    buffer[0] = 1;
-                    pool.Return(buffer);
-                });
-                thread.Start();
-                thread.Join();
-            }
-        }
-    }
-
-    private readonly struct Peer : IOperation
-    {
-        public void Run(int count)
-        {
-            for (int i = 0; i < count; i++)
-            {
-                var thread = new Thread(static () =>
-                {
-                    ArrayPool<byte> pool = ArrayPool<byte>.Shared;
+                    ArrayPool<byte> pool = TPool.Pool;
                     byte[] buffer = pool.Rent(Length);
                     buffer[0] = 1;
                     pool.Return(buffer);

@@ -21,11 +21,11 @@ public static class GrowingWriterScenarios
 
     public static IEnumerable<InterleavedScenario> Create() =>
     [
-        new InterleavedScenario<OursHandWritten, PeerHandWritten>(
+        new InterleavedScenario<HandWritten<Striped>, HandWritten<Bcl>>(
             "app: growing writer, rent bigger + copy + return, vs ArrayPool.Shared", Goal, AllocationGoal.OursNoMoreThanPeer, () => default, () => default),
-        new InterleavedScenario<OursToolkit, PeerToolkit>(
+        new InterleavedScenario<Toolkit<Striped>, Toolkit<Bcl>>(
             "app: CommunityToolkit ArrayPoolBufferWriter growth, vs ArrayPool.Shared", Goal, AllocationGoal.OursNoMoreThanPeer, () => default, () => default),
-        new InterleavedScenario<OursToolkitField, PeerToolkitField>(
+        new InterleavedScenario<ToolkitField<Striped>, ToolkitField<Bcl>>(
             "app: CommunityToolkit ArrayPoolBufferWriter growth, pool in an ArrayPool<byte> field, vs ArrayPool.Shared",
             Goal,
             AllocationGoal.OursNoMoreThanPeer,
@@ -35,8 +35,7 @@ public static class GrowingWriterScenarios
 
     /// <summary>One document through a hand-written growing buffer; returns the bytes written.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static int WriteDocument<TPool>(TPool pool)
-        where TPool : ArrayPool<byte>
+    private static int WriteDocument(ArrayPool<byte> pool)
     {
         byte[] buffer = pool.Rent(InitialCapacity);
         int index = 0;
@@ -80,77 +79,38 @@ public static class GrowingWriterScenarios
         }
     }
 
-    private readonly struct OursHandWritten : IOperation
+    private readonly struct HandWritten<TPool> : IOperation
+        where TPool : struct, ISharedPool
     {
         public void Run(int count)
         {
             long total = 0;
             for (int i = 0; i < count; i++)
             {
-                total += WriteDocument(StripedArrayPool<byte>.Shared);
+                total += WriteDocument(TPool.Pool);
             }
 
             Check(total, count);
         }
     }
 
-    private readonly struct PeerHandWritten : IOperation
+    private readonly struct Toolkit<TPool> : IOperation
+        where TPool : struct, ISharedPool
     {
         public void Run(int count)
         {
             long total = 0;
             for (int i = 0; i < count; i++)
             {
-                total += WriteDocument(ArrayPool<byte>.Shared);
+                total += WriteToolkitDocument(TPool.Pool);
             }
 
             Check(total, count);
         }
     }
 
-    private readonly struct OursToolkit : IOperation
-    {
-        public void Run(int count)
-        {
-            long total = 0;
-            for (int i = 0; i < count; i++)
-            {
-                total += WriteToolkitDocument(StripedArrayPool<byte>.Shared);
-            }
-
-            Check(total, count);
-        }
-    }
-
-    private readonly struct PeerToolkit : IOperation
-    {
-        public void Run(int count)
-        {
-            long total = 0;
-            for (int i = 0; i < count; i++)
-            {
-                total += WriteToolkitDocument(ArrayPool<byte>.Shared);
-            }
-
-            Check(total, count);
-        }
-    }
-
-    private readonly struct OursToolkitField(ArrayPool<byte> pool) : IOperation
-    {
-        public void Run(int count)
-        {
-            long total = 0;
-            for (int i = 0; i < count; i++)
-            {
-                total += WriteToolkitDocument(pool);
-            }
-
-            Check(total, count);
-        }
-    }
-
-    private readonly struct PeerToolkitField(ArrayPool<byte> pool) : IOperation
+    private readonly struct ToolkitField<TPool>(ArrayPool<byte> pool) : IOperation
+        where TPool : struct, ISharedPool
     {
         public void Run(int count)
         {

@@ -26,17 +26,17 @@ public static class LibraryScenarios
 
     public static IEnumerable<InterleavedScenario> Create() =>
     [
-        new InterleavedScenario<OursMemoryOwner, PeerMemoryOwner>(
+        new InterleavedScenario<MemoryOwners<Striped>, MemoryOwners<Bcl>>(
             "app: CommunityToolkit MemoryOwner<byte>.Allocate(4096, pool), vs ArrayPool.Shared", 1.00, AllocationGoal.OursNoMoreThanPeer, () => default, () => default),
-        new InterleavedScenario<OursSpanOwner, PeerSpanOwner>(
+        new InterleavedScenario<SpanOwners<Striped>, SpanOwners<Bcl>>(
             "app: CommunityToolkit SpanOwner<byte>.Allocate(4096, pool), vs ArrayPool.Shared", 1.00, AllocationGoal.OursNoMoreThanPeer, () => default, () => default),
-        new InterleavedScenario<OursMessagePack, PeerMessagePack>(
+        new InterleavedScenario<MessagePackSerialize<Striped>, MessagePackSerialize<Bcl>>(
             "app: MessagePack Serialize through a SequencePool over the pool, vs ArrayPool.Shared",
             1.00,
             AllocationGoal.OursNoMoreThanPeer,
             () => new(MessagePackSerializerOptions.Standard.WithPool(new SequencePool(Environment.ProcessorCount * 2, StripedArrayPool<byte>.Shared))),
             () => new(MessagePackSerializerOptions.Standard.WithPool(new SequencePool(Environment.ProcessorCount * 2, ArrayPool<byte>.Shared)))),
-        new InterleavedScenario<OursSequence, PeerSequence>(
+        new InterleavedScenario<SequenceFill<Striped>, SequenceFill<Bcl>>(
             "app: Nerdbank.Streams Sequence<byte> over the pool, 64 KiB in 68 B writes, vs ArrayPool.Shared",
             1.00,
             AllocationGoal.OursNoMoreThanPeer,
@@ -44,55 +44,36 @@ public static class LibraryScenarios
             () => new(new Sequence<byte>(ArrayPool<byte>.Shared))),
     ];
 
-    private readonly struct OursMemoryOwner : IOperation
+    private readonly struct MemoryOwners<TPool> : IOperation
+        where TPool : struct, ISharedPool
     {
         public void Run(int count)
         {
+            ArrayPool<byte> pool = TPool.Pool;
             for (int i = 0; i < count; i++)
             {
-                using MemoryOwner<byte> owner = MemoryOwner<byte>.Allocate(OwnerLength, StripedArrayPool<byte>.Shared, AllocationMode.Default);
+                using MemoryOwner<byte> owner = MemoryOwner<byte>.Allocate(OwnerLength, pool, AllocationMode.Default);
                 owner.Span[i & (OwnerLength - 1)] = (byte)i;
             }
         }
     }
 
-    private readonly struct PeerMemoryOwner : IOperation
+    private readonly struct SpanOwners<TPool> : IOperation
+        where TPool : struct, ISharedPool
     {
         public void Run(int count)
         {
+            ArrayPool<byte> pool = TPool.Pool;
             for (int i = 0; i < count; i++)
             {
-                using MemoryOwner<byte> owner = MemoryOwner<byte>.Allocate(OwnerLength, ArrayPool<byte>.Shared, AllocationMode.Default);
+                using SpanOwner<byte> owner = SpanOwner<byte>.Allocate(OwnerLength, pool, AllocationMode.Default);
                 owner.Span[i & (OwnerLength - 1)] = (byte)i;
             }
         }
     }
 
-    private readonly struct OursSpanOwner : IOperation
-    {
-        public void Run(int count)
-        {
-            for (int i = 0; i < count; i++)
-            {
-                using SpanOwner<byte> owner = SpanOwner<byte>.Allocate(OwnerLength, StripedArrayPool<byte>.Shared, AllocationMode.Default);
-                owner.Span[i & (OwnerLength - 1)] = (byte)i;
-            }
-        }
-    }
-
-    private readonly struct PeerSpanOwner : IOperation
-    {
-        public void Run(int count)
-        {
-            for (int i = 0; i < count; i++)
-            {
-                using SpanOwner<byte> owner = SpanOwner<byte>.Allocate(OwnerLength, ArrayPool<byte>.Shared, AllocationMode.Default);
-                owner.Span[i & (OwnerLength - 1)] = (byte)i;
-            }
-        }
-    }
-
-    private readonly struct OursMessagePack(MessagePackSerializerOptions options) : IOperation
+    private readonly struct MessagePackSerialize<TPool>(MessagePackSerializerOptions options) : IOperation
+        where TPool : struct, ISharedPool
     {
         public void Run(int count)
         {
@@ -106,26 +87,8 @@ public static class LibraryScenarios
         }
     }
 
-    private readonly struct PeerMessagePack(MessagePackSerializerOptions options) : IOperation
-    {
-        public void Run(int count)
-        {
-            long total = 0;
-            for (int i = 0; i < count; i++)
-            {
-                total += MessagePackSerializer.Serialize(s_document, options).Length;
-            }
-
-            GC.KeepAlive(total);
-        }
-    }
-
-    private readonly struct OursSequence(Sequence<byte> sequence) : IOperation
-    {
-        public void Run(int count) => Fill(sequence, count);
-    }
-
-    private readonly struct PeerSequence(Sequence<byte> sequence) : IOperation
+    private readonly struct SequenceFill<TPool>(Sequence<byte> sequence) : IOperation
+        where TPool : struct, ISharedPool
     {
         public void Run(int count) => Fill(sequence, count);
     }

@@ -17,7 +17,7 @@ public static class PooledCopyScenarios
         for (int source = SmallestClass; source <= LargestClass; source *= 2)
         {
             int length = source;
-            yield return new InterleavedScenario<Ours, Peer>(
+            yield return new InterleavedScenario<Copy<Striped>, Copy<Bcl>>(
                 $"app: copy a pooled {Format(length)} into pooled buffers of every class up to 1 MiB, vs ArrayPool.Shared",
                 1.00,
                 AllocationGoal.OursNoMoreThanPeer,
@@ -28,31 +28,12 @@ public static class PooledCopyScenarios
 
     private static string Format(int bytes) => bytes >= 1024 * 1024 ? $"{bytes / (1024 * 1024)} MiB" : $"{bytes / 1024} KiB";
 
-    private readonly struct Ours(int length) : IOperation
+    private readonly struct Copy<TPool>(int length) : IOperation
+        where TPool : struct, ISharedPool
     {
         public void Run(int count)
         {
-            StripedArrayPool<byte> pool = StripedArrayPool<byte>.Shared;
-            for (int i = 0; i < count; i++)
-            {
-                byte[] source = pool.Rent(length);
-                for (int destination = length; destination <= LargestClass; destination *= 2)
-                {
-                    byte[] target = pool.Rent(destination);
-                    source.AsSpan(0, length).CopyTo(target);
-                    pool.Return(target);
-                }
-
-                pool.Return(source);
-            }
-        }
-    }
-
-    private readonly struct Peer(int length) : IOperation
-    {
-        public void Run(int count)
-        {
-            ArrayPool<byte> pool = ArrayPool<byte>.Shared;
+            ArrayPool<byte> pool = TPool.Pool;
             for (int i = 0; i < count; i++)
             {
                 byte[] source = pool.Rent(length);

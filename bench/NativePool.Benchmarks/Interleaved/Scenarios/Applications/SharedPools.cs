@@ -1,0 +1,25 @@
+namespace NativePool.Benchmarks.Interleaved.Scenarios.Applications;
+
+/// <summary>
+/// Which shared pool an application row's loop reaches, as a type: each row's operation is a generic struct over
+/// <see cref="Striped"/> or <see cref="Bcl"/>, so the JIT compiles one loop per pool from one body (no loop method
+/// serves two pools, and the two sides cannot drift apart). Where the pool reaches the loop through a field or a
+/// library's options instead, the type argument only gives each side its own loop.
+/// </summary>
+public interface ISharedPool
+{
+    /// <summary>The pool the loop rents from and returns to.</summary>
+    public static abstract ArrayPool<byte> Pool { get; }
+}
+
+/// <summary>Ours: <c>StripedArrayPool&lt;byte&gt;.Shared</c>.</summary>
+public readonly struct Striped : ISharedPool
+{
+    public static ArrayPool<byte> Pool => StripedArrayPool<byte>.Shared;
+}
+
+/// <summary>The peer: <c>ArrayPool&lt;byte&gt;.Shared</c>.</summary>
+public readonly struct Bcl : ISharedPool
+{
+    public static ArrayPool<byte> Pool => ArrayPool<byte>.Shared;
+}
