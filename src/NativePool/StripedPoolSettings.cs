@@ -45,6 +45,13 @@ internal sealed class StripedPoolSettings
     /// </summary>
     public bool WaitsForBusyStripes { get; init; }
 
+    /// <summary>
+    /// Whether a thread's slots stay closed until its second rent, so a thread that rents and returns once and ends
+    /// leaves its item on the stripes for the next thread (the size-class pools); object pools, whose bound counts
+    /// the slots, open them at once.
+    /// </summary>
+    public bool ColdThreadStart { get; init; }
+
     /// <summary>How many threads may park items in their thread slots; -1 for every thread.</summary>
     public int ThreadSlotTokens { get; init; } = -1;
 
@@ -129,6 +136,7 @@ internal sealed class StripedPoolSettings
             MagazineCapacity = magazine,
             StripeCount = stripes,
             ThreadSlotTokens = threadSlotTokens,
+            ColdThreadStart = true,
             TrimmingEnabled = trimmingEnabled,
             TrimInterval = trimInterval,
             TrimAge = trimAge,

@@ -51,6 +51,7 @@ internal sealed partial class StripedPool<T> where T : class
     private readonly long[] _itemBytes;
     private readonly Func<int, T> _allocate;
     private readonly Action<T>? _onDiscard;
+    private readonly bool _coldThreadStart;
     private readonly Action<T>? _discardItem;
     private readonly PoolTotals _totals;
     private readonly RetentionBudget? _budget;
@@ -85,6 +86,7 @@ internal sealed partial class StripedPool<T> where T : class
         _itemBytes = settings.ItemBytes ?? new long[_classCount];
         _allocate = allocate;
         _onDiscard = onDiscard;
+        _coldThreadStart = settings.ColdThreadStart;
         _discardItem = onDiscard is null ? null : DiscardStripeItem;
         _retentionLimit = settings.RetentionLimit;
         _waitsForBusyStripes = settings.WaitsForBusyStripes;
@@ -233,8 +235,16 @@ internal sealed partial class StripedPool<T> where T : class
         }
     }
 
+    /// <summary>Every rent the thread's slot does not serve; a cold-started cache counts it towards opening its slots.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private T RentSlow(int sizeClass, ThreadCache<T> cache)
+    {
+        T item = RentBeyondSlot(sizeClass, cache);
+        cache.CountRent();
+        return item;
+    }
+
+    private T RentBeyondSlot(int sizeClass, ThreadCache<T> cache)
     {
         int capacity = _magazineCapacity[sizeClass];
         StripeSet<T>? set = _classes[sizeClass];
@@ -483,8 +493,8 @@ internal sealed partial class StripedPool<T> where T : class
     [MethodImpl(MethodImplOptions.NoInlining)]
     private ThreadCache<T> CreateCache()
     {
-        bool slotsEnabled = _totals.TryTakeThreadSlotToken();
-        var cache = new ThreadCache<T>(_totals, slotsEnabled, _onDiscard);
+        bool holdsSlotToken = _totals.TryTakeThreadSlotToken();
+        var cache = new ThreadCache<T>(_totals, holdsSlotToken, _coldThreadStart, _onDiscard);
         _threadCaches.Add(cache, null);
 
         // Replaces a stale entry of a dead pool that had this id, if any: that cache becomes garbage and is finalized.

@@ -32,6 +32,9 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     /// <summary>Stripe operations between two reads of the processor id.</summary>
     internal const int HomeRefreshPeriod = 32;
 
+    /// <summary>The rents a thread makes on a cold-starting pool through its stripes: its slots open once it comes back for a second.</summary>
+    internal const int ColdRents = 2;
+
     /// <summary>The slots, one per size class, inline. Mutable: do not make readonly.</summary>
     internal SlotBuffer<T> _slots;
 
@@ -75,20 +78,48 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     /// <summary>1 once the finalizer has folded this cache's counts into the pool's totals: readers must skip it.</summary>
     internal int _retired;
 
-    /// <summary>Whether returns may park items in the slots: fixed when the cache is made (the thread got a thread-slot token).</summary>
+    /// <summary>
+    /// Whether returns may park items in the slots and magazines (owner-only): <see cref="_holdsSlotToken"/>, except
+    /// that a pool with a cold start keeps it false until the thread's <see cref="ColdRents"/>th rent.
+    /// </summary>
+    /// <remarks>
+    /// A thread that rents and returns once and ends (a fresh thread, a short task) would strand its item in a slot
+    /// until the cache is finalized, and the next fresh thread would build a new one; while cold, its returns go to the
+    /// stripes, where the next thread finds them. A thread that comes back for a second rent uses the pool for real,
+    /// and its slots open. Until then every operation of the thread goes through the stripes, so a double return is
+    /// still caught there (the item is on top of the stripe).
+    /// </remarks>
     internal bool _slotsEnabled;
+
+    /// <summary>Whether the thread got a thread-slot token when the cache was made (given back when the cache is retired).</summary>
+    internal readonly bool _holdsSlotToken;
+
+    /// <summary>The rents the thread has made while its slots were closed by a cold start (owner-only).</summary>
+    internal int _coldRents;
 
     private readonly Action<T>? _discard;
 
     /// <summary>Creates the cache of one thread.</summary>
     /// <param name="owner">The pool's shared state.</param>
-    /// <param name="slotsEnabled">Whether returns may park items here.</param>
+    /// <param name="holdsSlotToken">Whether the thread got a thread-slot token: returns may park items here.</param>
+    /// <param name="coldStart">Whether the slots stay closed until the thread's <see cref="ColdRents"/>th rent.</param>
     /// <param name="discard">What the finalizer does with items still parked, or null.</param>
-    public ThreadCache(PoolTotals owner, bool slotsEnabled, Action<T>? discard)
+    public ThreadCache(PoolTotals owner, bool holdsSlotToken, bool coldStart, Action<T>? discard)
         : base(owner)
     {
-        _slotsEnabled = slotsEnabled;
+        _holdsSlotToken = holdsSlotToken;
+        _slotsEnabled = holdsSlotToken && !coldStart;
         _discard = discard;
+    }
+
+    /// <summary>Counts a rent the slots did not serve; a cold cache opens its slots at the <see cref="ColdRents"/>th (owner-only).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void CountRent()
+    {
+        if (!_slotsEnabled && _holdsSlotToken && ++_coldRents >= ColdRents)
+        {
+            _slotsEnabled = true;
+        }
     }
 
     /// <summary>
@@ -121,7 +152,7 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
             }
         }
 
-        Owner.Retire(_allocated, _dropped + parked, _slotsEnabled);
+        Owner.Retire(_allocated, _dropped + parked, _holdsSlotToken);
 
         // Release: a statistics reader that sees the flag also sees the totals above. The pool's weak table still lists
         // a finalized cache until the next collection, and counting it there as well would count it twice.
