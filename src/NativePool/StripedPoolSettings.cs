@@ -6,6 +6,9 @@ namespace NativePool;
 /// <summary>How one <see cref="StripedPool{T}"/> is shaped and trimmed. Validated by the facades that build it.</summary>
 internal sealed class StripedPoolSettings
 {
+    private readonly RetentionBudget? _budget;
+    private readonly bool _budgetSet;
+
     /// <summary>The default stripe count: the processor count rounded up to a power of two, at most 64.</summary>
     public static int DefaultStripeCount { get; } =
         (int)Math.Min(64, BitOperations.RoundUpToPowerOf2((uint)Math.Max(1, Environment.ProcessorCount)));
@@ -71,7 +74,19 @@ internal sealed class StripedPoolSettings
     public Func<MemoryPressure> Pressure { get; init; } = GCMemoryPressure.Read;
 
     /// <summary>The byte budget the pool's stripes count against: the process's (<see cref="RetentionBudget.Process"/>, null when none is configured) unless a test injects its own.</summary>
-    public RetentionBudget? Budget { get; init; } = RetentionBudget.Process;
+    /// <remarks>
+    /// Read when the pool is built, not when the settings are: a malformed process limit then fails the pool's
+    /// construction, and settings that name their own budget (or none) never read the process's.
+    /// </remarks>
+    public RetentionBudget? Budget
+    {
+        get => _budgetSet ? _budget : RetentionBudget.Process;
+        init
+        {
+            _budget = value;
+            _budgetSet = true;
+        }
+    }
 
     /// <summary>
     /// The settings of a pool in size classes (arrays, array-backed buffers or native blocks): each class keeps at most

@@ -44,8 +44,7 @@ namespace NativePool;
 /// <typeparam name="T">The element type.</typeparam>
 public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
 {
-    private static readonly StripedArrayPool<T> s_shared = CreateShared(SharedDoubleReturnPolicy.Value);
-
+    private static readonly StripedArrayPool<T> s_shared = CreateSharedForProcess();
 
     private readonly StripedPool<T[]> _engine;
     private readonly PoolTotals _owner;
@@ -55,6 +54,9 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     private readonly ArrayGuard<T>? _guard;
     private readonly PoolMisusePolicy _doubleReturnPolicy;
     private readonly Action<PoolMisuse>? _onMisuse;
+
+    /// <summary>Why this pool is the stand-in <see cref="Shared"/> of a process whose settings are malformed, or null.</summary>
+    private readonly string? _rejection;
 
     /// <summary>The inlined rent's limit: <see cref="MaximumArrayLength"/>, or 0 while anybody observes pools.</summary>
     private int _rentLimit;
@@ -100,6 +102,51 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
         PoolObservation.Subscribe(this);
     }
 
+    /// <summary>
+    /// The stand-in <see cref="Shared"/> of a process whose settings it reads are malformed: every rent and return throws
+    /// <see cref="InvalidOperationException"/> with <paramref name="rejection"/>.
+    /// </summary>
+    /// <remarks>
+    /// Built without reading any process setting. It never subscribes to observation, so its inlined paths stay closed
+    /// (<see cref="_rentLimit"/> and <see cref="_returnClasses"/> 0) and every operation reaches the misses, which throw:
+    /// the fast paths of a working pool pay nothing for it, and <see cref="Shared"/> stays a plain load of a
+    /// <c>static readonly</c> field (a getter with a null check makes the JIT lose the pool's exact type where it is
+    /// used as an <see cref="ArrayPool{T}"/>, and with it the devirtualized, inlined rent).
+    /// </remarks>
+    private StripedArrayPool(string rejection)
+    {
+        _rejection = rejection;
+        _classCount = 1;
+        _maximumArrayLength = SizeClasses.GetLength(0);
+        _engine = new StripedPool<T[]>(
+            new StripedPoolSettings
+            {
+                Kind = "array",
+                Name = $"StripedArrayPool<{typeof(T).Name}>.Shared",
+                ClassCount = 1,
+                CapacityPerStripe = [1],
+                TrimmingEnabled = false,
+                Budget = null,
+            },
+            static sizeClass => PinnedArray<T>.Allocate(SizeClasses.GetLength(sizeClass)));
+        _owner = _engine.Totals;
+    }
+
+    /// <summary>The process's <see cref="Shared"/>: built with its settings, or the stand-in that throws when one of them is malformed.</summary>
+    private static StripedArrayPool<T> CreateSharedForProcess()
+    {
+        try
+        {
+            return CreateShared(SharedDoubleReturnPolicy.Value);
+        }
+        catch (InvalidOperationException malformed)
+        {
+            // Not thrown from the static initializer, where it would become a TypeInitializationException of this type
+            // and break independent pools too.
+            return new StripedArrayPool<T>(malformed.Message);
+        }
+    }
+
     /// <summary>The process-wide pool: the same engine and fast path as <see cref="Create()"/> instances.</summary>
     /// <remarks>
     /// A double return it sees (the array is still the thread's or the stripe's most recent) is handled by the
@@ -108,7 +155,10 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     /// first shared array pool is created. The default is <see cref="PoolMisusePolicy.Report"/>: the array is kept once
     /// and the <c>DoubleReturn</c> event is written, with no exception, so code moved from <c>ArrayPool&lt;T&gt;.Shared</c>
     /// (which accepts a double return silently) does not start throwing. <c>Throw</c> is the setting for test runs. Any
-    /// other non-empty value is refused: the first use of the shared pool throws, naming the setting and the value.
+    /// other non-empty value is refused: every rent and return on <see cref="Shared"/> throws
+    /// <see cref="InvalidOperationException"/> naming the setting and the value (pools from
+    /// <see cref="Create(StripedArrayPoolOptions)"/> do not read it and work). A malformed retained-bytes limit or guarded
+    /// switch does the same here, and fails every pool's creation.
     /// </remarks>
     public static new StripedArrayPool<T> Shared => s_shared;
 
@@ -277,6 +327,11 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     [MethodImpl(MethodImplOptions.NoInlining)]
     private T[] RentMiss(int minimumLength)
     {
+        if (_rejection is not null)
+        {
+            ThrowHelper.ThrowInvalidOperation(_rejection);
+        }
+
         T[] array = (uint)(minimumLength - 1) < (uint)_maximumArrayLength
             ? _engine.Rent(SizeClasses.GetIndex(minimumLength))
             : RentUncommon(minimumLength);
@@ -294,6 +349,11 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void ReturnMiss(T[]? array, bool clearArray)
     {
+        if (_rejection is not null)
+        {
+            ThrowHelper.ThrowInvalidOperation(_rejection);
+        }
+
         if (array is null)
         {
             ThrowHelper.ThrowArgumentNull(nameof(array));

@@ -9,7 +9,7 @@ namespace NativePool;
 /// <remarks>
 /// The runtime setting <see cref="SettingName"/>, else the environment variable <see cref="EnvironmentVariable"/> (see
 /// <see cref="ProcessSetting"/>), with the value <c>Throw</c>, <c>Report</c> or <c>Ignore</c> (any case, spaces around
-/// allowed). Unset or empty means <see cref="Default"/>; any other value makes the first use of a shared array pool throw
+/// allowed). Unset or empty means <see cref="Default"/>; any other value makes every use of a shared array pool throw
 /// <see cref="InvalidOperationException"/> naming the setting and the value.
 /// </remarks>
 internal static class SharedDoubleReturnPolicy

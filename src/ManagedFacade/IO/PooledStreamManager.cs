@@ -40,7 +40,9 @@ public sealed class PooledStreamManager
     /// <summary>The managers alive, for the meter's stream readings (declared first: the shared manager's constructor adds itself).</summary>
     private static readonly WeakList<PooledStreamManager> s_managers = new();
 
-    private static readonly PooledStreamManager s_shared = new(new PooledStreamManagerOptions(), isShared: true);
+    // Null when a process setting is malformed: Shared then throws the setting's exception (see SharedPool).
+    private static readonly Func<PooledStreamManager> s_createShared = static () => new PooledStreamManager(new PooledStreamManagerOptions(), isShared: true);
+    private static readonly PooledStreamManager? s_shared = SharedPool.TryCreate(s_createShared);
 
     /// <summary>The frames a stream's creation stack leaves out: the item guard's, <see cref="OnStreamCreated"/> and the stream's constructor.</summary>
     private const int GuardFrames = 3;
@@ -96,7 +98,21 @@ public sealed class PooledStreamManager
     }
 
     /// <summary>The process-wide manager, with the default options.</summary>
-    public static PooledStreamManager Shared => s_shared;
+    /// <exception cref="InvalidOperationException">A process setting the shared pool reads (the retained-bytes limit, and for arrays the double-return policy) holds a malformed value; the message names it.</exception>
+    public static PooledStreamManager Shared
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get
+        {
+            PooledStreamManager? shared = s_shared;
+            if (shared is null)
+            {
+                SharedPool.ThrowRejected(s_createShared);
+            }
+
+            return shared;
+        }
+    }
 
     /// <summary>The manager's name in events and metrics.</summary>
     public string Name => _buffers.Name;

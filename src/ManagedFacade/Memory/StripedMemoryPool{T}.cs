@@ -52,7 +52,9 @@ namespace NativePool;
 public sealed class StripedMemoryPool<T> : MemoryPool<T>
     where T : unmanaged
 {
-    private static readonly StripedMemoryPool<T> s_shared = new(new StripedMemoryPoolOptions(), isShared: true);
+    // Null when a process setting is malformed: Shared then throws the setting's exception (see SharedPool).
+    private static readonly Func<StripedMemoryPool<T>> s_createShared = static () => new StripedMemoryPool<T>(new StripedMemoryPoolOptions(), isShared: true);
+    private static readonly StripedMemoryPool<T>? s_shared = SharedPool.TryCreate(s_createShared);
 
 
     private readonly StripedPool<PinnedMemoryOwner<T>> _engine;
@@ -101,7 +103,21 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
     }
 
     /// <summary>The process-wide pool. Its <c>Dispose</c> does nothing (as with <see cref="MemoryPool{T}.Shared"/>).</summary>
-    public static new StripedMemoryPool<T> Shared => s_shared;
+    /// <exception cref="InvalidOperationException">A process setting the shared pool reads (the retained-bytes limit, and for arrays the double-return policy) holds a malformed value; the message names it.</exception>
+    public static new StripedMemoryPool<T> Shared
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get
+        {
+            StripedMemoryPool<T>? shared = s_shared;
+            if (shared is null)
+            {
+                SharedPool.ThrowRejected(s_createShared);
+            }
+
+            return shared;
+        }
+    }
 
     /// <summary>The largest buffer this pool hands out: the length of its largest size class.</summary>
     public override int MaxBufferSize => _maxBufferSize;

@@ -31,14 +31,30 @@ namespace NativePool;
 /// </remarks>
 public sealed class NativeBlockPool : IDisposable
 {
-    private static readonly NativeBlockPool s_shared = new(new NativeBlockPoolOptions(), isShared: true);
+    // Null when a process setting is malformed: Shared then throws the setting's exception (see SharedPool).
+    private static readonly Func<NativeBlockPool> s_createShared = static () => new NativeBlockPool(new NativeBlockPoolOptions(), isShared: true);
+    private static readonly NativeBlockPool? s_shared = SharedPool.TryCreate(s_createShared);
 
     private readonly NativeBlockCore<byte> _core;
 
     private NativeBlockPool(NativeBlockPoolOptions options, bool isShared) => _core = new NativeBlockCore<byte>(options, isShared, nameof(NativeBlockPool));
 
     /// <summary>The process-wide pool (default options). Its <c>Dispose</c> does nothing.</summary>
-    public static NativeBlockPool Shared => s_shared;
+    /// <exception cref="InvalidOperationException">A process setting the shared pool reads (the retained-bytes limit, and for arrays the double-return policy) holds a malformed value; the message names it.</exception>
+    public static NativeBlockPool Shared
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get
+        {
+            NativeBlockPool? shared = s_shared;
+            if (shared is null)
+            {
+                SharedPool.ThrowRejected(s_createShared);
+            }
+
+            return shared;
+        }
+    }
 
     /// <summary>The alignment of every block's address, in bytes.</summary>
     public int Alignment => _core.Alignment;

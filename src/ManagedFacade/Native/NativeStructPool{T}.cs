@@ -24,14 +24,30 @@ namespace NativePool;
 public sealed unsafe class NativeStructPool<T> : IDisposable
     where T : unmanaged
 {
-    private static readonly NativeStructPool<T> s_shared = new(new NativeBlockPoolOptions(), isShared: true);
+    // Null when a process setting is malformed: Shared then throws the setting's exception (see SharedPool).
+    private static readonly Func<NativeStructPool<T>> s_createShared = static () => new NativeStructPool<T>(new NativeBlockPoolOptions(), isShared: true);
+    private static readonly NativeStructPool<T>? s_shared = SharedPool.TryCreate(s_createShared);
 
     private readonly NativeBlockCore<T> _core;
 
     private NativeStructPool(NativeBlockPoolOptions options, bool isShared) => _core = new NativeBlockCore<T>(options, isShared, $"NativeStructPool<{typeof(T).Name}>");
 
     /// <summary>The process-wide pool for <typeparamref name="T"/> (default options). Its <c>Dispose</c> does nothing.</summary>
-    public static NativeStructPool<T> Shared => s_shared;
+    /// <exception cref="InvalidOperationException">A process setting the shared pool reads (the retained-bytes limit, and for arrays the double-return policy) holds a malformed value; the message names it.</exception>
+    public static NativeStructPool<T> Shared
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get
+        {
+            NativeStructPool<T>? shared = s_shared;
+            if (shared is null)
+            {
+                SharedPool.ThrowRejected(s_createShared);
+            }
+
+            return shared;
+        }
+    }
 
     /// <summary>The largest count one lease may hold: <c>int.MaxValue / sizeof(T)</c>.</summary>
     public static int MaximumCount => int.MaxValue / sizeof(T);

@@ -1,0 +1,42 @@
+using System;
+using System.Diagnostics.CodeAnalysis;
+using System.Runtime.CompilerServices;
+
+namespace NativePool;
+
+/// <summary>Builds a facade's <c>Shared</c> pool in its static initializer so that a malformed process setting fails the documented way.</summary>
+/// <remarks>
+/// A process setting that holds a malformed value (the guarded switch, the retained-bytes limit, the shared
+/// double-return policy) makes building a shared pool throw <see cref="InvalidOperationException"/> naming the
+/// setting and the value. Thrown from a static initializer it would surface as a
+/// <see cref="TypeInitializationException"/> on the first use of any member of the type, independent pools included,
+/// and every later use would rethrow that. Instead the initializer keeps no pool (null), the type stays usable, pools
+/// that do not read the setting work, and every use of <c>Shared</c> builds again, which throws the documented
+/// exception again (each setting is read once per process, so the outcome never changes). The field stays a plain
+/// <c>static readonly</c> of the pool type: the JIT still folds it to a constant in the fast paths.
+/// </remarks>
+internal static class SharedPool
+{
+    /// <summary>Runs <paramref name="create"/>; null when a malformed process setting makes it throw <see cref="InvalidOperationException"/>.</summary>
+    public static TPool? TryCreate<TPool>(Func<TPool> create)
+        where TPool : class
+    {
+        try
+        {
+            return create();
+        }
+        catch (InvalidOperationException)
+        {
+            return null;
+        }
+    }
+
+    /// <summary>Throws the <see cref="InvalidOperationException"/> that <paramref name="create"/> throws, the reason <c>Shared</c> is null.</summary>
+    [DoesNotReturn]
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static void ThrowRejected<TPool>(Func<TPool> create)
+    {
+        create();
+        ThrowHelper.ThrowInvalidOperation("The shared pool could not be built when its type was initialized.");
+    }
+}
