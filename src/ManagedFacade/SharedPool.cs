@@ -31,10 +31,24 @@ internal static class SharedPool
         }
     }
 
+    /// <summary><paramref name="pool"/>, the type's <c>Shared</c>; when it is null, the exception <paramref name="create"/> throws.</summary>
+    /// <exception cref="InvalidOperationException">A process setting the pool reads is malformed.</exception>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static TPool OrThrow<TPool>(TPool? pool, Func<TPool> create)
+        where TPool : class
+    {
+        if (pool is null)
+        {
+            ThrowRejected(create);
+        }
+
+        return pool;
+    }
+
     /// <summary>Throws the <see cref="InvalidOperationException"/> that <paramref name="create"/> throws, the reason <c>Shared</c> is null.</summary>
     [DoesNotReturn]
     [MethodImpl(MethodImplOptions.NoInlining)]
-    public static void ThrowRejected<TPool>(Func<TPool> create)
+    private static void ThrowRejected<TPool>(Func<TPool> create)
     {
         create();
         ThrowHelper.ThrowInvalidOperation("The shared pool could not be built when its type was initialized.");

@@ -24,43 +24,18 @@ internal sealed class RetentionBudget
     /// <summary>The environment variable read when the runtime setting is not there.</summary>
     public const string EnvironmentVariable = "NATIVEPOOL_RETAINED_BYTES_LIMIT";
 
-    private static readonly RetentionBudget? s_process;
-    private static readonly string? s_processRejection;
+    private static readonly ProcessSettingValue<RetentionBudget?> s_process =
+        ProcessSettingValue<RetentionBudget?>.Read(static () => ReadLimit(AppContext.GetData, Environment.GetEnvironmentVariable) is long limit ? new RetentionBudget(limit) : null);
 
     private readonly long _limit;
     private PaddedCount _used; // mutable: do not make readonly
-
-    static RetentionBudget()
-    {
-        try
-        {
-            s_process = ReadLimit(AppContext.GetData, Environment.GetEnvironmentVariable) is long limit ? new RetentionBudget(limit) : null;
-        }
-        catch (InvalidOperationException rejected)
-        {
-            // Not thrown from here (it would surface as a TypeInitializationException): every pool that asks throws it.
-            s_processRejection = rejected.Message;
-        }
-    }
 
     /// <summary>Creates a budget of <paramref name="limit"/> bytes (at least 1).</summary>
     public RetentionBudget(long limit) => _limit = limit;
 
     /// <summary>The process's budget, or null when no limit is configured (then nothing is counted).</summary>
     /// <exception cref="InvalidOperationException">The limit's setting holds a value that is not a byte count (see <see cref="ReadLimit"/>).</exception>
-    public static RetentionBudget? Process
-    {
-        get
-        {
-            if (s_processRejection is not null)
-            {
-                NativePoolEventSource.Log.SettingRejected(s_processRejection);
-                EngineThrowHelper.ThrowMalformedSetting(s_processRejection);
-            }
-
-            return s_process;
-        }
-    }
+    public static RetentionBudget? Process => s_process.Value;
 
     /// <summary>The most bytes the stripes of all the pools on this budget hold together.</summary>
     public long Limit => _limit;

@@ -22,37 +22,12 @@ internal static class GuardedMode
 
     private const string Accepted = "1, true or on, and 0, false or off (any case)";
 
-    private static readonly bool s_on;
-    private static readonly string? s_rejection;
-
-    static GuardedMode()
-    {
-        try
-        {
-            s_on = Read(AppContext.GetData, Environment.GetEnvironmentVariable);
-        }
-        catch (InvalidOperationException rejected)
-        {
-            // Not thrown from here (it would surface as a TypeInitializationException): every pool that asks throws it.
-            s_rejection = rejected.Message;
-        }
-    }
+    private static readonly ProcessSettingValue<bool> s_setting =
+        ProcessSettingValue<bool>.Read(static () => Read(AppContext.GetData, Environment.GetEnvironmentVariable));
 
     /// <summary>Whether every pool created in this process is guarded.</summary>
     /// <exception cref="InvalidOperationException">The setting holds a value that is not a switch.</exception>
-    public static bool IsOnProcessWide
-    {
-        get
-        {
-            if (s_rejection is not null)
-            {
-                NativePoolEventSource.Log.SettingRejected(s_rejection);
-                ThrowHelper.ThrowInvalidOperation(s_rejection);
-            }
-
-            return s_on;
-        }
-    }
+    public static bool IsOnProcessWide => s_setting.Value;
 
     /// <summary>Reads the switch from <paramref name="getSetting"/> (the runtime setting) or else <paramref name="getEnvironment"/>.</summary>
     /// <exception cref="InvalidOperationException">The value is not a switch; the message names the setting and the value.</exception>

@@ -28,37 +28,12 @@ internal static class SharedDoubleReturnPolicy
 
     private const string Accepted = "Throw, Report or Ignore (any case)";
 
-    private static readonly PoolMisusePolicy s_value;
-    private static readonly string? s_rejection;
-
-    static SharedDoubleReturnPolicy()
-    {
-        try
-        {
-            s_value = Read(AppContext.GetData, Environment.GetEnvironmentVariable);
-        }
-        catch (InvalidOperationException rejected)
-        {
-            // Not thrown from here (it would surface as a TypeInitializationException of this class): the reader throws it.
-            s_rejection = rejected.Message;
-        }
-    }
+    private static readonly ProcessSettingValue<PoolMisusePolicy> s_setting =
+        ProcessSettingValue<PoolMisusePolicy>.Read(static () => Read(AppContext.GetData, Environment.GetEnvironmentVariable));
 
     /// <summary>The process's policy.</summary>
     /// <exception cref="InvalidOperationException">The setting holds a value that is not a policy.</exception>
-    public static PoolMisusePolicy Value
-    {
-        get
-        {
-            if (s_rejection is not null)
-            {
-                NativePoolEventSource.Log.SettingRejected(s_rejection);
-                ThrowHelper.ThrowInvalidOperation(s_rejection);
-            }
-
-            return s_value;
-        }
-    }
+    public static PoolMisusePolicy Value => s_setting.Value;
 
     /// <summary>Reads the policy from <paramref name="getSetting"/> (the runtime setting) or else <paramref name="getEnvironment"/>.</summary>
     /// <param name="getSetting">Reads a runtime setting by name.</param>

@@ -99,20 +99,7 @@ public sealed class PooledStreamManager
 
     /// <summary>The process-wide manager, with the default options.</summary>
     /// <exception cref="InvalidOperationException">A process setting the shared pool reads (the retained-bytes limit, and for arrays the double-return policy) holds a malformed value; the message names it.</exception>
-    public static PooledStreamManager Shared
-    {
-        [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        get
-        {
-            PooledStreamManager? shared = s_shared;
-            if (shared is null)
-            {
-                SharedPool.ThrowRejected(s_createShared);
-            }
-
-            return shared;
-        }
-    }
+    public static PooledStreamManager Shared => SharedPool.OrThrow(s_shared, s_createShared);
 
     /// <summary>The manager's name in events and metrics.</summary>
     public string Name => _buffers.Name;

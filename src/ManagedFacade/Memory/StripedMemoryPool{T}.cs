@@ -104,20 +104,7 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
 
     /// <summary>The process-wide pool. Its <c>Dispose</c> does nothing (as with <see cref="MemoryPool{T}.Shared"/>).</summary>
     /// <exception cref="InvalidOperationException">A process setting the shared pool reads (the retained-bytes limit, and for arrays the double-return policy) holds a malformed value; the message names it.</exception>
-    public static new StripedMemoryPool<T> Shared
-    {
-        [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        get
-        {
-            StripedMemoryPool<T>? shared = s_shared;
-            if (shared is null)
-            {
-                SharedPool.ThrowRejected(s_createShared);
-            }
-
-            return shared;
-        }
-    }
+    public static new StripedMemoryPool<T> Shared => SharedPool.OrThrow(s_shared, s_createShared);
 
     /// <summary>The largest buffer this pool hands out: the length of its largest size class.</summary>
     public override int MaxBufferSize => _maxBufferSize;

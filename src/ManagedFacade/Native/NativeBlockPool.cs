@@ -41,20 +41,7 @@ public sealed class NativeBlockPool : IDisposable
 
     /// <summary>The process-wide pool (default options). Its <c>Dispose</c> does nothing.</summary>
     /// <exception cref="InvalidOperationException">A process setting the shared pool reads (the retained-bytes limit, and for arrays the double-return policy) holds a malformed value; the message names it.</exception>
-    public static NativeBlockPool Shared
-    {
-        [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        get
-        {
-            NativeBlockPool? shared = s_shared;
-            if (shared is null)
-            {
-                SharedPool.ThrowRejected(s_createShared);
-            }
-
-            return shared;
-        }
-    }
+    public static NativeBlockPool Shared => SharedPool.OrThrow(s_shared, s_createShared);
 
     /// <summary>The alignment of every block's address, in bytes.</summary>
     public int Alignment => _core.Alignment;

@@ -34,20 +34,7 @@ public sealed unsafe class NativeStructPool<T> : IDisposable
 
     /// <summary>The process-wide pool for <typeparamref name="T"/> (default options). Its <c>Dispose</c> does nothing.</summary>
     /// <exception cref="InvalidOperationException">A process setting the shared pool reads (the retained-bytes limit, and for arrays the double-return policy) holds a malformed value; the message names it.</exception>
-    public static NativeStructPool<T> Shared
-    {
-        [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        get
-        {
-            NativeStructPool<T>? shared = s_shared;
-            if (shared is null)
-            {
-                SharedPool.ThrowRejected(s_createShared);
-            }
-
-            return shared;
-        }
-    }
+    public static NativeStructPool<T> Shared => SharedPool.OrThrow(s_shared, s_createShared);
 
     /// <summary>The largest count one lease may hold: <c>int.MaxValue / sizeof(T)</c>.</summary>
     public static int MaximumCount => int.MaxValue / sizeof(T);
