@@ -6,20 +6,20 @@ namespace NativePool.Benchmarks.Interleaved.Scenarios.Applications;
 /// serves two pools, and the two sides cannot drift apart). Where the pool reaches the loop through a field or a
 /// library's options instead, the type argument only gives each side its own loop.
 /// </summary>
-public interface ISharedPool
+internal interface ISharedPool
 {
     /// <summary>The pool the loop rents from and returns to.</summary>
     public static abstract ArrayPool<byte> Pool { get; }
 }
 
 /// <summary>Ours: <c>StripedArrayPool&lt;byte&gt;.Shared</c>.</summary>
-public readonly struct Striped : ISharedPool
+internal readonly struct Striped : ISharedPool
 {
     public static ArrayPool<byte> Pool => StripedArrayPool<byte>.Shared;
 }
 
 /// <summary>The peer: <c>ArrayPool&lt;byte&gt;.Shared</c>.</summary>
-public readonly struct Bcl : ISharedPool
+internal readonly struct Bcl : ISharedPool
 {
     public static ArrayPool<byte> Pool => ArrayPool<byte>.Shared;
 }
