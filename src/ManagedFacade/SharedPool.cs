@@ -12,8 +12,11 @@ namespace NativePool;
 /// <see cref="TypeInitializationException"/> on the first use of any member of the type, independent pools included,
 /// and every later use would rethrow that. Instead the initializer keeps no pool (null), the type stays usable, pools
 /// that do not read the setting work, and every use of <c>Shared</c> builds again, which throws the documented
-/// exception again (each setting is read once per process, so the outcome never changes). The field stays a plain
-/// <c>static readonly</c> of the pool type: the JIT still folds it to a constant in the fast paths.
+/// exception again (each setting is read once per process, so the outcome never changes, and every constructor reads
+/// the settings before it builds anything). Used by the sealed facades, held by their own type, where the getter's null
+/// check is one compare; <c>StripedArrayPool&lt;T&gt;</c>, held as an <c>ArrayPool&lt;T&gt;</c> in real code, keeps its
+/// getter a plain field load instead (a null check there costs the JIT the pool's exact type) and stands in a pool
+/// whose every rent and return throws.
 /// </remarks>
 internal static class SharedPool
 {

@@ -56,11 +56,14 @@ internal static class PinnedArrayPlacement
     /// <summary>The address of the first element of a pinned <paramref name="array"/> (it never moves).</summary>
     public static unsafe nint DataAddress<T>(T[] array) => (nint)Unsafe.AsPointer(ref MemoryMarshal.GetArrayDataReference(array));
 
-    /// <summary>Allocates a pinned array of exactly <paramref name="length"/> unmanaged elements with its data on the boundary when the heap allows.</summary>
+    /// <summary>
+    /// Allocates a pinned array of exactly <paramref name="length"/> unmanaged elements, with its data on the boundary
+    /// when it holds <see cref="MinimumPlacedBytes"/> or more and the heap allows.
+    /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     public static T[] Allocate<T>(int length, bool zeroed)
     {
-        if (IntPtr.Size != 8)
+        if (IntPtr.Size != 8 || (long)length * Unsafe.SizeOf<T>() < MinimumPlacedBytes)
         {
             return New<T>(length, zeroed);
         }

@@ -1,4 +1,3 @@
-using System;
 using System.Runtime.CompilerServices;
 
 namespace NativePool;
@@ -18,9 +17,10 @@ namespace NativePool;
 /// makes the distance between any two pooled buffers (arrays and native blocks alike) a multiple of 64.
 /// </para>
 /// <para>
-/// <b>Cost.</b> Only a pool miss allocates; placement adds at most two small pinned arrays (a probe and a filler, under
-/// 128 bytes together) that become garbage at once, plus one lock held across those allocations (the runtime takes
-/// its own lock for every pinned allocation anyway). <see cref="PinnedArrayPlacement"/> says how it is done.
+/// <b>Cost.</b> Only a pool miss allocates; placement adds a probe and a filler (under 128 bytes together) that become
+/// garbage at once, plus one lock held across those allocations (the runtime takes its own lock for every pinned
+/// allocation anyway). Where the heap defeats an attempt, that attempt's array becomes garbage too (at most
+/// <see cref="PinnedArrayPlacement.MaximumAttempts"/> − 1 of them). <see cref="PinnedArrayPlacement"/> says how.
 /// </para>
 /// </remarks>
 internal static class PinnedArray<T>
@@ -36,9 +36,7 @@ internal static class PinnedArray<T>
     /// clearing options), as the BCL's pools do.
     /// </remarks>
     public static T[] Allocate(int length) =>
-        !IsPinned ? new T[length] :
-        IsPlaced(length) ? PinnedArrayPlacement.Allocate<T>(length, zeroed: false) :
-        GC.AllocateUninitializedArray<T>(length, pinned: true);
+        IsPinned ? PinnedArrayPlacement.Allocate<T>(length, zeroed: false) : new T[length];
 
     /// <summary>Allocates a zeroed array of exactly <paramref name="length"/> elements (pinned for unmanaged elements).</summary>
     /// <remarks>
@@ -46,10 +44,5 @@ internal static class PinnedArray<T>
     /// array may show memory another component freed a moment ago.
     /// </remarks>
     public static T[] AllocateZeroed(int length) =>
-        !IsPinned ? new T[length] :
-        IsPlaced(length) ? PinnedArrayPlacement.Allocate<T>(length, zeroed: true) :
-        GC.AllocateArray<T>(length, pinned: true);
-
-    /// <summary>Whether an array of <paramref name="length"/> elements is big enough to be placed.</summary>
-    private static bool IsPlaced(int length) => (long)length * Unsafe.SizeOf<T>() >= PinnedArrayPlacement.MinimumPlacedBytes;
+        IsPinned ? PinnedArrayPlacement.Allocate<T>(length, zeroed: true) : new T[length];
 }

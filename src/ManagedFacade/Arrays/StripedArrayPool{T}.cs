@@ -77,6 +77,8 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
         _maximumArrayLength = SizeClasses.GetLength(_classCount - 1);
         _clearOnReturn = options.ClearOnReturn || (options.ClearReferencesOnReturn && RuntimeHelpers.IsReferenceOrContainsReferences<T>());
 
+        // The process switch is read before the engine exists: a malformed one fails the construction with nothing built.
+        bool guarded = options.Guarded || GuardedMode.IsOnProcessWide;
         StripedPoolSettings settings = options.ToSettings(
             _classCount,
             static c => (long)SizeClasses.GetLength(c) * Unsafe.SizeOf<T>(),
@@ -90,7 +92,6 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
                 : static sizeClass => PinnedArray<T>.Allocate(SizeClasses.GetLength(sizeClass)));
         _doubleReturnPolicy = options.DoubleReturnPolicy;
         _onMisuse = options.OnMisuse;
-        bool guarded = options.Guarded || GuardedMode.IsOnProcessWide;
         if (guarded || options.TrackLeaks)
         {
             _guard = new ArrayGuard<T>(_engine, detectMisuse: guarded, keepStacks: true, options.MisusePolicy, options.OnMisuse);

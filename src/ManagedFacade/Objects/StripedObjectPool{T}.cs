@@ -150,8 +150,9 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
             Clock = options.TimeProvider ?? TimeProvider.System,
             Pressure = options.PressureSource ?? GCMemoryPressure.Read,
         };
-        _engine = new StripedPool<T>(settings, CreateForEngine, disposeItems ? Discard : null);
+        // The process switch is read before the engine exists: a malformed one fails the construction with nothing built.
         bool guarded = options.Guarded || GuardedMode.IsOnProcessWide;
+        _engine = new StripedPool<T>(settings, CreateForEngine, disposeItems ? Discard : null);
         if (guarded || options.TrackLeaks)
         {
             _guard = new ItemGuard<T>(
