@@ -202,6 +202,19 @@ internal sealed partial class StripeSet<T> where T : class
     [MethodImpl(MethodImplOptions.NoInlining)]
     private int MoveBatch(int home, Span<T?> destination, ReadOnlySpan<T?> source, bool pop)
     {
+        bool interrupted = false;
+        try
+        {
+            return MoveBatchRounds(home, destination, source, pop, ref interrupted);
+        }
+        finally
+        {
+            HandBackInterrupt(interrupted);
+        }
+    }
+
+    private int MoveBatchRounds(int home, Span<T?> destination, ReadOnlySpan<T?> source, bool pop, ref bool interrupted)
+    {
         for (int round = 0; round < _roundLimit; round++)
         {
             bool contended = false;
@@ -228,7 +241,7 @@ internal sealed partial class StripeSet<T> where T : class
                 return 0;
             }
 
-            BackOff(round);
+            BackOff(round, ref interrupted);
         }
 
         return 0;
@@ -449,6 +462,19 @@ internal sealed partial class StripeSet<T> where T : class
     [MethodImpl(MethodImplOptions.NoInlining)]
     private T? PopSlow(int home)
     {
+        bool interrupted = false;
+        try
+        {
+            return PopRounds(home, ref interrupted);
+        }
+        finally
+        {
+            HandBackInterrupt(interrupted);
+        }
+    }
+
+    private T? PopRounds(int home, ref bool interrupted)
+    {
         for (int round = 0; round < _roundLimit; round++)
         {
             bool contended = false;
@@ -481,7 +507,7 @@ internal sealed partial class StripeSet<T> where T : class
                 return null;
             }
 
-            BackOff(round);
+            BackOff(round, ref interrupted);
         }
 
         return null;
@@ -489,6 +515,19 @@ internal sealed partial class StripeSet<T> where T : class
 
     [MethodImpl(MethodImplOptions.NoInlining)]
     private StripeResult PushSlow(int home, T item, T probe)
+    {
+        bool interrupted = false;
+        try
+        {
+            return PushRounds(home, item, probe, ref interrupted);
+        }
+        finally
+        {
+            HandBackInterrupt(interrupted);
+        }
+    }
+
+    private StripeResult PushRounds(int home, T item, T probe, ref bool interrupted)
     {
         for (int round = 0; round < _roundLimit; round++)
         {
@@ -514,7 +553,7 @@ internal sealed partial class StripeSet<T> where T : class
                 return StripeResult.Full;
             }
 
-            BackOff(round);
+            BackOff(round, ref interrupted);
         }
 
         return StripeResult.Full;
@@ -526,19 +565,41 @@ internal sealed partial class StripeSet<T> where T : class
     /// (only a set that waits for busy stripes gets there) a sleep of 0, then of 1 ms, so a holder of any priority gets
     /// a core. A claim is held for a handful of instructions that never block, so the wait ends when the holder runs.
     /// </summary>
-    private static void BackOff(int round)
+    /// <remarks>
+    /// The sleeps are the pool's waits, not the caller's: a <see cref="Thread.Interrupt"/> that lands in one must not
+    /// throw out of a rent (losing nothing) or a return (losing the item). It is caught, the operation goes on yielding
+    /// instead of sleeping, and <see cref="HandBackInterrupt"/> re-raises it when the operation ends, so the caller's
+    /// next blocking wait sees it as if the pool had never waited.
+    /// </remarks>
+    private static void BackOff(int round, ref bool interrupted)
     {
         if (round < SpinningRounds)
         {
             Thread.SpinWait(4 << round);
         }
-        else if (round < ContendedRounds)
+        else if (round < ContendedRounds || interrupted)
         {
             Thread.Yield();
         }
         else
         {
-            Thread.Sleep(round < 4 * ContendedRounds ? 0 : 1);
+            try
+            {
+                Thread.Sleep(round < 4 * ContendedRounds ? 0 : 1);
+            }
+            catch (ThreadInterruptedException)
+            {
+                interrupted = true;
+            }
+        }
+    }
+
+    /// <summary>Re-raises on the current thread an interrupt that <see cref="BackOff"/> caught, once the operation is over.</summary>
+    private static void HandBackInterrupt(bool interrupted)
+    {
+        if (interrupted)
+        {
+            Thread.CurrentThread.Interrupt();
         }
     }
 
