@@ -22,16 +22,19 @@ internal sealed partial class StripeSet<T>
     [MethodImpl(MethodImplOptions.NoInlining)]
     public int Trim(long nowMs, long trimAgeMs, bool releaseAll, bool waitForClaims, Action<T>? onRemoved, PoolTotals totals)
     {
+        // Allocated before any claim: nothing that runs under a claim allocates, so an OutOfMemoryException can never
+        // leave a stripe claimed (a set that waits for busy stripes would then wait on it for ever).
+        T?[]? taken = onRemoved is null ? null : new T?[_capacity];
         int removed = 0;
         for (int stripe = 0; stripe <= _stripeMask; stripe++)
         {
-            removed += TrimStripe(stripe, nowMs, trimAgeMs, releaseAll, waitForClaims, onRemoved, totals);
+            removed += TrimStripe(stripe, nowMs, trimAgeMs, releaseAll, waitForClaims, onRemoved, taken, totals);
         }
 
         return removed;
     }
 
-    private int TrimStripe(int stripe, long nowMs, long trimAgeMs, bool releaseAll, bool waitForClaims, Action<T>? onRemoved, PoolTotals totals)
+    private int TrimStripe(int stripe, long nowMs, long trimAgeMs, bool releaseAll, bool waitForClaims, Action<T>? onRemoved, T?[]? taken, PoolTotals totals)
     {
         ref StripeHeader header = ref Header(stripe);
 
@@ -74,15 +77,14 @@ internal sealed partial class StripeSet<T>
             header.IdleSince = nowMs;
         }
 
-        T?[]? taken = null;
         if (take != 0)
         {
             // The cold end is the bottom of the stack: the items returned longest ago.
             totals.BeginMove();
             Span<T?> items = MemoryMarshal.CreateSpan(ref Region(stripe), count);
-            if (onRemoved is not null)
+            if (taken is not null)
             {
-                taken = items[..take].ToArray();
+                items[..take].CopyTo(taken);
             }
 
             items[take..].CopyTo(items);
@@ -108,9 +110,11 @@ internal sealed partial class StripeSet<T>
         {
             if (taken is not null)
             {
-                foreach (T? item in taken)
+                for (int i = 0; i < take; i++)
                 {
-                    onRemoved!(item!);
+                    T item = taken[i]!;
+                    taken[i] = null;
+                    onRemoved!(item);
                 }
             }
 
