@@ -166,12 +166,12 @@ internal sealed partial class StripedPool<T>
             removed += trimmed;
         }
 
-        foreach (KeyValuePair<ThreadCache<T>, object?> pair in _threadCaches)
+        foreach (ThreadCache<T> cache in _threadCaches.Snapshot())
         {
             // Volatile: a finalized cache has already discarded (and counted) what it held.
-            if (Volatile.Read(ref pair.Key._retired) == 0)
+            if (Volatile.Read(ref cache._retired) == 0)
             {
-                removed += EmptyThreadCache(pair.Key);
+                removed += EmptyThreadCache(cache);
             }
         }
 

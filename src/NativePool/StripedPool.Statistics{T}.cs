@@ -1,5 +1,4 @@
 using System;
-using System.Collections.Generic;
 using System.Threading;
 
 namespace NativePool;
@@ -43,9 +42,8 @@ internal sealed partial class StripedPool<T>
         long pooled = 0;
         long pooledBytes = 0;
 
-        foreach (KeyValuePair<ThreadCache<T>, object?> pair in _threadCaches)
+        foreach (ThreadCache<T> cache in _threadCaches.Snapshot())
         {
-            ThreadCache<T> cache = pair.Key;
 
             // Volatile: set by the finalizer of a dead thread's cache once its counts are in the retired totals read above.
             if (Volatile.Read(ref cache._retired) != 0)
@@ -112,14 +110,14 @@ internal sealed partial class StripedPool<T>
     internal long CountParkedInThreadTiers()
     {
         long parked = 0;
-        foreach (KeyValuePair<ThreadCache<T>, object?> pair in _threadCaches)
+        foreach (ThreadCache<T> cache in _threadCaches.Snapshot())
         {
             // Volatile: set by the finalizer of a dead thread's cache once its items are counted as dropped.
-            if (Volatile.Read(ref pair.Key._retired) == 0)
+            if (Volatile.Read(ref cache._retired) == 0)
             {
                 for (int c = 0; c < _classCount; c++)
                 {
-                    parked += CountParked(pair.Key, c);
+                    parked += CountParked(cache, c);
                 }
             }
         }
@@ -146,12 +144,12 @@ internal sealed partial class StripedPool<T>
     private long ReadPooled(int sizeClass)
     {
         long pooled = GetStripes(sizeClass)?.CountItems() ?? 0;
-        foreach (KeyValuePair<ThreadCache<T>, object?> pair in _threadCaches)
+        foreach (ThreadCache<T> cache in _threadCaches.Snapshot())
         {
             // Volatile: set by the finalizer of a dead thread's cache once its items are counted as dropped.
-            if (Volatile.Read(ref pair.Key._retired) == 0)
+            if (Volatile.Read(ref cache._retired) == 0)
             {
-                pooled += CountParked(pair.Key, sizeClass);
+                pooled += CountParked(cache, sizeClass);
             }
         }
 
@@ -167,10 +165,10 @@ internal sealed partial class StripedPool<T>
     internal int CountLiveThreadCaches()
     {
         int live = 0;
-        foreach (KeyValuePair<ThreadCache<T>, object?> pair in _threadCaches)
+        foreach (ThreadCache<T> cache in _threadCaches.Snapshot())
         {
             // Volatile: set by the finalizer of a dead thread's cache once its counts are in the retired totals.
-            if (Volatile.Read(ref pair.Key._retired) == 0)
+            if (Volatile.Read(ref cache._retired) == 0)
             {
                 live++;
             }

@@ -118,9 +118,8 @@ internal sealed partial class StripedPool<T>
         int removed = 0;
         object? own = ThreadCacheTable.Get(_id);
         List<(ThreadCache<T> Cache, long Operation)>? closed = null;
-        foreach (KeyValuePair<ThreadCache<T>, object?> pair in _threadCaches)
+        foreach (ThreadCache<T> cache in _threadCaches.Snapshot())
         {
-            ThreadCache<T> cache = pair.Key;
             if (all && ReferenceEquals(own, cache))
             {
                 // The trimming thread's own cache has no racing owner, so "all" really means all there.

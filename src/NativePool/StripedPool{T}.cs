@@ -57,7 +57,7 @@ internal sealed partial class StripedPool<T> where T : class
     private readonly RetentionBudget? _budget;
     private readonly int _retentionLimit;
     private readonly bool _waitsForBusyStripes;
-    private readonly ConditionalWeakTable<ThreadCache<T>, object?> _threadCaches = new();
+    private readonly ThreadCacheRegistry<T> _threadCaches = new();
 
     // 1 from the moment the id is this pool's until it is given back; 0 in a pool whose constructor threw before.
     private int _ownsId;
@@ -117,20 +117,35 @@ internal sealed partial class StripedPool<T> where T : class
     }
 
     /// <summary>
-    /// Gives the pool's id back when nobody references the pool any more (nothing, if it never got one), and the bytes
-    /// its stripes still hold back to the byte budget (nobody can use the stripes any more, so their counts are exact).
+    /// Runs when nobody references the pool any more: what its stripes and the caches of threads that live on still hold
+    /// is released (native blocks freed, bytes given back to the byte budget), then its id goes back (nothing, if it
+    /// never got one).
     /// </summary>
+    /// <remarks>
+    /// A thread's table keeps its cache of this pool until another pool takes the id, and the thread's facade memo keeps
+    /// it until the thread uses another pool of the kind: without the release here, a dropped pool's parked items would
+    /// stay reachable for as long as such a thread runs. The caches are emptied with the trimmer's reclaim protocol, so
+    /// an owner still inside its last operation on the pool (its frame may no longer report the pool alive) keeps its
+    /// cache, and nothing is taken from under it.
+    /// </remarks>
     ~StripedPool()
     {
-        ReleaseId();
-        if (_budget is null)
+        try
         {
-            return;
+            if (_classes is not null)
+            {
+                Trim(releaseAll: true);
+            }
         }
-
-        for (int c = 0; c < _classCount; c++)
+#pragma warning disable CA1031 // A throwing discard must not take the finalizer thread (and the process) down.
+        catch (Exception)
+#pragma warning restore CA1031
         {
-            ReleaseBudget(c, _classes[c]?.CountItems() ?? 0);
+        }
+        finally
+        {
+            _threadCaches.Release();
+            ReleaseId();
         }
     }
 
@@ -495,7 +510,7 @@ internal sealed partial class StripedPool<T> where T : class
     {
         bool holdsSlotToken = _totals.TryTakeThreadSlotToken();
         var cache = new ThreadCache<T>(_totals, holdsSlotToken, _coldThreadStart, _onDiscard);
-        _threadCaches.Add(cache, null);
+        _threadCaches.Add(cache);
 
         // Replaces a stale entry of a dead pool that had this id, if any: that cache becomes garbage and is finalized.
         ThreadCacheTable.Set(_id, cache);
