@@ -16,6 +16,9 @@ public sealed class ArrayPoolCollectionParityTests
     private const int BufferCount = 8;
     private const int BufferLength = 1025;
 
+    // Upstream's ThreadLocalIsCollectedUnder{High,Normal}Pressure: one array of 4097 bytes, parked in the test thread's slot.
+    private const int ThreadLocalLength = 4097;
+
     [Theory]
     [InlineData(true)]
     [InlineData(false)]
@@ -52,6 +55,41 @@ public sealed class ArrayPoolCollectionParityTests
         }
 
         Assert.Equal(trim, foundNew);
+        GC.KeepAlive(pool);
+    }
+
+    [Theory]
+    [InlineData(true)]
+    [InlineData(false)]
+    public void HighPressureEmptiesALiveThreadsSlot(bool trim)
+    {
+        var clock = new ManualClock();
+        int high = 0;
+
+        // Volatile: the trimmer reads the pressure on the finalizer thread while this thread raises it.
+        StripedArrayPool<byte> pool = CreatePool<byte>(clock, trim, () => Volatile.Read(ref high) != 0 ? MemoryPressure.High : MemoryPressure.Low);
+        byte[] array = pool.Rent(ThreadLocalLength);
+        pool.Return(array);
+        Assert.Same(array, pool.Rent(ThreadLocalLength));
+        pool.Return(array);
+
+        // Volatile: publishes the raised pressure to the finalizer thread's next trim pass.
+        Volatile.Write(ref high, 1);
+        CollectGen2();
+        clock.Advance(TimeSpan.FromSeconds(2));
+        CollectGen2();
+
+        // As the runtime's shared pool, which drops a live thread's thread-local array under high pressure.
+        if (trim)
+        {
+            Assert.NotSame(array, pool.Rent(ThreadLocalLength));
+            Assert.Equal(1, pool.GetStatistics().Trimmed);
+        }
+        else
+        {
+            Assert.Same(array, pool.Rent(ThreadLocalLength));
+        }
+
         GC.KeepAlive(pool);
     }
 
@@ -108,9 +146,9 @@ public sealed class ArrayPoolCollectionParityTests
     {
         var clock = new ManualClock();
         StripedArrayPool<byte> pool = CreatePool<byte>(clock, trim, () => MemoryPressure.Low);
-        byte[] array = pool.Rent(4097);
+        byte[] array = pool.Rent(ThreadLocalLength);
         pool.Return(array);
-        Assert.Same(array, pool.Rent(4097));
+        Assert.Same(array, pool.Rent(ThreadLocalLength));
         pool.Return(array);
 
         CollectGen2();
@@ -120,12 +158,12 @@ public sealed class ArrayPoolCollectionParityTests
         // As the runtime's shared pool, which takes a stale thread-local array under normal pressure.
         if (trim)
         {
-            Assert.NotSame(array, pool.Rent(4097));
+            Assert.NotSame(array, pool.Rent(ThreadLocalLength));
             Assert.Equal(1, pool.GetStatistics().Trimmed);
         }
         else
         {
-            Assert.Same(array, pool.Rent(4097));
+            Assert.Same(array, pool.Rent(ThreadLocalLength));
         }
 
         GC.KeepAlive(pool);

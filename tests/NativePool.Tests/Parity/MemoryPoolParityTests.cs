@@ -147,9 +147,12 @@ public abstract class MemoryPoolParityTests
         Memory<int> memory = owner.Memory;
         Assert.True(MemoryMarshal.TryGetArray(memory, out ArraySegment<int> segment));
         Assert.Equal(memory.Length, segment.Count);
+
+        // As upstream MemoryPoolTryGetArray: the memory starts at the array's first element.
+        Assert.Equal(0, segment.Offset);
         fixed (int* array = segment.Array)
         {
-            Assert.Equal((nint)(array + segment.Offset), (nint)Unsafe.AsPointer(ref MemoryMarshal.GetReference(memory.Span)));
+            Assert.Equal((nint)array, (nint)Unsafe.AsPointer(ref MemoryMarshal.GetReference(memory.Span)));
         }
     }
 

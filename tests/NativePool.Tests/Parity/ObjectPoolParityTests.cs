@@ -128,6 +128,22 @@ public abstract class ObjectPoolParityTests
     }
 
     [Fact]
+    public void TheDefaultPolicyKeepsAResettableObjectOnlyIfItsResetSucceeds()
+    {
+        // Upstream DefaultObjectPool_Honors_IResettable: a foreign object returned twice, its reset failing, then succeeding.
+        ObjectPool<Resettable> pool = CreateProvider().Create(new DefaultPooledObjectPolicy<Resettable>());
+        var item = new Resettable { ResetSucceeds = false };
+        pool.Return(item);
+        Assert.Equal(1, item.ResetCalls);
+        Assert.NotSame(item, pool.Get());
+
+        item.ResetSucceeds = true;
+        pool.Return(item);
+        Assert.Equal(2, item.ResetCalls);
+        Assert.Same(item, pool.Get());
+    }
+
+    [Fact]
     public void TheProviderGivesAPlainPoolForAPlainType() => AssertPlainPool(CreateProvider().Create<object>());
 
     [Fact]
@@ -141,8 +157,8 @@ public abstract class ObjectPoolParityTests
     public void NoObjectIsHandedToTwoThreadsAtOnceInADisposingPool() =>
         RunThreads(CreateProvider(10).Create(new DefaultPooledObjectPolicy<DisposableMarked>()));
 
-    /// <summary>The provider of the implementation under test.</summary>
-    protected abstract ObjectPoolProvider CreateProvider(int maximumRetained = 1024);
+    /// <summary>The provider of the implementation under test, whose pools keep at most <paramref name="maximumRetained"/> objects.</summary>
+    protected abstract ObjectPoolProvider CreateProvider(int maximumRetained);
 
     /// <summary>Asserts that <paramref name="pool"/> is the provider's pool for non-disposable types.</summary>
     protected abstract void AssertPlainPool<T>(ObjectPool<T> pool) where T : class;
@@ -150,14 +166,23 @@ public abstract class ObjectPoolParityTests
     /// <summary>Asserts that <paramref name="pool"/> is the provider's disposing pool.</summary>
     protected abstract void AssertDisposingPool<T>(ObjectPool<T> pool) where T : class;
 
+    /// <summary>
+    /// A provider with upstream's bound: <c>Environment.ProcessorCount * 2</c>, what <c>new DefaultObjectPool&lt;T&gt;(policy)</c>
+    /// and <c>new DefaultObjectPoolProvider()</c> keep in the upstream tests.
+    /// </summary>
+    private ObjectPoolProvider CreateProvider() => CreateProvider(Environment.ProcessorCount * 2);
+
     private static void RunThreads<T>(ObjectPool<T> pool)
         where T : Marked
     {
-        // Upstream runs eight threads for a second; a fixed number of rounds keeps the test independent of speed.
+        // Upstream's RunThreadingTest: eight threads for one second on a pool of 10. The assertion holds however many
+        // rounds the threads got through in that second; each thread does at least one.
+        using var stop = new CancellationTokenSource(TimeSpan.FromSeconds(1));
+        CancellationToken token = stop.Token;
         int failures = 0;
         TestThreads.Run(8, _ =>
         {
-            for (int round = 0; round < 20_000; round++)
+            do
             {
                 T first = pool.Get();
                 T second = pool.Get();
@@ -175,6 +200,7 @@ public abstract class ObjectPoolParityTests
                 pool.Return(first);
                 pool.Return(second);
             }
+            while (!token.IsCancellationRequested);
         });
         Assert.Equal(0, failures);
     }
@@ -190,6 +216,20 @@ public abstract class ObjectPoolParityTests
     {
         public void Dispose()
         {
+        }
+    }
+
+    /// <summary>An object whose reset succeeds or fails as the test says, and counts its calls.</summary>
+    internal sealed class Resettable : IResettable
+    {
+        public bool ResetSucceeds { get; set; }
+
+        public int ResetCalls { get; private set; }
+
+        public bool TryReset()
+        {
+            ResetCalls++;
+            return ResetSucceeds;
         }
     }
 

@@ -15,7 +15,9 @@ public sealed class PooledServiceParityTests
     {
         using ServiceProvider provider = new ServiceCollection().AddSingleton<Dependency>().AddStripedPooled<Service>().BuildServiceProvider(validateScopes: true);
         ObjectPool<Service> pool = provider.GetRequiredService<ObjectPool<Service>>();
-        Assert.Equal(new PooledServiceOptions().MaximumRetained, Assert.IsType<StripedObjectPool<Service>>(pool).MaximumRetained);
+
+        // Upstream's default capacity (PoolOptions.Capacity): 1024.
+        Assert.Equal(1024, Assert.IsType<StripedObjectPool<Service>>(pool).MaximumRetained);
         Assert.NotNull(pool.Get());
     }
 
@@ -93,6 +95,108 @@ public sealed class PooledServiceParityTests
     {
         using ServiceProvider provider = new ServiceCollection().AddScoped<Dependency>().AddStripedPooled<IService, Service>().BuildServiceProvider(validateScopes: true);
         Assert.Throws<InvalidOperationException>(() => provider.GetRequiredService<ObjectPool<IService>>().Get());
+    }
+
+    [Fact]
+    public void AScopedHolderGivesOneInstancePerScopeAndReturnsItOnce()
+    {
+        using ServiceProvider provider = new ServiceCollection()
+            .AddSingleton<Dependency>()
+            .AddStripedPooled<Service>()
+            .AddScoped<PoolHolder<Service>>()
+            .AddScoped<IService>(services => services.GetRequiredService<PoolHolder<Service>>().Instance)
+            .BuildServiceProvider(validateScopes: true);
+
+        IService first;
+        IService second;
+        using (IServiceScope scope = provider.CreateScope())
+        {
+            first = scope.ServiceProvider.GetRequiredService<IService>();
+            second = scope.ServiceProvider.GetRequiredService<IService>();
+        }
+
+        Assert.Same(first, second);
+
+        // The scope disposes the instance once and the holder returns it to the pool once, which resets it.
+        Assert.Equal(1, first.DisposeCalls);
+        Assert.Equal(1, first.ResetCalls);
+    }
+
+    [Fact]
+    public void ATransientHolderGivesADistinctInstanceToEveryResolveInEveryScope()
+    {
+        using ServiceProvider provider = new ServiceCollection()
+            .AddSingleton<Dependency>()
+            .AddStripedPooled<Service>()
+            .AddTransient<PoolHolder<Service>>()
+            .AddTransient<IService>(services => services.GetRequiredService<PoolHolder<Service>>().Instance)
+            .BuildServiceProvider(validateScopes: true);
+
+        IServiceScope firstScope = provider.CreateScope();
+        IService first = firstScope.ServiceProvider.GetRequiredService<IService>();
+        IService second = firstScope.ServiceProvider.GetRequiredService<IService>();
+        IServiceScope secondScope = provider.CreateScope();
+        IService third = secondScope.ServiceProvider.GetRequiredService<IService>();
+        IService fourth = secondScope.ServiceProvider.GetRequiredService<IService>();
+        firstScope.Dispose();
+        secondScope.Dispose();
+
+        Assert.NotSame(first, second);
+        Assert.NotSame(third, fourth);
+        Assert.All([first, second, third, fourth], service =>
+        {
+            Assert.Equal(1, service.DisposeCalls);
+            Assert.Equal(1, service.ResetCalls);
+        });
+    }
+
+    [Fact]
+    public void ScopedHoldersInTwoScopesGiveTwoInstances()
+    {
+        using ServiceProvider provider = new ServiceCollection()
+            .AddSingleton<Dependency>()
+            .AddStripedPooled<Service>()
+            .AddScoped<PoolHolder<Service>>()
+            .AddScoped<IService>(services => services.GetRequiredService<PoolHolder<Service>>().Instance)
+            .BuildServiceProvider(validateScopes: true);
+
+        IServiceScope firstScope = provider.CreateScope();
+        IService first = firstScope.ServiceProvider.GetRequiredService<IService>();
+        IService second = firstScope.ServiceProvider.GetRequiredService<IService>();
+        IServiceScope secondScope = provider.CreateScope();
+        IService third = secondScope.ServiceProvider.GetRequiredService<IService>();
+        IService fourth = secondScope.ServiceProvider.GetRequiredService<IService>();
+        firstScope.Dispose();
+        secondScope.Dispose();
+
+        Assert.Same(first, second);
+        Assert.Same(third, fourth);
+        Assert.NotSame(first, third);
+        Assert.All([first, third], service =>
+        {
+            Assert.Equal(1, service.DisposeCalls);
+            Assert.Equal(1, service.ResetCalls);
+        });
+    }
+
+    /// <summary>
+    /// A container-managed holder of one pooled instance: it takes the instance from the pool when the container creates
+    /// it and gives it back when the container disposes it, so the instance lives as long as the holder's registration.
+    /// </summary>
+    internal sealed class PoolHolder<TService> : IDisposable
+        where TService : class
+    {
+        private readonly ObjectPool<TService> _pool;
+
+        public PoolHolder(ObjectPool<TService> pool)
+        {
+            _pool = pool;
+            Instance = pool.Get();
+        }
+
+        public TService Instance { get; }
+
+        public void Dispose() => _pool.Return(Instance);
     }
 
     /// <summary>What the pooled services depend on.</summary>

@@ -5,7 +5,7 @@ namespace NativePool.Tests.Parity;
 /// <summary>The object-pool parity suite against <see cref="StripedObjectPool{T}"/>, through <see cref="StripedObjectPoolProvider"/>.</summary>
 public sealed class StripedObjectPoolParityTests : ObjectPoolParityTests
 {
-    protected override ObjectPoolProvider CreateProvider(int maximumRetained = 1024) =>
+    protected override ObjectPoolProvider CreateProvider(int maximumRetained) =>
         new StripedObjectPoolProvider { MaximumRetained = maximumRetained };
 
     protected override void AssertPlainPool<T>(ObjectPool<T> pool) =>
