@@ -85,6 +85,13 @@ internal static class Descriptors
         "The scope, lease or memory owner is left undisposed only when the named call throws (or the named throw is reached); its memory is then lost to the pool, as for NP0004. Information by default.",
         DiagnosticSeverity.Info);
 
+    internal static readonly DiagnosticDescriptor ScopeCopied = Create(
+        DiagnosticIds.ScopeCopied,
+        "Pool scope copied",
+        "'{0}' is copied here; a copy of a scope returns its {1} a second time when it is disposed too. Pass it by 'ref' or 'in', or rent with RentLease() where the item must be shared.",
+        "A scope returns its array or object when it is disposed, and checks for copies only in guarded mode: two copies would hand one item to two renters. A scope may be used through its members, passed by ref or in, and returned from a variable that is not a using declaration.",
+        DiagnosticSeverity.Error);
+
     private static DiagnosticDescriptor Create(string id, string title, string message, string description, DiagnosticSeverity severity)
         => new(id, title, message, Category, severity, isEnabledByDefault: true, description, HelpPage + id.ToLowerInvariant());
 }

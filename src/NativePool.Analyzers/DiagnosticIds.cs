@@ -35,4 +35,7 @@ public static class DiagnosticIds
 
     /// <summary>A pool's scope, lease or memory owner is not disposed, but only on a path where an exception is thrown.</summary>
     public const string NotDisposedOnException = "NP0011";
+
+    /// <summary>A pool scope (<c>ArrayScope&lt;T&gt;</c>, <c>ObjectScope&lt;T&gt;</c>) is copied, so two copies could return one item.</summary>
+    public const string ScopeCopied = "NP0012";
 }

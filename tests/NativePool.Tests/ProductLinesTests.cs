@@ -41,11 +41,31 @@ public class ProductLinesTests
     }
 
     [Fact]
-    public void ACopyOfAnObjectScopeReturnsTheObjectOnce()
+    public void DisposingAnObjectScopeTwiceReturnsTheObjectOnce()
     {
         var pool = new StripedObjectPool<StringBuilder>(new StringBuilderPooledObjectPolicy(), 4);
         ObjectScope<StringBuilder> scope = pool.RentScoped();
+        scope.Dispose();
+        scope.Dispose();
+
+        Assert.False(scope.IsActive);
+        PoolStatistics statistics = pool.GetStatistics();
+        Assert.Equal(1, statistics.Pooled);
+        Assert.Equal(0, statistics.Outstanding);
+        Assert.NotSame(pool.Get(), pool.Get());
+    }
+
+    [Fact]
+    public void InAGuardedPoolACopyOfAnObjectScopeReturnsTheObjectOnce()
+    {
+        // Copies are compile-time errors (NP0012); a guarded pool's scopes check them at run time too, which is tested here.
+        var pool = new StripedObjectPool<StringBuilder>(
+            new StringBuilderPooledObjectPolicy(),
+            new StripedObjectPoolOptions { MaximumRetained = 4, Guarded = true });
+        ObjectScope<StringBuilder> scope = pool.RentScoped();
+#pragma warning disable NP0012
         ObjectScope<StringBuilder> copy = scope;
+#pragma warning restore NP0012
         scope.Dispose();
         copy.Dispose();
         scope.Dispose();

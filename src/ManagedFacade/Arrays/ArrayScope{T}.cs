@@ -11,33 +11,34 @@ namespace NativePool;
 /// <remarks>
 /// <para>
 /// A <see langword="ref"/> struct: it allocates nothing and cannot be boxed, captured by a lambda, stored in a field of
-/// a class or kept across an <see langword="await"/>, so every copy of a scope lives on the thread that rented it.
-/// Each scope has a number no other scope of its thread ever had, kept in the thread's ledger of live scopes while the
-/// scope lives; whichever copy is disposed first removes it and returns the array, and every other dispose (a second
-/// dispose, a copy's dispose, a dispose long after the array went to another renter) finds it gone and does nothing.
-/// Because all copies are on one thread, that is a plain compare and store of an integer, not an atomic instruction.
+/// a class or kept across an <see langword="await"/>, so it lives on the thread that rented it, and costs what a
+/// hand-written <c>try</c>/<c>finally</c> around <c>Rent</c> and <c>Return</c> costs. The first <see cref="Dispose"/>
+/// returns the array and empties the scope; a second <see cref="Dispose"/> of the same variable does nothing.
 /// </para>
 /// <para>
-/// A scope stays valid until a copy of it is disposed, whatever other code on the thread does: the ledger never ends a
-/// live scope to make room, so a correct recursion of any depth keeps every level's scope, and scopes abandoned
-/// elsewhere (never disposed) cannot end a correct component's scope. Checking or ending a scope costs the same however
-/// many came before. An abandoned scope keeps 8 bytes of the ledger beside the array it leaked; once more than 256
-/// scopes are live on one thread, each doubling of the ledger raises a <c>Leak</c> event of the <c>NativePool</c> event
-/// source (pool name <c>RentScoped</c>). Dispose every scope (<c>using</c>).
+/// Copies. A copy of a scope (assigned to another variable, passed by value, returned from a <see langword="using"/>
+/// declaration) would return the array a second time when it is disposed too. The NativePool analyzers report every
+/// copy as error NP0012 at compile time, so the default build has none and pays nothing for them at run time. A pool
+/// in guarded mode (<see cref="StripedArrayPoolOptions.Guarded"/>, the process switch, or leak tracking) checks at run time as well:
+/// each scope then has a number no other scope of its thread ever had, kept in the thread's ledger of live scopes
+/// while the scope lives; whichever copy is disposed first removes it and returns the array, and every other dispose
+/// finds it gone and does nothing, while <see cref="Span"/> and <see cref="Array"/> throw on every copy after the first
+/// dispose. All copies are on one thread, so that is a plain compare and store, not an atomic instruction.
 /// </para>
 /// <para>
-/// After the first dispose <see cref="IsActive"/> is false and <see cref="Span"/> and <see cref="Array"/> throw
-/// <see cref="ObjectDisposedException"/> on every copy, as they do on every lease type of NativePool. For a lease
-/// that must outlive the method (stored, awaited across, used as <see cref="Memory{T}"/>), use
+/// After <see cref="Dispose"/>, <see cref="IsActive"/> is false and <see cref="Span"/> and <see cref="Array"/> throw
+/// <see cref="ObjectDisposedException"/>, as on every lease type of NativePool. For a lease that must outlive the method
+/// (stored, awaited across, used as <see cref="Memory{T}"/>, disposed from any copy on any thread), use
 /// <see cref="StripedArrayPool{T}.RentLease"/>.
 /// </para>
 /// </remarks>
 /// <typeparam name="T">The element type.</typeparam>
 [StructLayout(LayoutKind.Auto)]
-public readonly ref struct ArrayScope<T>
+public ref struct ArrayScope<T>
 {
+    // Mutable: Dispose empties the scope so that a second Dispose of the same variable does nothing. Do not make readonly.
+    private T[]? _array;
     private readonly StripedArrayPool<T>? _pool;
-    private readonly T[]? _array;
     private readonly ThreadCache<T[]>? _cache;
     private readonly ScopeLedger? _ledger;
     private readonly long _number;
@@ -45,67 +46,77 @@ public readonly ref struct ArrayScope<T>
     private readonly bool _clearOnReturn;
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal ArrayScope(StripedArrayPool<T>? pool, T[] array, int length, bool clearOnReturn, ThreadCache<T[]>? cache)
+    internal ArrayScope(StripedArrayPool<T>? pool, T[] array, int length, bool clearOnReturn, ThreadCache<T[]>? cache, bool guarded)
     {
         _pool = pool;
         _array = array;
         _length = length;
         _clearOnReturn = clearOnReturn;
         _cache = cache;
-
-        // The ledger rides on the pool's cache of this thread, so a scope touches no thread static of its own; without
-        // a cache (the pool is observed, or the thread may not park items) the thread's own ledger serves.
-        ScopeLedger ledger = cache is not null ? cache._scopeLedger ??= new ScopeLedger() : ScopeLedger.Current;
-        _ledger = ledger;
-        _number = ledger.Begin();
+        if (guarded)
+        {
+            (_ledger, _number) = BeginInLedger(cache);
+        }
     }
 
-    /// <summary>True until the scope (or any copy of it) is disposed; false for a default scope.</summary>
-    public bool IsActive => _ledger is not null && _ledger.IsLive(_number);
+    /// <summary>Whether the scope still holds its array: false after <see cref="Dispose"/> (in guarded mode, after any copy's).</summary>
+    public readonly bool IsActive => _array is not null && (_ledger is null || _ledger.IsLive(_number));
 
-    /// <summary>The requested length (the array may be longer).</summary>
-    public int Length => _length;
+    /// <summary>The length asked for: the length of <see cref="Span"/> (the array may be longer).</summary>
+    public readonly int Length => _length;
 
-    /// <summary>The rented array; its length is at least <see cref="Length"/>.</summary>
-    /// <exception cref="ObjectDisposedException">The scope has been disposed, or is a default scope.</exception>
-    public T[] Array
+    /// <summary>The rented array, which may be longer than <see cref="Length"/>.</summary>
+    /// <exception cref="ObjectDisposedException">The scope was disposed.</exception>
+    public readonly T[] Array
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         get
         {
-            if (!IsActive)
+            T[]? array = _array;
+            if (array is null || (_ledger is not null && !_ledger.IsLive(_number)))
             {
                 ThrowHelper.ThrowLeaseEnded();
             }
 
-            return _array!;
+            return array;
         }
     }
 
-    /// <summary>The first <see cref="Length"/> elements of the array.</summary>
-    /// <exception cref="ObjectDisposedException">The scope has been disposed, or is a default scope.</exception>
-    public Span<T> Span
+    /// <summary>The first <see cref="Length"/> elements of the rented array.</summary>
+    /// <exception cref="ObjectDisposedException">The scope was disposed.</exception>
+    public readonly Span<T> Span
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         get
         {
-            if (!IsActive)
+            T[]? array = _array;
+            if (array is null || (_ledger is not null && !_ledger.IsLive(_number)))
             {
                 ThrowHelper.ThrowLeaseEnded();
             }
 
             // The pool checked the array's exact type when it was returned, so no covariance check is needed here.
-            return MemoryMarshal.CreateSpan(ref MemoryMarshal.GetArrayDataReference(_array!), _length);
+            return MemoryMarshal.CreateSpan(ref MemoryMarshal.GetArrayDataReference(array), _length);
         }
     }
 
-    /// <summary>Returns the array to its pool, once; later calls and calls on copies do nothing.</summary>
+    /// <summary>Returns the array to the pool, once; a second call does nothing.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void Dispose()
     {
-        if (_ledger is not null && _ledger.TryEnd(_number) && _pool is not null)
+        T[]? array = _array;
+        _array = null;
+        if (array is not null && _pool is not null && (_ledger is null || _ledger.TryEnd(_number)))
         {
-            _pool.Return(_array, _clearOnReturn, _cache);
+            _pool.Return(array, _clearOnReturn, _cache);
         }
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static (ScopeLedger Ledger, long Number) BeginInLedger(ThreadCache<T[]>? cache)
+    {
+        // The ledger rides on the pool's cache of this thread when there is one; otherwise the thread's own ledger serves.
+        ScopeLedger ledger = cache is not null ? cache._scopeLedger ??= new ScopeLedger() : ScopeLedger.Current;
+        return (ledger, ledger.Begin());
     }
 }

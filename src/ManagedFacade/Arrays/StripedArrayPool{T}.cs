@@ -426,7 +426,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
         // a second thread-static access. A miss publishes the cache, so read it again then.
         ThreadCache<T[]>? cache = CurrentCache();
         T[] array = Rent(minimumLength, cache);
-        return new ArrayScope<T>(array.Length == 0 ? null : this, array, minimumLength, clearOnReturn, cache ?? CurrentCache());
+        return new ArrayScope<T>(array.Length == 0 ? null : this, array, minimumLength, clearOnReturn, cache ?? CurrentCache(), _guard is not null);
     }
 
     /// <summary>Rents an array of <see cref="DefaultLength"/> elements for a synchronous scope: <c>using var lease = pool.RentScoped();</c>.</summary>

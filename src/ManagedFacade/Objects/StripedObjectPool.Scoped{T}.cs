@@ -7,14 +7,14 @@ namespace NativePool;
 public sealed partial class StripedObjectPool<T>
 {
     /// <summary>Gets an object for a synchronous scope: <c>using var lease = pool.RentScoped();</c> returns it once, at the end of the scope.</summary>
-    /// <returns>A scope whose <see cref="ObjectScope{T}.Value"/> is the object; disposing it (or any copy) returns the object once.</returns>
+    /// <returns>A scope whose <see cref="ObjectScope{T}.Value"/> is the object; disposing it returns the object once.</returns>
     /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>
     /// <remarks>
     /// The scope is a <see langword="ref"/> struct and allocates nothing: it cannot be stored in a field, boxed or kept
     /// across an <see langword="await"/>. Where the object must outlive the method, rent with <see cref="RentLease"/>.
     /// </remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public ObjectScope<T> RentScoped() => new(RentLease());
+    public ObjectScope<T> RentScoped() => new(this, Get(), _guard is not null);
 
     /// <summary>Gets an object under a lease, which may be stored or kept across an <see langword="await"/>: <c>using var lease = pool.RentLease();</c> returns it once.</summary>
     /// <returns>A lease whose <see cref="ObjectLease{T}.Value"/> is the object; disposing the lease returns it.</returns>

@@ -4,7 +4,7 @@ namespace NativePool.Tests.ArrayPool;
 
 /// <summary>
 /// <see cref="StripedArrayPool{T}.RentScoped(int, bool)"/> and <see cref="ArrayScope{T}"/>: lengths and views, one return however
-/// many copies are disposed, and views that throw once the scope has ended.
+/// often a scope is disposed (and, in a guarded pool, however many copies are), and views that throw once it has ended.
 /// </summary>
 /// <remarks>
 /// The scope is a ref struct, so it cannot be captured by the lambdas of <c>Assert.Throws</c>: the throwing views are
@@ -18,7 +18,17 @@ public class ArrayScopeTests
         TrimmingEnabled = false,
     });
 
-    private delegate void ScopeAction(ArrayScope<byte> scope);
+    // Guarded: its scopes keep the ledger that makes copies return once at run time (the analyzers forbid copies).
+    private readonly StripedArrayPool<byte> _guardedPool = StripedArrayPool<byte>.Create(new StripedArrayPoolOptions
+    {
+        MaximumArrayLength = 1 << 16,
+        TrimmingEnabled = false,
+        Guarded = true,
+    });
+
+    private delegate void ScopeAction(scoped in ArrayScope<byte> scope);
+
+    private StripedArrayPool<byte> Pool(bool guarded) => guarded ? _guardedPool : _pool;
 
     [Theory]
     [InlineData(1)]
@@ -52,9 +62,37 @@ public class ArrayScopeTests
     }
 
     [Fact]
-    public void DisposingACopyAndTheOriginalReturnsTheArrayOnce()
+    public void DisposingAScopeTwiceReturnsTheArrayOnce()
     {
         ArrayScope<byte> scope = _pool.RentScoped(100);
+        byte[] array = scope.Array;
+        scope.Dispose();
+        scope.Dispose();
+
+        StatisticsAssert.Counts(_pool.GetStatistics(), pooled: 1, dropped: 0, outstanding: 0);
+        #pragma warning disable NP0002 // The helper compares the returned array with what the pool hands out next.
+        ReturnedOnce.NextRenterGets(_pool, array, 100);
+        #pragma warning restore NP0002
+    }
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void AfterDisposeTheScopeIsInactiveAndItsViewsThrow(bool guarded)
+    {
+        ArrayScope<byte> scope = Pool(guarded).RentScoped(100);
+        scope.Dispose();
+
+        AssertEnded(scope);
+        Assert.Equal(100, scope.Length);
+    }
+
+    // Copies of a scope are what the analyzers report as errors (NP0012); the guarded pool's ledger is what is checked here.
+#pragma warning disable NP0012
+    [Fact]
+    public void InAGuardedPoolDisposingACopyAndTheOriginalReturnsTheArrayOnce()
+    {
+        ArrayScope<byte> scope = _guardedPool.RentScoped(100);
         ArrayScope<byte> copy = scope;
         byte[] array = scope.Array;
         Assert.Same(array, copy.Array);
@@ -63,39 +101,39 @@ public class ArrayScopeTests
         scope.Dispose();
         scope.Dispose();
 
-        StatisticsAssert.Counts(_pool.GetStatistics(), pooled: 1, dropped: 0, outstanding: 0);
+        StatisticsAssert.Counts(_guardedPool.GetStatistics(), pooled: 1, dropped: 0, outstanding: 0);
 
-        byte[] first = _pool.Rent(100);
-        byte[] second = _pool.Rent(100);
+        byte[] first = _guardedPool.Rent(100);
+        byte[] second = _guardedPool.Rent(100);
         Assert.Same(array, first);
         Assert.NotSame(first, second);
-        _pool.Return(first);
-        _pool.Return(second);
+        _guardedPool.Return(first);
+        _guardedPool.Return(second);
     }
 
     [Fact]
-    public void AStaleCopyDoesNotEndTheNextScopeOfTheSameArray()
+    public void InAGuardedPoolAStaleCopyDoesNotEndTheNextScopeOfTheSameArray()
     {
-        ArrayScope<byte> first = _pool.RentScoped(100);
+        ArrayScope<byte> first = _guardedPool.RentScoped(100);
         ArrayScope<byte> staleCopy = first;
         byte[] array = first.Array;
         first.Dispose();
 
         // The next scope gets the same array (and, through the per-thread free list, possibly the same token).
-        using ArrayScope<byte> second = _pool.RentScoped(100);
+        using ArrayScope<byte> second = _guardedPool.RentScoped(100);
         Assert.Same(array, second.Array);
 
         staleCopy.Dispose();
         Assert.True(second.IsActive);
         #pragma warning disable NP0002 // The helper compares the returned array with what the pool hands out next.
-        ReturnedOnce.StaleDisposeReturnedNothing(_pool, array, 100);
+        ReturnedOnce.StaleDisposeReturnedNothing(_guardedPool, array, 100);
         #pragma warning restore NP0002
     }
 
     [Fact]
-    public void AfterDisposeEveryCopyIsInactiveAndItsViewsThrow()
+    public void InAGuardedPoolAfterDisposeEveryCopyIsInactiveAndItsViewsThrow()
     {
-        ArrayScope<byte> scope = _pool.RentScoped(100);
+        ArrayScope<byte> scope = _guardedPool.RentScoped(100);
         ArrayScope<byte> copy = scope;
         ArrayScope<byte> otherCopy = copy;
         scope.Dispose();
@@ -105,10 +143,14 @@ public class ArrayScopeTests
         AssertEnded(otherCopy);
         Assert.Equal(100, copy.Length);
     }
+#pragma warning restore NP0012
 
-    [Fact]
-    public void AScopeStaysValidWhileOtherCodeOnItsThreadAbandonsHundredsOfScopes()
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void AScopeStaysValidWhileOtherCodeOnItsThreadAbandonsHundredsOfScopes(bool guarded)
     {
+        StripedArrayPool<byte> pool = Pool(guarded);
         bool valid = false;
         PoolStatistics before = default;
         PoolStatistics after = default;
@@ -116,27 +158,30 @@ public class ArrayScopeTests
         // A thread of its own: a correct component holds its scope while other code abandons 256 (no using), then uses it.
         TestThreads.RunOnNewThread(() =>
         {
-            using ArrayScope<byte> mine = _pool.RentScoped(100);
+            using ArrayScope<byte> mine = pool.RentScoped(100);
             for (int i = 0; i < 256; i++)
             {
                 #pragma warning disable NP0004 // The abandoned scopes are what the test is about.
-                _ = _pool.RentScoped(100);
+                _ = pool.RentScoped(100);
                 #pragma warning restore NP0004
             }
 
             mine.Span.Fill(7);
             valid = mine.IsActive && mine.Span[99] == 7;
-            before = _pool.GetStatistics();
+            before = pool.GetStatistics();
         });
 
-        after = _pool.GetStatistics();
+        after = pool.GetStatistics();
         Assert.True(valid);
         Assert.Equal(before.Outstanding - 1, after.Outstanding);
     }
 
-    [Fact]
-    public void EveryLevelOfARecursionTenThousandDeepKeepsItsScope()
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void EveryLevelOfARecursionTenThousandDeepKeepsItsScope(bool guarded)
     {
+        StripedArrayPool<byte> pool = Pool(guarded);
         int broken = -1;
         Exception? failure = null;
 
@@ -146,7 +191,7 @@ public class ArrayScopeTests
             {
                 try
                 {
-                    broken = Recurse(10_000);
+                    broken = Recurse(pool, 10_000);
                 }
                 catch (Exception exception)
                 {
@@ -158,20 +203,20 @@ public class ArrayScopeTests
         thread.Join();
         Assert.Null(failure);
         Assert.Equal(0, broken);
-        Assert.Equal(0, _pool.GetStatistics().Outstanding);
+        Assert.Equal(0, pool.GetStatistics().Outstanding);
     }
 
     /// <summary>One scope per level; after the deeper levels return, this level's scope must still be usable.</summary>
-    private int Recurse(int depth)
+    private static int Recurse(StripedArrayPool<byte> pool, int depth)
     {
         if (depth == 0)
         {
             return 0;
         }
 
-        using ArrayScope<byte> scope = _pool.RentScoped(16);
+        using ArrayScope<byte> scope = pool.RentScoped(16);
         scope.Span[0] = (byte)depth;
-        int broken = Recurse(depth - 1);
+        int broken = Recurse(pool, depth - 1);
         return broken + (scope.IsActive && scope.Span[0] == (byte)depth ? 0 : 1);
     }
 
@@ -245,18 +290,18 @@ public class ArrayScopeTests
         StatisticsAssert.Counts(_pool.GetStatistics(), allocated: 1, pooled: 0, dropped: 1, outstanding: 0);
     }
 
-    private static void AssertEnded(ArrayScope<byte> scope)
+    private static void AssertEnded(scoped in ArrayScope<byte> scope)
     {
         Assert.False(scope.IsActive);
-        Throws<ObjectDisposedException>(scope, static s => _ = s.Span.Length);
-        Throws<ObjectDisposedException>(scope, static s => _ = s.Array);
+        Throws<ObjectDisposedException>(in scope, static (scoped in ArrayScope<byte> s) => _ = s.Span.Length);
+        Throws<ObjectDisposedException>(in scope, static (scoped in ArrayScope<byte> s) => _ = s.Array);
     }
 
-    private static void Throws<TException>(ArrayScope<byte> scope, ScopeAction action) where TException : Exception
+    private static void Throws<TException>(scoped in ArrayScope<byte> scope, ScopeAction action) where TException : Exception
     {
         try
         {
-            action(scope);
+            action(in scope);
         }
         catch (TException)
         {

@@ -75,9 +75,12 @@ public sealed unsafe class LeaseAfterDisposeTests
 
     private static Ended EndArrayScope()
     {
-        StripedArrayPool<int> pool = StripedArrayPool<int>.Create();
+        // Guarded: only a guarded pool's scopes check their copies at run time (copies are compile-time errors, NP0012).
+        StripedArrayPool<int> pool = StripedArrayPool<int>.Create(new StripedArrayPoolOptions { Guarded = true });
         ArrayScope<int> scope = pool.RentScoped(16);
+#pragma warning disable NP0012
         ArrayScope<int> copy = scope;
+#pragma warning restore NP0012
         bool active = scope.IsActive;
         scope.Dispose();
         Exception? second = null;
