@@ -11,6 +11,7 @@ public static class InterleavedCatalog
         .. RentReturnScenarios.Create(),
         .. FloorScenario.Create(),
         .. ScopedLeaseScenario.Create(),
+        .. ObjectScopeScenario.Create(),
         .. CreatedPoolScenarios.Create(),
         .. GetReturnSingleScenario.Create(),
         .. DrainRefillScenarios.Create(),

@@ -23,6 +23,8 @@ public class InterleavedDryRunTests
         "RentScoped(4096), body that can throw, vs our Rent + Return in a finally",
         "RentScoped(4096), body that can throw, vs ArrayPool.Shared Rent + Return in a finally",
         "Rent(4096) with Return in a finally vs raw Rent+Return",
+        "Object RentScoped(), body that can throw, vs our Get + Return in a finally",
+        "Object RentScoped(), body that can throw, vs DefaultObjectPool Get + Return in a finally",
         "byte[4096] Create() pool, own call site, vs ArrayPool.Shared",
         "byte[4096] Create() pool, call site shared with Shared, vs ArrayPool.Shared",
         "GetReturnSingle vs DefaultObjectPool",
