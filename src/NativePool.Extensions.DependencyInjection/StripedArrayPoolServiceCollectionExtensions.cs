@@ -136,14 +136,14 @@ public static class StripedArrayPoolServiceCollectionExtensions
         services.TryAddEnumerable(ServiceDescriptor.Singleton<IValidateOptions<StripedArrayPoolOptions>>(s_validator));
         services.TryAddKeyedSingleton(name, static (serviceProvider, key) =>
         {
-            string name = (string)key!;
+            string poolName = (string)key!;
 
             // The monitor's instance: the one ValidateOnStart validated, so the configure calls run once.
-            StripedArrayPoolOptions options = serviceProvider.GetRequiredService<IOptionsMonitor<StripedArrayPoolOptions>>().Get(name);
+            StripedArrayPoolOptions options = serviceProvider.GetRequiredService<IOptionsMonitor<StripedArrayPoolOptions>>().Get(poolName);
             if (options.Name is null)
             {
                 options = (StripedArrayPoolOptions)options.Clone();
-                options.Name = name;
+                options.Name = poolName;
             }
 
             return StripedArrayPool<T>.Create(options);
