@@ -1,6 +1,7 @@
 using System;
 using System.Buffers;
 using System.Text;
+using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.ObjectPool;
 using NativePool;
@@ -40,14 +41,23 @@ internal static class Program
         StringBuilder builder = builders.Get();
         builders.Return(builder);
         checks += Check(builders.Get() == builder, "the object pool hands back the returned object");
+        // The registrations from configuration bind through the binder's generated code, which trimming must keep.
+        IConfiguration configuration = new ConfigurationBuilder()
+            .AddInMemoryCollection([new("ArrayPools:io:MaximumArrayLength", "4096"), new("Streams:BlockSize", "8192"), new("Pools:Parser:MaximumRetained", "16")])
+            .Build();
         var services = new ServiceCollection();
         services.AddStripedObjectPools();
-        services.AddStripedPooled<Parser>();
+        services.AddStripedPooled<Parser>(configuration.GetSection("Pools:Parser"));
+        services.AddStripedArrayPool<byte>("io", configuration.GetSection("ArrayPools:io"));
+        services.AddPooledStreamManager(configuration.GetSection("Streams"));
         using (ServiceProvider provider = services.BuildServiceProvider())
         {
             ObjectPool<StringBuilder> fromProvider = provider.GetRequiredService<ObjectPoolProvider>().CreateStringBuilderPool();
             checks += Check(fromProvider.Get() is not null, "the provider's pool creates objects");
             checks += Check(provider.GetRequiredService<ObjectPool<Parser>>().Get() is not null, "a pooled service is created");
+            checks += Check(provider.GetRequiredService<StripedObjectPool<Parser>>().MaximumRetained == 16, "a pooled service's bound comes from configuration");
+            checks += Check(provider.GetRequiredKeyedService<StripedArrayPool<byte>>("io").MaximumArrayLength == 4096, "a keyed array pool's options come from configuration");
+            checks += Check(provider.GetRequiredService<PooledStreamManager>().BlockSize == 8192, "the stream manager's options come from configuration");
         }
 
         // Native blocks and structs.

@@ -1,6 +1,8 @@
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
+using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.ObjectPool;
+using Microsoft.Extensions.Options;
 
 namespace NativePool.Tests.ObjectPool;
 
@@ -107,6 +109,56 @@ public sealed class ObjectPoolServiceCollectionTests
         Assert.Equal(1, item.DisposeCount);
         #pragma warning restore NP0002
         Assert.False(outstanding.IsDisposed);
+    }
+
+    [Fact]
+    public void AddStripedPooledReadsTheServicesNamedOptionsWhenThePoolIsFirstResolved()
+    {
+        int runs = 0;
+        var services = new ServiceCollection();
+        services.AddStripedPooled<Thing>(options =>
+        {
+            runs++;
+            options.MaximumRetained = 8;
+        });
+        services.PostConfigure<PooledServiceOptions>(typeof(Thing).FullName, static options => options.MaximumRetained *= 2);
+        using ServiceProvider container = services.BuildServiceProvider();
+
+        Assert.Equal(0, runs);
+        StripedObjectPool<Thing> pool = container.GetRequiredService<StripedObjectPool<Thing>>();
+        container.GetRequiredService<ObjectPool<Thing>>();
+
+        Assert.Equal(16, pool.MaximumRetained);
+        Assert.Equal(1, runs);
+    }
+
+    [Fact]
+    public void AnOutOfRangeBoundFailsOptionsValidationNamingTheServiceWhenThePoolIsFirstResolved()
+    {
+        var services = new ServiceCollection();
+        services.AddStripedPooled<Thing>(static options => options.MaximumRetained = -1);
+        using ServiceProvider container = services.BuildServiceProvider();
+
+        OptionsValidationException exception = Assert.Throws<OptionsValidationException>(() => container.GetRequiredService<ObjectPool<Thing>>());
+
+        Assert.Equal(typeof(Thing).FullName, exception.OptionsName);
+        Assert.StartsWith(
+            $"PooledServiceOptions.MaximumRetained of '{typeof(Thing).FullName}' is -1: MaximumRetained must be from 1 to ",
+            exception.Message,
+            StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task AnOutOfRangeBoundFailsTheHostsStart()
+    {
+        HostApplicationBuilder builder = Host.CreateEmptyApplicationBuilder(new HostApplicationBuilderSettings());
+        builder.Services.AddStripedPooled<Thing>();
+        builder.Services.Configure<PooledServiceOptions>(typeof(Thing).FullName, static options => options.MaximumRetained = 0);
+        using IHost host = builder.Build();
+
+        OptionsValidationException exception = await Assert.ThrowsAsync<OptionsValidationException>(() => host.StartAsync());
+
+        Assert.Equal(typeof(Thing).FullName, exception.OptionsName);
     }
 
     /// <summary>A pooled service.</summary>

@@ -1,5 +1,6 @@
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.ObjectPool;
+using Microsoft.Extensions.Options;
 
 namespace NativePool.Tests.ObjectPool;
 
@@ -48,7 +49,11 @@ public sealed class StripedObjectPoolMisuseTests
         ["a policy that creates null"] = Case.Of<InvalidOperationException>(static _ => new StripedObjectPool<Thing>(new NullCreatingPolicy()).Get(), null),
         ["AddStripedObjectPools on null"] = Case.Of<ArgumentNullException>(static _ => StripedObjectPoolServiceCollectionExtensions.AddStripedObjectPools(null!), "services"),
         ["AddStripedPooled on null"] = Case.Of<ArgumentNullException>(static _ => StripedObjectPoolServiceCollectionExtensions.AddStripedPooled<Thing>(null!), "services"),
-        ["AddStripedPooled with bound 0"] = Case.Of<ArgumentOutOfRangeException>(static _ => new ServiceCollection().AddStripedPooled<Thing>(static o => o.MaximumRetained = 0), "MaximumRetained"),
+        ["AddStripedPooled with bound 0, when the pool is resolved"] = Case.Of<OptionsValidationException>(static _ =>
+        {
+            using ServiceProvider container = new ServiceCollection().AddStripedPooled<Thing>(static o => o.MaximumRetained = 0).BuildServiceProvider();
+            container.GetRequiredService<ObjectPool<Thing>>();
+        }, null),
         ["Get after Dispose"] = Case.Disposed<ObjectDisposedException>(static pool => pool.Get()),
         ["RentLease after Dispose"] = Case.Disposed<ObjectDisposedException>(static pool => pool.RentLease()),
         ["Scoped after Dispose"] = Case.Disposed<ObjectDisposedException>(static pool => pool.Scoped(0, static (_, _) => { })),

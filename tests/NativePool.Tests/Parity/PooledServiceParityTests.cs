@@ -1,15 +1,80 @@
+using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.ObjectPool;
+using Microsoft.Extensions.Options;
 
 namespace NativePool.Tests.Parity;
 
 /// <summary>
 /// The ideas of Microsoft's object-pool dependency-injection tests, against our <c>AddStripedPooled</c> only: Microsoft's
-/// helper package does not restore here, so there is no control. Upstream names and verdicts:
-/// docs/parity.md.
+/// helper package does not restore here, so there is no control. Its options are named options read through the
+/// options pattern, as ours are, so the named-options tests assert what upstream's assert, on
+/// <see cref="IOptionsMonitor{TOptions}"/> of <see cref="PooledServiceOptions"/> with upstream's names and numbers.
+/// Upstream names and verdicts: docs/parity.md.
 /// </summary>
 public sealed class PooledServiceParityTests
 {
+    [Fact]
+    public void NamedOptionsConfigureEachServicesPoolAndNoOther()
+    {
+        using ServiceProvider provider = new ServiceCollection()
+            .Configure<PooledServiceOptions>(typeof(Service).FullName, static options => options.MaximumRetained = 2048)
+            .Configure<PooledServiceOptions>(typeof(Dependency).FullName, static options => options.MaximumRetained = 4096)
+            .AddSingleton<Dependency>()
+            .AddStripedPooled<Service>()
+            .BuildServiceProvider(validateScopes: true);
+
+        IOptionsMonitor<PooledServiceOptions> options = provider.GetRequiredService<IOptionsMonitor<PooledServiceOptions>>();
+
+        Assert.Equal(1024, options.CurrentValue.MaximumRetained);
+        Assert.Equal(1024, options.Get(null).MaximumRetained);
+        Assert.Equal(1024, options.Get(typeof(object).FullName).MaximumRetained);
+        Assert.Equal(2048, options.Get(typeof(Service).FullName).MaximumRetained);
+        Assert.Equal(4096, options.Get(typeof(Dependency).FullName).MaximumRetained);
+        Assert.Equal(2048, provider.GetRequiredService<StripedObjectPool<Service>>().MaximumRetained);
+    }
+
+    [Fact]
+    public void AnUnreadableBoundInConfigurationFailsAtRegistration()
+    {
+        IConfiguration configuration = new ConfigurationBuilder()
+            .AddInMemoryCollection([new($"My:Pools:{typeof(Service).FullName}:MaximumRetained", "twenty!")])
+            .Build();
+
+        InvalidOperationException exception = Assert.Throws<InvalidOperationException>(
+            () => new ServiceCollection().AddStripedPooled<Service>(configuration.GetSection($"My:Pools:{typeof(Service).FullName}")));
+
+        Assert.StartsWith(
+            $"The configuration value 'twenty!' at 'My:Pools:{typeof(Service).FullName}:MaximumRetained' cannot be read as its PooledServiceOptions value",
+            exception.Message,
+            StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void BoundsFromConfigurationConfigureEachServicesOptions()
+    {
+        IConfiguration configuration = new ConfigurationBuilder()
+            .AddInMemoryCollection([new("My:Pools:Service:MaximumRetained", "2048"), new("My:Pools:Dependency:MaximumRetained", "4096")])
+            .Build();
+
+        using ServiceProvider provider = new ServiceCollection()
+            .AddSingleton<Dependency>()
+            .AddStripedPooled<Service>(configuration.GetSection("My:Pools:Service"))
+            .AddStripedPooled<Dependency>(configuration.GetSection("My:Pools:Dependency"))
+            .BuildServiceProvider();
+        IOptionsMonitor<PooledServiceOptions> options = provider.GetRequiredService<IOptionsMonitor<PooledServiceOptions>>();
+
+        Assert.Equal(2048, options.Get(typeof(Service).FullName).MaximumRetained);
+        Assert.Equal(4096, options.Get(typeof(Dependency).FullName).MaximumRetained);
+        Assert.Equal(2048, provider.GetRequiredService<StripedObjectPool<Service>>().MaximumRetained);
+    }
+
+    [Fact]
+    public void AddStripedPooledFromConfigurationRejectsANullSection()
+    {
+        Assert.Throws<ArgumentNullException>(static () => new ServiceCollection().AddStripedPooled<Service>((IConfiguration)null!));
+    }
+
     [Fact]
     public void AddStripedPooledWithTheServiceTypeOnlyRegistersAPoolWithTheDefaultBound()
     {
@@ -37,6 +102,7 @@ public sealed class PooledServiceParityTests
     {
         using ServiceProvider provider = new ServiceCollection().AddSingleton<Dependency>().AddStripedPooled<Service>(o => o.MaximumRetained = 64).BuildServiceProvider();
         Assert.Equal(64, provider.GetRequiredService<StripedObjectPool<Service>>().MaximumRetained);
+        Assert.Equal(64, provider.GetRequiredService<IOptionsMonitor<PooledServiceOptions>>().Get(typeof(Service).FullName).MaximumRetained);
     }
 
     [Fact]
@@ -55,6 +121,7 @@ public sealed class PooledServiceParityTests
             .BuildServiceProvider(validateScopes: true);
         Assert.Equal(64, provider.GetRequiredService<StripedObjectPool<IService>>().MaximumRetained);
         Assert.Equal(Dependency.Message, provider.GetRequiredService<ObjectPool<IService>>().Get().ReadMessage());
+        Assert.Equal(64, provider.GetRequiredService<IOptionsMonitor<PooledServiceOptions>>().Get(typeof(IService).FullName).MaximumRetained);
     }
 
     [Fact]

@@ -1,0 +1,145 @@
+using System;
+using System.Linq;
+using Microsoft.Extensions.Configuration;
+
+namespace NativePool.Extensions.DependencyInjection;
+
+/// <summary>
+/// What each options type takes from configuration, and the check a registration from configuration makes when it is
+/// called: every key is an option, every value reads as its option's type and is in range.
+/// </summary>
+/// <remarks>
+/// The options are flat, so a section's children are its options. Options that configuration cannot set (the clock, the
+/// misuse callback) or that the registration decides itself (an object pool's disposal and name) are left out, and a
+/// key naming one is refused as any unknown key is: a value in configuration is never silently ignored.
+/// </remarks>
+internal static class OptionsConfiguration
+{
+    /// <summary>The options of <c>AddStripedObjectPools(IConfiguration)</c>: the provider's pools' own names and disposal are decided per pooled type.</summary>
+    public static readonly string[] StripedObjectPoolKeys =
+    [
+        nameof(StripedObjectPoolOptions.MaximumRetained),
+        nameof(StripedObjectPoolOptions.Guarded),
+        nameof(StripedObjectPoolOptions.TrackLeaks),
+        nameof(StripedObjectPoolOptions.MisusePolicy),
+        nameof(PoolOptions.TrimmingEnabled),
+        nameof(PoolOptions.TrimInterval),
+        nameof(PoolOptions.TrimAge),
+    ];
+
+    /// <summary>The options of <c>AddStripedPooled</c>.</summary>
+    public static readonly string[] PooledServiceKeys =
+    [
+        nameof(PooledServiceOptions.MaximumRetained),
+    ];
+
+    /// <summary>The options of <c>AddStripedArrayPool</c>.</summary>
+    public static readonly string[] StripedArrayPoolKeys =
+    [
+        nameof(StripedArrayPoolOptions.MaximumArrayLength),
+        nameof(StripedPoolOptions.ItemsPerStripe),
+        nameof(StripedPoolOptions.MaximumRetainedBytesPerSizeClass),
+        nameof(StripedPoolOptions.StripeCount),
+        nameof(StripedArrayPoolOptions.ClearOnReturn),
+        nameof(StripedArrayPoolOptions.ClearReferencesOnReturn),
+        nameof(StripedArrayPoolOptions.Guarded),
+        nameof(StripedArrayPoolOptions.TrackLeaks),
+        nameof(StripedArrayPoolOptions.MisusePolicy),
+        nameof(StripedArrayPoolOptions.DoubleReturnPolicy),
+        nameof(PoolOptions.TrimmingEnabled),
+        nameof(PoolOptions.TrimInterval),
+        nameof(PoolOptions.TrimAge),
+        nameof(PoolOptions.Name),
+    ];
+
+    /// <summary>The options of <c>AddPooledStreamManager</c>.</summary>
+    public static readonly string[] PooledStreamManagerKeys =
+    [
+        nameof(PooledStreamManagerOptions.BlockSize),
+        nameof(PooledStreamManagerOptions.MaximumBufferSize),
+        nameof(PooledStreamManagerOptions.MaximumStreamCapacity),
+        nameof(StripedPoolOptions.ItemsPerStripe),
+        nameof(StripedPoolOptions.MaximumRetainedBytesPerSizeClass),
+        nameof(StripedPoolOptions.StripeCount),
+        nameof(PooledStreamManagerOptions.ThrowExceptionOnToArray),
+        nameof(PooledStreamManagerOptions.ZeroOnReturn),
+        nameof(PooledStreamManagerOptions.Guarded),
+        nameof(PooledStreamManagerOptions.TrackLeaks),
+        nameof(PooledStreamManagerOptions.MisusePolicy),
+        nameof(PoolOptions.TrimmingEnabled),
+        nameof(PoolOptions.TrimInterval),
+        nameof(PoolOptions.TrimAge),
+        nameof(PoolOptions.Name),
+    ];
+
+    /// <summary>
+    /// Sets up the binding of the options registered from configuration: a key that matches no property fails the
+    /// binding (when the options are read) rather than being skipped, for configuration that changes after the
+    /// registration checked it.
+    /// </summary>
+    public static readonly Action<BinderOptions> RefuseUnknownKeys = static binder => binder.ErrorOnUnknownConfiguration = true;
+
+    /// <summary>
+    /// Checks <paramref name="configuration"/> as <typeparamref name="TOptions"/>: its keys against
+    /// <paramref name="optionNames"/>, then binds it to <paramref name="options"/> (fresh ones) and validates them, naming
+    /// the key and the value of the first bad one.
+    /// </summary>
+    /// <param name="configuration">The section that holds the options.</param>
+    /// <param name="options">Fresh options to bind to; discarded afterwards.</param>
+    /// <param name="optionNames">The options <typeparamref name="TOptions"/> takes from configuration.</param>
+    /// <param name="bind">Binds the section to the options (a call the binder's source generator sees with the options' type).</param>
+    /// <param name="validate">The options' validation: throws <see cref="ArgumentOutOfRangeException"/> naming the option.</param>
+    /// <exception cref="InvalidOperationException">A key is not an option, or a value cannot be read as its option's type.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">A value is out of its option's range; ParamName is the option's name.</exception>
+    public static void Check<TOptions>(
+        IConfiguration configuration, TOptions options, string[] optionNames, Action<IConfiguration, TOptions> bind, Action<TOptions> validate)
+    {
+        string optionsType = typeof(TOptions).Name;
+        foreach (IConfigurationSection child in configuration.GetChildren())
+        {
+            // Configuration keys are case-insensitive, and so is the binder's match of a key to a property.
+            if (!optionNames.Contains(child.Key, StringComparer.OrdinalIgnoreCase))
+            {
+                ThrowHelper.ThrowUnknownConfigurationKey(child.Path, optionsType, optionNames);
+            }
+
+            // The binder skips a section where it expects a value, and an empty value: every option here is a value,
+            // and none reads "" as anything.
+            if (child.Value is null && child.GetChildren().Any())
+            {
+                ThrowHelper.ThrowConfigurationSectionNotValue(child.Path, optionsType);
+            }
+
+            if (child.Value is { Length: 0 })
+            {
+                ThrowHelper.ThrowEmptyConfigurationValue(child.Path, optionsType);
+            }
+        }
+
+        try
+        {
+            bind(configuration, options);
+        }
+        catch (InvalidOperationException exception)
+        {
+            // The binder's message names, in quotes, the path of the value it could not convert; the options are
+            // flat, so that value is one of the section's children.
+            IConfigurationSection? failed = configuration.GetChildren().FirstOrDefault(
+                child => exception.Message.Contains($"'{child.Path}'", StringComparison.Ordinal));
+            ThrowHelper.ThrowMalformedConfigurationValue(failed?.Path ?? SectionPath(configuration), failed?.Value, optionsType, exception);
+        }
+
+        try
+        {
+            validate(options);
+        }
+        catch (ArgumentOutOfRangeException exception) when (exception.ParamName is not null)
+        {
+            IConfigurationSection option = configuration.GetSection(exception.ParamName);
+            ThrowHelper.ThrowConfigurationValueOutOfRange(exception.ParamName, option.Path, option.Value, OptionValues.Reason(exception));
+        }
+    }
+
+    /// <summary>The path of <paramref name="configuration"/> for messages: a section's path, or the root's empty one.</summary>
+    private static string SectionPath(IConfiguration configuration) => configuration is IConfigurationSection section ? section.Path : string.Empty;
+}
