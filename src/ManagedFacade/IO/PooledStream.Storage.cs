@@ -11,20 +11,12 @@ public sealed partial class PooledStream
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void EnsureCapacity(long capacity)
     {
-        if (capacity > WriteLimit)
-        {
-            if (capacity > MaximumLength)
-            {
-                ThrowHelper.ThrowIO("Stream was too long.");
-            }
-
-            _manager.ThrowOverCapacity(this, capacity);
-        }
-
+        CheckCapacity(capacity);
         if (capacity <= CurrentCapacity)
         {
             return;
         }
+
         if (_buffer is not null)
         {
             if (capacity > Array.MaxLength)
@@ -56,6 +48,36 @@ public sealed partial class PooledStream
         }
     }
 
+    /// <summary>Makes the storage of a new, empty stream one buffer of at least <paramref name="capacity"/> bytes, renting no block.</summary>
+    /// <exception cref="System.IO.IOException"><paramref name="capacity"/> is more than the manager allows.</exception>
+    internal void StartWithBuffer(int capacity)
+    {
+        EnterWriter();
+        try
+        {
+            CheckCapacity(capacity);
+            MoveToBuffer(capacity);
+        }
+        finally
+        {
+            ExitWriter();
+        }
+    }
+
+    /// <summary>Throws when the stream may not hold <paramref name="capacity"/> bytes: past the manager's <see cref="PooledStreamManagerOptions.MaximumStreamCapacity"/> (with its event) or the longest stream.</summary>
+    private void CheckCapacity(long capacity)
+    {
+        if (capacity > WriteLimit)
+        {
+            if (capacity > MaximumLength)
+            {
+                ThrowHelper.ThrowIO("Stream was too long.");
+            }
+
+            _manager.ThrowOverCapacity(this, capacity);
+        }
+    }
+
     /// <summary>
     /// Moves the contents into one buffer of at least <paramref name="capacity"/> bytes. The storage moved away from is
     /// retired (kept until <c>Dispose</c>), and memory handed out by <see cref="GetMemory"/> and not yet advanced is
@@ -66,13 +88,13 @@ public sealed partial class PooledStream
         byte[] buffer = _manager.RentBuffer(capacity);
         CopyOut(0, buffer.AsSpan(0, (int)_length));
         DetachGrant();
-        List<(byte[] Array, int Dirty)> retired = GetExtras().Retired ??= [];
         if (_buffer is { } old)
         {
-            retired.Add((old, (int)Math.Min(_dirty, old.Length)));
+            (GetExtras().Retired ??= []).Add((old, (int)Math.Min(_dirty, old.Length)));
         }
         else if (_blocks is { } blocks)
         {
+            List<(byte[] Array, int Dirty)> retired = GetExtras().Retired ??= [];
             int blockSize = BlockMask + 1;
             for (int i = 0; i < _blockCount; i++)
             {

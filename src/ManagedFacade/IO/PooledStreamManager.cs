@@ -191,9 +191,9 @@ public sealed class PooledStreamManager
     /// </summary>
     /// <param name="tag">Any text, or null.</param>
     /// <param name="requiredSize">The bytes to make room for, 0 or more.</param>
-    /// <param name="asContiguousBuffer">Start in one buffer (as if <see cref="PooledStream.GetBuffer"/> had been called) instead of blocks.</param>
+    /// <param name="asContiguousBuffer">Start in one buffer (as if <see cref="PooledStream.GetBuffer"/> had been called), renting no block.</param>
     /// <returns>A stream to dispose when done.</returns>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="requiredSize"/> is negative.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="requiredSize"/> is negative, or more than <see cref="Array.MaxLength"/> for a contiguous buffer.</exception>
     /// <exception cref="System.IO.IOException"><paramref name="requiredSize"/> is more than <see cref="MaximumStreamCapacity"/>.</exception>
     public PooledStream GetStream(string? tag, long requiredSize, bool asContiguousBuffer)
     {
@@ -202,13 +202,22 @@ public sealed class PooledStreamManager
             ThrowHelper.ThrowArgumentOutOfRange(nameof(requiredSize), "The capacity must not be negative.");
         }
 
+        bool contiguous = asContiguousBuffer && requiredSize > _blockSize;
+        if (contiguous && requiredSize > Array.MaxLength)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(requiredSize), "A contiguous buffer cannot be longer than an array (Array.MaxLength bytes).");
+        }
+
         var stream = new PooledStream(this, tag);
         try
         {
-            stream.Capacity64 = requiredSize;
-            if (asContiguousBuffer && requiredSize > _blockSize)
+            if (contiguous)
             {
-                _ = stream.GetBuffer();
+                stream.StartWithBuffer((int)requiredSize);
+            }
+            else
+            {
+                stream.Capacity64 = requiredSize;
             }
         }
         catch

@@ -677,6 +677,39 @@ public class PooledStreamRecyclableParityTests
     }
 
     [Fact]
+    public void GetStreamAsAContiguousBufferRentsTheBufferAndNoBlockAsRecyclableMemoryStreamDoes()
+    {
+        const int Size = (5 * BlockSize) + 300;
+        RecyclableMemoryStreamManager recyclable = Recyclable();
+        using RecyclableMemoryStream reference = recyclable.GetStream("contiguous", Size, asContiguousBuffer: true);
+        Assert.Equal(0, recyclable.SmallPoolInUseSize);
+        Assert.True(recyclable.LargePoolInUseSize >= Size);
+
+        PooledStreamManager manager = Manager();
+        using (PooledStream stream = manager.GetStream("contiguous", Size, asContiguousBuffer: true))
+        {
+            Assert.Equal(0, manager.BlockBytesInUse);
+            Assert.Equal(stream.Capacity64, manager.BufferBytesInUse);
+            Assert.True(stream.Capacity64 >= Size);
+            Assert.Equal(1, manager.GetStatistics().Outstanding);
+        }
+
+        Assert.Equal(0, manager.GetStatistics().Outstanding);
+    }
+
+    [Fact]
+    public void GetStreamAsAContiguousBufferLongerThanAnArrayIsOutOfRangeAndRentsNothing()
+    {
+        // RMS throws OutOfMemoryException for a contiguous buffer past Array.MaxLength; ours refuses the argument
+        // before anything is rented (a block list of the same size would be gibibytes of blocks).
+        PooledStreamManager manager = Manager();
+        Assert.Equal(
+            "requiredSize",
+            Assert.Throws<ArgumentOutOfRangeException>(() => manager.GetStream("huge", Array.MaxLength + 1L, asContiguousBuffer: true)).ParamName);
+        Assert.Equal(0, manager.GetStatistics().Allocated);
+    }
+
+    [Fact]
     public void GetStreamFromAnArrayCopiesItAndStartsAtPositionZeroAsRecyclableMemoryStreamDoes()
     {
         byte[] source = Pattern(DataLength);
