@@ -463,6 +463,28 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     /// <returns>One rent stack per outstanding array; each is also raised as a <c>Leak</c> event of the <c>NativePool</c> event source.</returns>
     public IReadOnlyList<StackTrace> GetLeaks() => _guard is null ? [] : _guard.GetLeaks();
 
+    /// <summary>
+    /// Counts <paramref name="array"/>, handed out by this pool and never to be returned (what held it was collected with
+    /// it), as dropped. It is not taken back: it may still be referenced elsewhere, so it is never pooled again.
+    /// </summary>
+    /// <param name="array">An array this pool handed out.</param>
+    internal void Abandon(T[] array)
+    {
+        if (array.Length == 0)
+        {
+            return;
+        }
+
+        _guard?.Forget(array);
+        _engine.RecordAbandoned();
+        if (NativePoolEventSource.Log.IsEnabled())
+        {
+            int sizeClass = array.Length <= _maximumArrayLength ? SizeClasses.GetIndex(array.Length) : -1;
+            NativePoolEventSource.Log.BufferDropped(
+                NativePoolEventSource.ItemId(array), ByteSize(array), _engine.Id, sizeClass, BufferDroppedReason.Abandoned, _engine.Name);
+        }
+    }
+
     /// <summary>Reads the pool's counters (summed over threads and stripes; exact when the pool is quiet).</summary>
     /// <returns>A snapshot.</returns>
     public PoolStatistics GetStatistics() => _engine.GetStatistics();

@@ -107,6 +107,16 @@ internal sealed class ItemGuard<TItem>
         return false;
     }
 
+    /// <summary>Stops tracking <paramref name="item"/> as out: its holder was collected with it, and it will never come back.</summary>
+    /// <param name="item">An item handed out and not returned.</param>
+    public void Forget(TItem item)
+    {
+        lock (_outstanding)
+        {
+            _outstanding.Remove(item);
+        }
+    }
+
     /// <summary>The rent stacks of the items handed out and not returned (empty when stacks are not kept).</summary>
     /// <returns>A new list; each leak is also raised as a <c>Leak</c> event.</returns>
     public List<StackTrace> GetLeaks()

@@ -323,8 +323,8 @@ public sealed partial class PooledStream
         }
     }
 
-    /// <summary>Forgets the memory handed out, returning a pooled stand-in.</summary>
-    private void ReleaseGrant()
+    /// <summary>Forgets the memory handed out, returning a pooled stand-in (or, <paramref name="abandoned"/>, counting it as dropped).</summary>
+    private void ReleaseGrant(bool abandoned = false)
     {
         if (_extras is not { } extras)
         {
@@ -333,7 +333,7 @@ public sealed partial class PooledStream
 
         if (extras.GrantKind == GrantKind.Rented && extras.GrantArray is { } rented)
         {
-            _manager.Return(rented, rented.Length);
+            _manager.LetGo(rented, rented.Length, abandoned);
         }
 
         extras.GrantArray = null;

@@ -80,5 +80,18 @@ public sealed partial class PooledStream
 
         /// <summary>Where that memory lives.</summary>
         public GrantKind GrantKind;
+
+        /// <summary>Set by a <c>Dispose</c> that left the storage to a member holding a claim: finalized with the stream.</summary>
+        public CollectionWatch? Watch;
+    }
+
+    /// <summary>
+    /// Reachable only from its stream, so finalized when the stream is collected: then lets <see cref="OnCollected"/>
+    /// count the storage as dropped if the member that was to release it never did. Made only by a <c>Dispose</c> that
+    /// met a claim, since <c>Dispose</c> suppresses the stream's own finalizer.
+    /// </summary>
+    private sealed class CollectionWatch(PooledStream stream)
+    {
+        ~CollectionWatch() => stream.OnCollected();
     }
 }

@@ -111,14 +111,24 @@ public sealed partial class PooledStream
     }
 
     /// <summary>Gives every block, buffer, retired array and the block list back to the manager; runs once, when no member holds a claim.</summary>
-    private void ReleaseStorage()
+    private void ReleaseStorage() => LetGoOfStorage(abandoned: false);
+
+    /// <summary>
+    /// The stream was collected holding storage that no member will give back (never disposed, or disposed while a
+    /// member that then never finished held a claim): every array is counted as dropped, none is pooled again (a buffer
+    /// or sequence handed out may still be referenced elsewhere). Runs once, from <see cref="OnCollected"/>.
+    /// </summary>
+    private void AbandonStorage() => LetGoOfStorage(abandoned: true);
+
+    /// <summary>Lets go of every block, buffer, retired array and the block list: back to the pools, or <paramref name="abandoned"/> (counted as dropped).</summary>
+    private void LetGoOfStorage(bool abandoned)
     {
         long dirty = _dirty;
-        ReleaseGrant();
+        ReleaseGrant(abandoned);
         if (_buffer is { } buffer)
         {
             _buffer = null;
-            _manager.Return(buffer, (int)Math.Min(dirty, buffer.Length));
+            _manager.LetGo(buffer, (int)Math.Min(dirty, buffer.Length), abandoned);
         }
 
         if (_blocks is { } blocks)
@@ -127,11 +137,18 @@ public sealed partial class PooledStream
             int blockSize = BlockMask + 1;
             for (int i = 0; i < _blockCount; i++)
             {
-                _manager.Return(blocks[i]!, (int)Math.Clamp(dirty - ((long)i * blockSize), 0, blockSize));
+                _manager.LetGo(blocks[i]!, (int)Math.Clamp(dirty - ((long)i * blockSize), 0, blockSize), abandoned);
             }
 
             _blockCount = 0;
-            StripedArrayPool<byte[]?>.Shared.Return(blocks, clearArray: true);
+            if (abandoned)
+            {
+                StripedArrayPool<byte[]?>.Shared.Abandon(blocks);
+            }
+            else
+            {
+                StripedArrayPool<byte[]?>.Shared.Return(blocks, clearArray: true);
+            }
         }
 
         if (_extras is { Retired: { } retired } extras)
@@ -139,7 +156,7 @@ public sealed partial class PooledStream
             extras.Retired = null;
             foreach ((byte[] array, int dirtyBytes) in retired)
             {
-                _manager.Return(array, dirtyBytes);
+                _manager.LetGo(array, dirtyBytes, abandoned);
             }
         }
 

@@ -358,16 +358,26 @@ public sealed class PooledStreamManager
         return buffer;
     }
 
-    /// <summary>Gives a block or buffer back, zeroing its first <paramref name="dirtyBytes"/> first when the manager zeroes.</summary>
+    /// <summary>
+    /// Lets go of a block or buffer a stream held: gives it back, zeroing its first <paramref name="dirtyBytes"/> first
+    /// when the manager zeroes; or, <paramref name="abandoned"/> (its stream was collected holding it), counts it as
+    /// dropped without pooling it again.
+    /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal void Return(byte[] buffer, int dirtyBytes)
+    internal void LetGo(byte[] buffer, int dirtyBytes, bool abandoned)
     {
+        CountInUse(buffer, -buffer.Length);
+        if (abandoned)
+        {
+            _buffers.Abandon(buffer);
+            return;
+        }
+
         if (_zeroOnReturn)
         {
             buffer.AsSpan(0, Math.Clamp(dirtyBytes, 0, buffer.Length)).Clear();
         }
 
-        CountInUse(buffer, -buffer.Length);
         _buffers.Return(buffer);
     }
 
