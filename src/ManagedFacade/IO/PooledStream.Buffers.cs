@@ -60,7 +60,8 @@ public sealed partial class PooledStream
     /// <summary>
     /// Copies the contents into a new array. This allocates the whole length, which pooling exists to avoid: prefer
     /// <see cref="GetReadOnlySequence"/>, <see cref="CopyTo(System.IO.Stream, int)"/> or <see cref="WriteTo(System.IO.Stream)"/>.
-    /// On a stream long enough for the large object heap (85 000 bytes or more) it raises the <c>StreamCopiedToArray</c> event.
+    /// Raises the manager's <see cref="PooledStreamManager.StreamConvertedToArray"/> event, and on a stream long enough for the
+    /// large object heap (85 000 bytes or more) the event source's <c>StreamCopiedToArray</c>.
     /// </summary>
     /// <returns>A new array of <see cref="Length"/> bytes.</returns>
     /// <exception cref="NotSupportedException">The manager's <see cref="PooledStreamManagerOptions.ThrowExceptionOnToArray"/> is set.</exception>
@@ -71,7 +72,7 @@ public sealed partial class PooledStream
         EnterReader();
         try
         {
-            _manager.CheckToArray(this);
+            _manager.OnToArray(this, _length);
             if (_length > Array.MaxLength)
             {
                 ThrowHelper.ThrowInvalidOperation("The stream is longer than an array can be: read it with GetReadOnlySequence, CopyTo or WriteTo.");
@@ -333,7 +334,7 @@ public sealed partial class PooledStream
 
         if (extras.GrantKind == GrantKind.Rented && extras.GrantArray is { } rented)
         {
-            _manager.LetGo(rented, rented.Length, abandoned);
+            _manager.LetGo(this, rented, rented.Length, abandoned);
         }
 
         extras.GrantArray = null;

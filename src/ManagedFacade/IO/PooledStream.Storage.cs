@@ -128,7 +128,7 @@ public sealed partial class PooledStream
         if (_buffer is { } buffer)
         {
             _buffer = null;
-            _manager.LetGo(buffer, (int)Math.Min(dirty, buffer.Length), abandoned);
+            _manager.LetGo(this, buffer, (int)Math.Min(dirty, buffer.Length), abandoned);
         }
 
         if (_blocks is { } blocks)
@@ -137,7 +137,7 @@ public sealed partial class PooledStream
             int blockSize = BlockMask + 1;
             for (int i = 0; i < _blockCount; i++)
             {
-                _manager.LetGo(blocks[i]!, (int)Math.Clamp(dirty - ((long)i * blockSize), 0, blockSize), abandoned);
+                _manager.LetGo(this, blocks[i]!, (int)Math.Clamp(dirty - ((long)i * blockSize), 0, blockSize), abandoned);
             }
 
             _blockCount = 0;
@@ -156,7 +156,7 @@ public sealed partial class PooledStream
             extras.Retired = null;
             foreach ((byte[] array, int dirtyBytes) in retired)
             {
-                _manager.LetGo(array, dirtyBytes, abandoned);
+                _manager.LetGo(this, array, dirtyBytes, abandoned);
             }
         }
 

@@ -38,8 +38,8 @@ namespace NativePool;
 /// give its claim back releases it. Exactly one thread sees the word go to "disposed, unclaimed", so the storage is
 /// released once, after every member that used it has finished, and nothing waits for anything: a stream disposed
 /// while another thread reads or writes it never hangs and never hands a block to two streams. A second
-/// <c>Dispose</c> raises the <c>StreamDoubleDisposed</c> event (in guarded mode it is misuse, handled per the manager's
-/// policy).
+/// <c>Dispose</c> raises the manager's <see cref="PooledStreamManager.StreamDoubleDisposed"/> event and the event
+/// source's <c>DoubleReturn</c> (in guarded mode it is misuse, handled per the manager's policy).
 /// </para>
 /// </remarks>
 public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
@@ -77,7 +77,8 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     /// <summary>Bytes from the start of the storage that may have been written (zeroed on return when the manager zeroes).</summary>
     private long _dirty;
 
-    internal PooledStream(PooledStreamManager manager, string? tag)
+    /// <summary>Creates a stream of <paramref name="manager"/>; the arguments after the tag are for the <see cref="PooledStreamManager.StreamCreated"/> event.</summary>
+    internal PooledStream(PooledStreamManager manager, string? tag, long requestedSize, bool contiguous)
     {
         _manager = manager;
         if (tag is not null)
@@ -85,7 +86,7 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
             _extras = new Extras { Tag = tag };
         }
 
-        manager.OnStreamCreated(this);
+        manager.OnStreamCreated(this, requestedSize, contiguous);
     }
 
     /// <summary>Reports a stream that was never disposed (the <c>StreamFinalized</c> event) and counts its storage as dropped (see <see cref="OnCollected"/>).</summary>
