@@ -48,8 +48,8 @@ public class PooledStreamRecyclableParityTests
             Name = name ?? UniqueName(),
         });
 
-    // RecyclableMemoryStream's MaximumStreamCapacity is never set here: past it RMS throws OutOfMemoryException, which
-    // aborts this test host, so its over-capacity path is not exercised; ours is checked on its own.
+    // RecyclableMemoryStream's MaximumStreamCapacity is set only where its over-capacity path is compared (it throws
+    // OutOfMemoryException there): see OptionsChangedAfterCreate… here and PooledStreamEventTests.
     private static RecyclableMemoryStreamManager Recyclable(bool throwOnToArray = false) =>
         new(new RecyclableMemoryStreamManager.Options { BlockSize = BlockSize, ThrowExceptionOnToArray = throwOnToArray });
 
