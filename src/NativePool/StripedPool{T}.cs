@@ -233,6 +233,9 @@ internal sealed partial class StripedPool<T> where T : class
     /// <summary>Counts a return the pool does not keep by design (an oversize array, a rejected object).</summary>
     public void RecordUnpooledReturn() => OwnerCounter.Increment(ref GetOrCreateCache()._dropped);
 
+    /// <summary>Counts an item handed out that will never come back (its holder was collected with it) as dropped.</summary>
+    public void RecordAbandoned() => OwnerCounter.Increment(ref GetOrCreateCache()._dropped);
+
     /// <summary>The stripes of class <paramref name="sizeClass"/>, or null when nothing of that class was ever returned.</summary>
     internal StripeSet<T>? GetStripes(int sizeClass) => Volatile.Read(ref _classes[sizeClass]);
 

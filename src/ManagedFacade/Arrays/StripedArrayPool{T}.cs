@@ -321,7 +321,19 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
             }
         }
 
-        ReturnMiss(array, clearArray);
+        _ = ReturnMiss(array, clearArray);
+    }
+
+    /// <summary>
+    /// Returns <paramref name="array"/> as <see cref="Return(T[], bool)"/> does and tells whether the pool kept it, for a
+    /// pool without a thread tier (whose returns never take the inlined path, which cannot tell).
+    /// </summary>
+    /// <param name="array">The array to return.</param>
+    /// <returns>False when the pool let it go: too long to pool, every place for it full (or a misuse the policy reported).</returns>
+    internal bool ReturnKept(T[] array)
+    {
+        Debug.Assert(CurrentCache() is null, "Only a pool without a thread tier returns here.");
+        return ReturnMiss(array, clearArray: false);
     }
 
     /// <summary>Every rent the inlined path does not serve; afterwards the thread's cache is published to it.</summary>
@@ -347,8 +359,9 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     }
 
     /// <summary>Every return the inlined path does not take; afterwards the thread's cache is published to it.</summary>
+    /// <returns>Whether the pool kept the array.</returns>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private void ReturnMiss(T[]? array, bool clearArray)
+    private bool ReturnMiss(T[]? array, bool clearArray)
     {
         if (_rejection is not null)
         {
@@ -362,7 +375,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
 
         if (PoolObservation.IsActive && !OnReturnObserved(array, clearArray))
         {
-            return;
+            return false;
         }
 
         int length = array.Length;
@@ -383,16 +396,18 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
                 MemoryMarshal.CreateSpan(ref MemoryMarshal.GetArrayDataReference(array), length).Clear();
             }
 
-            if (_engine.Return(sizeClass, array) == ReturnResult.Duplicate)
+            ReturnResult result = _engine.Return(sizeClass, array);
+            if (result == ReturnResult.Duplicate)
             {
                 OnDuplicateReturn(array);
             }
 
             PublishCache();
-            return;
+            return result == ReturnResult.Stored;
         }
 
         ReturnUncommon(array);
+        return false;
     }
 
     /// <summary>Makes this thread's cache of the pool reachable from the inlined paths, once it exists and may park items.</summary>
@@ -462,6 +477,28 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     /// <summary>Where the arrays rented and not yet returned were rented (leak tracking or guarded mode; otherwise empty).</summary>
     /// <returns>One rent stack per outstanding array; each is also raised as a <c>Leak</c> event of the <c>NativePool</c> event source.</returns>
     public IReadOnlyList<StackTrace> GetLeaks() => _guard is null ? [] : _guard.GetLeaks();
+
+    /// <summary>
+    /// Counts <paramref name="array"/>, handed out by this pool and never to be returned (what held it was collected with
+    /// it), as dropped. It is not taken back: it may still be referenced elsewhere, so it is never pooled again.
+    /// </summary>
+    /// <param name="array">An array this pool handed out.</param>
+    internal void Abandon(T[] array)
+    {
+        if (array.Length == 0)
+        {
+            return;
+        }
+
+        _guard?.Forget(array);
+        _engine.RecordAbandoned();
+        if (NativePoolEventSource.Log.IsEnabled())
+        {
+            int sizeClass = array.Length <= _maximumArrayLength ? SizeClasses.GetIndex(array.Length) : -1;
+            NativePoolEventSource.Log.BufferDropped(
+                NativePoolEventSource.ItemId(array), ByteSize(array), _engine.Id, sizeClass, BufferDroppedReason.Abandoned, _engine.Name);
+        }
+    }
 
     /// <summary>Reads the pool's counters (summed over threads and stripes; exact when the pool is quiet).</summary>
     /// <returns>A snapshot.</returns>

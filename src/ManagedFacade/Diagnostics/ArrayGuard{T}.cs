@@ -81,6 +81,10 @@ internal sealed class ArrayGuard<T>
         return true;
     }
 
+    /// <summary>Stops tracking <paramref name="array"/> as out: its holder was collected with it.</summary>
+    /// <param name="array">An array handed out and not returned (not empty).</param>
+    public void Forget(T[] array) => _items.Forget(array);
+
     /// <summary>The rent stacks of the arrays handed out and not returned (empty when stacks are not kept).</summary>
     /// <returns>A new list; each leak is also raised as a <c>Leak</c> event.</returns>
     public List<StackTrace> GetLeaks() => _items.GetLeaks();

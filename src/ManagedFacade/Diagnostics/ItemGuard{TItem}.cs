@@ -62,7 +62,7 @@ internal sealed class ItemGuard<TItem>
     /// <returns>True when the item had been handed out and returned before (a re-rent), false for a new item.</returns>
     public bool OnRent(TItem item, out bool cleared)
     {
-        StackTrace? stack = _keepStacks ? CallerStack() : null;
+        StackTrace? stack = _keepStacks ? CallerStack(_guardFrames) : null;
         bool wasReturned;
         lock (_outstanding)
         {
@@ -105,6 +105,27 @@ internal sealed class ItemGuard<TItem>
 
         Report(kind, item, rentStack: null);
         return false;
+    }
+
+    /// <summary>Where <paramref name="item"/>, handed out and not returned, was rented; null when it is not out or stacks are not kept.</summary>
+    /// <param name="item">The item.</param>
+    /// <returns>The rent stack, or null.</returns>
+    public StackTrace? GetRentStack(TItem item)
+    {
+        lock (_outstanding)
+        {
+            return _outstanding.TryGetValue(item, out RentRecord? record) ? record.RentStack : null;
+        }
+    }
+
+    /// <summary>Stops tracking <paramref name="item"/> as out: its holder was collected with it, and it will never come back.</summary>
+    /// <param name="item">An item handed out and not returned.</param>
+    public void Forget(TItem item)
+    {
+        lock (_outstanding)
+        {
+            _outstanding.Remove(item);
+        }
     }
 
     /// <summary>The rent stacks of the items handed out and not returned (empty when stacks are not kept).</summary>
@@ -174,16 +195,18 @@ internal sealed class ItemGuard<TItem>
     }
 
     /// <summary>
-    /// The stack of the rent's caller: the current stack without its leading frames in NativePool's assemblies (at most
-    /// the guard frames). Counted, not assumed: once tiered compilation inlines a frame of the rent path, a fixed skip
-    /// would cut the caller's own frame.
+    /// The stack of the library's caller: the current stack without its leading frames in NativePool's assemblies (this
+    /// method's and at most <paramref name="guardFrames"/> more). Counted, not assumed: once tiered compilation inlines a
+    /// frame of the path here, a fixed skip would cut the caller's own frame.
     /// </summary>
+    /// <param name="guardFrames">The most library frames above this method's to leave out.</param>
+    /// <returns>The stack from the first frame that is not the library's.</returns>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private StackTrace CallerStack()
+    internal static StackTrace CallerStack(int guardFrames)
     {
         var full = new StackTrace(false);
         int skip = 0;
-        while (skip < full.FrameCount && skip <= _guardFrames && IsLibraryFrame(full.GetFrame(skip)))
+        while (skip < full.FrameCount && skip <= guardFrames && IsLibraryFrame(full.GetFrame(skip)))
         {
             skip++;
         }

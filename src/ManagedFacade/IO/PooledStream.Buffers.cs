@@ -13,7 +13,7 @@ public sealed partial class PooledStream
     /// contents, once); the blocks stay the stream's until <c>Dispose</c>.
     /// </summary>
     /// <returns>The buffer; valid until <c>Dispose</c> (a later write may move the contents to a larger buffer).</returns>
-    /// <exception cref="InvalidOperationException">The stream is longer than an array can be, or in use by another thread.</exception>
+    /// <exception cref="InvalidOperationException">The stream's capacity is more than an array can hold (<see cref="Array.MaxLength"/>), or the stream is in use by another thread.</exception>
     /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
     public override byte[] GetBuffer()
     {
@@ -30,7 +30,7 @@ public sealed partial class PooledStream
 
     /// <summary>The contents as an array segment of <see cref="Length"/> bytes (see <see cref="GetBuffer"/>).</summary>
     /// <param name="buffer">The contents, or default.</param>
-    /// <returns>False once disposed, or when the stream is longer than an array can be.</returns>
+    /// <returns>False once disposed, or when the stream's capacity is more than an array can hold (nothing is allocated then).</returns>
     /// <exception cref="InvalidOperationException">The stream is in use by another thread.</exception>
     public override bool TryGetBuffer(out ArraySegment<byte> buffer)
     {
@@ -43,7 +43,7 @@ public sealed partial class PooledStream
         EnterWriter();
         try
         {
-            if (_length > Array.MaxLength)
+            if (!FitsOneArray)
             {
                 return false;
             }
@@ -60,7 +60,8 @@ public sealed partial class PooledStream
     /// <summary>
     /// Copies the contents into a new array. This allocates the whole length, which pooling exists to avoid: prefer
     /// <see cref="GetReadOnlySequence"/>, <see cref="CopyTo(System.IO.Stream, int)"/> or <see cref="WriteTo(System.IO.Stream)"/>.
-    /// On a stream long enough for the large object heap (85 000 bytes or more) it raises the <c>StreamCopiedToArray</c> event.
+    /// Raises the manager's <see cref="PooledStreamManager.StreamConvertedToArray"/> event, and on a stream long enough for the
+    /// large object heap (85 000 bytes or more) the event source's <c>StreamCopiedToArray</c>.
     /// </summary>
     /// <returns>A new array of <see cref="Length"/> bytes.</returns>
     /// <exception cref="NotSupportedException">The manager's <see cref="PooledStreamManagerOptions.ThrowExceptionOnToArray"/> is set.</exception>
@@ -71,7 +72,7 @@ public sealed partial class PooledStream
         EnterReader();
         try
         {
-            _manager.CheckToArray(this);
+            _manager.OnToArray(this, _length);
             if (_length > Array.MaxLength)
             {
                 ThrowHelper.ThrowInvalidOperation("The stream is longer than an array can be: read it with GetReadOnlySequence, CopyTo or WriteTo.");
@@ -245,14 +246,21 @@ public sealed partial class PooledStream
             return _blocks![0]!;
         }
 
-        if (_length > Array.MaxLength)
+        if (!FitsOneArray)
         {
-            ThrowHelper.ThrowInvalidOperation("The stream is longer than an array can be: read it with GetReadOnlySequence, CopyTo or WriteTo.");
+            ThrowHelper.ThrowInvalidOperation(FormattableString.Invariant(
+                $"The stream's capacity of {CurrentCapacity} bytes is more than an array can hold: read it with GetReadOnlySequence, CopyTo or WriteTo."));
         }
 
-        MoveToBuffer((int)Math.Min(CurrentCapacity, Array.MaxLength));
+        MoveToBuffer((int)CurrentCapacity);
         return _buffer!;
     }
+
+    /// <summary>
+    /// Whether <see cref="GetBuffer"/> can return the contents in one array at least <see cref="Capacity64"/> long (the
+    /// stream's length is at most its capacity, so a stream longer than an array fails this too).
+    /// </summary>
+    private bool FitsOneArray => CurrentCapacity <= Array.MaxLength;
 
     /// <summary>Hands out storage (or a pooled stand-in) for a write of at least <paramref name="sizeHint"/> bytes at the position.</summary>
     private byte[] Grant(int sizeHint, out int offset, out int length)
@@ -316,8 +324,8 @@ public sealed partial class PooledStream
         }
     }
 
-    /// <summary>Forgets the memory handed out, returning a pooled stand-in.</summary>
-    private void ReleaseGrant()
+    /// <summary>Forgets the memory handed out, returning a pooled stand-in (or, <paramref name="abandoned"/>, counting it as dropped).</summary>
+    private void ReleaseGrant(bool abandoned = false)
     {
         if (_extras is not { } extras)
         {
@@ -326,7 +334,7 @@ public sealed partial class PooledStream
 
         if (extras.GrantKind == GrantKind.Rented && extras.GrantArray is { } rented)
         {
-            _manager.Return(rented, rented.Length);
+            _manager.LetGo(this, rented, rented.Length, abandoned);
         }
 
         extras.GrantArray = null;

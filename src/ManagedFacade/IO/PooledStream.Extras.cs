@@ -1,4 +1,6 @@
+using System;
 using System.Collections.Generic;
+using System.Diagnostics;
 using System.Threading;
 
 namespace NativePool;
@@ -54,6 +56,31 @@ public sealed partial class PooledStream
         return assigned != 0 ? assigned : extras.Id;
     }
 
+    /// <summary>The time since the stream was created, if <see cref="RecordCreationTime"/> took it.</summary>
+    internal TimeSpan? Lifetime =>
+        // Volatile: as for Tag.
+        Volatile.Read(ref _extras) is { CreatedAt: not 0 } extras ? Stopwatch.GetElapsedTime(extras.CreatedAt) : null;
+
+    /// <summary>Takes the creation time, for the <see cref="PooledStreamManager.StreamDisposed"/> event's lifetime.</summary>
+    internal void RecordCreationTime() => GetExtras().CreatedAt = Stopwatch.GetTimestamp();
+
+    /// <summary>Keeps where the stream was created and first disposed, for a <see cref="PooledStreamManager.StreamDoubleDisposed"/> event.</summary>
+    internal void RecordDisposal(StackTrace? allocationStack, StackTrace? disposeStack)
+    {
+        Extras extras = GetExtras();
+        extras.AllocationStack = allocationStack;
+        extras.DisposeStack = disposeStack;
+    }
+
+    /// <summary>What <see cref="RecordDisposal"/> kept, or nulls.</summary>
+    internal void GetDisposal(out StackTrace? allocationStack, out StackTrace? disposeStack)
+    {
+        // Volatile: as for Tag.
+        Extras? extras = Volatile.Read(ref _extras);
+        allocationStack = extras?.AllocationStack;
+        disposeStack = extras?.DisposeStack;
+    }
+
     /// <summary>The extra state of one stream (mutable: do not make it a struct).</summary>
     private sealed class Extras
     {
@@ -80,5 +107,27 @@ public sealed partial class PooledStream
 
         /// <summary>Where that memory lives.</summary>
         public GrantKind GrantKind;
+
+        /// <summary>Set by a <c>Dispose</c> that left the storage to a member holding a claim: finalized with the stream.</summary>
+        public CollectionWatch? Watch;
+
+        /// <summary>The <see cref="Stopwatch"/> timestamp of the stream's creation, when taken (0 otherwise).</summary>
+        public long CreatedAt;
+
+        /// <summary>Where the stream was created, kept at its first <c>Dispose</c> (see <see cref="RecordDisposal"/>).</summary>
+        public StackTrace? AllocationStack;
+
+        /// <summary>Where the stream was first disposed (see <see cref="RecordDisposal"/>).</summary>
+        public StackTrace? DisposeStack;
+    }
+
+    /// <summary>
+    /// Reachable only from its stream, so finalized when the stream is collected: then lets <see cref="OnCollected"/>
+    /// count the storage as dropped if the member that was to release it never did. Made only by a <c>Dispose</c> that
+    /// met a claim, since <c>Dispose</c> suppresses the stream's own finalizer.
+    /// </summary>
+    private sealed class CollectionWatch(PooledStream stream)
+    {
+        ~CollectionWatch() => stream.OnCollected();
     }
 }

@@ -11,20 +11,12 @@ public sealed partial class PooledStream
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void EnsureCapacity(long capacity)
     {
-        if (capacity > WriteLimit)
-        {
-            if (capacity > MaximumLength)
-            {
-                ThrowHelper.ThrowIO("Stream was too long.");
-            }
-
-            _manager.ThrowOverCapacity(this, capacity);
-        }
-
+        CheckCapacity(capacity);
         if (capacity <= CurrentCapacity)
         {
             return;
         }
+
         if (_buffer is not null)
         {
             if (capacity > Array.MaxLength)
@@ -56,6 +48,36 @@ public sealed partial class PooledStream
         }
     }
 
+    /// <summary>Makes the storage of a new, empty stream one buffer of at least <paramref name="capacity"/> bytes, renting no block.</summary>
+    /// <exception cref="System.IO.IOException"><paramref name="capacity"/> is more than the manager allows.</exception>
+    internal void StartWithBuffer(int capacity)
+    {
+        EnterWriter();
+        try
+        {
+            CheckCapacity(capacity);
+            MoveToBuffer(capacity);
+        }
+        finally
+        {
+            ExitWriter();
+        }
+    }
+
+    /// <summary>Throws when the stream may not hold <paramref name="capacity"/> bytes: past the manager's <see cref="PooledStreamManagerOptions.MaximumStreamCapacity"/> (with its event) or the longest stream.</summary>
+    private void CheckCapacity(long capacity)
+    {
+        if (capacity > WriteLimit)
+        {
+            if (capacity > MaximumLength)
+            {
+                ThrowHelper.ThrowIO("Stream was too long.");
+            }
+
+            _manager.ThrowOverCapacity(this, capacity);
+        }
+    }
+
     /// <summary>
     /// Moves the contents into one buffer of at least <paramref name="capacity"/> bytes. The storage moved away from is
     /// retired (kept until <c>Dispose</c>), and memory handed out by <see cref="GetMemory"/> and not yet advanced is
@@ -66,13 +88,13 @@ public sealed partial class PooledStream
         byte[] buffer = _manager.RentBuffer(capacity);
         CopyOut(0, buffer.AsSpan(0, (int)_length));
         DetachGrant();
-        List<(byte[] Array, int Dirty)> retired = GetExtras().Retired ??= [];
         if (_buffer is { } old)
         {
-            retired.Add((old, (int)Math.Min(_dirty, old.Length)));
+            (GetExtras().Retired ??= []).Add((old, (int)Math.Min(_dirty, old.Length)));
         }
         else if (_blocks is { } blocks)
         {
+            List<(byte[] Array, int Dirty)> retired = GetExtras().Retired ??= [];
             int blockSize = BlockMask + 1;
             for (int i = 0; i < _blockCount; i++)
             {
@@ -89,14 +111,24 @@ public sealed partial class PooledStream
     }
 
     /// <summary>Gives every block, buffer, retired array and the block list back to the manager; runs once, when no member holds a claim.</summary>
-    private void ReleaseStorage()
+    private void ReleaseStorage() => LetGoOfStorage(abandoned: false);
+
+    /// <summary>
+    /// The stream was collected holding storage that no member will give back (never disposed, or disposed while a
+    /// member that then never finished held a claim): every array is counted as dropped, none is pooled again (a buffer
+    /// or sequence handed out may still be referenced elsewhere). Runs once, from <see cref="OnCollected"/>.
+    /// </summary>
+    private void AbandonStorage() => LetGoOfStorage(abandoned: true);
+
+    /// <summary>Lets go of every block, buffer, retired array and the block list: back to the pools, or <paramref name="abandoned"/> (counted as dropped).</summary>
+    private void LetGoOfStorage(bool abandoned)
     {
         long dirty = _dirty;
-        ReleaseGrant();
+        ReleaseGrant(abandoned);
         if (_buffer is { } buffer)
         {
             _buffer = null;
-            _manager.Return(buffer, (int)Math.Min(dirty, buffer.Length));
+            _manager.LetGo(this, buffer, (int)Math.Min(dirty, buffer.Length), abandoned);
         }
 
         if (_blocks is { } blocks)
@@ -105,11 +137,18 @@ public sealed partial class PooledStream
             int blockSize = BlockMask + 1;
             for (int i = 0; i < _blockCount; i++)
             {
-                _manager.Return(blocks[i]!, (int)Math.Clamp(dirty - ((long)i * blockSize), 0, blockSize));
+                _manager.LetGo(this, blocks[i]!, (int)Math.Clamp(dirty - ((long)i * blockSize), 0, blockSize), abandoned);
             }
 
             _blockCount = 0;
-            StripedArrayPool<byte[]?>.Shared.Return(blocks, clearArray: true);
+            if (abandoned)
+            {
+                StripedArrayPool<byte[]?>.Shared.Abandon(blocks);
+            }
+            else
+            {
+                StripedArrayPool<byte[]?>.Shared.Return(blocks, clearArray: true);
+            }
         }
 
         if (_extras is { Retired: { } retired } extras)
@@ -117,7 +156,7 @@ public sealed partial class PooledStream
             extras.Retired = null;
             foreach ((byte[] array, int dirtyBytes) in retired)
             {
-                _manager.Return(array, dirtyBytes);
+                _manager.LetGo(this, array, dirtyBytes, abandoned);
             }
         }
 

@@ -38,8 +38,8 @@ namespace NativePool;
 /// give its claim back releases it. Exactly one thread sees the word go to "disposed, unclaimed", so the storage is
 /// released once, after every member that used it has finished, and nothing waits for anything: a stream disposed
 /// while another thread reads or writes it never hangs and never hands a block to two streams. A second
-/// <c>Dispose</c> raises the <c>StreamDoubleDisposed</c> event (in guarded mode it is misuse, handled per the manager's
-/// policy).
+/// <c>Dispose</c> raises the manager's <see cref="PooledStreamManager.StreamDoubleDisposed"/> event and the event
+/// source's <c>DoubleReturn</c> (in guarded mode it is misuse, handled per the manager's policy).
 /// </para>
 /// </remarks>
 public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
@@ -52,6 +52,12 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
 
     /// <summary>One reader in the state's count of readers (the bits above <see cref="WriterBit"/>).</summary>
     private const int OneReader = 4;
+
+    /// <summary>
+    /// The state bit set when the stream is collected (<see cref="OnCollected"/>): a claim never given back, so no member
+    /// of a resurrected stream releases storage the collection already let go of.
+    /// </summary>
+    private const int CollectedBit = 1 << 30;
 
     private readonly PooledStreamManager _manager;
 
@@ -71,7 +77,8 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     /// <summary>Bytes from the start of the storage that may have been written (zeroed on return when the manager zeroes).</summary>
     private long _dirty;
 
-    internal PooledStream(PooledStreamManager manager, string? tag)
+    /// <summary>Creates a stream of <paramref name="manager"/>; the arguments after the tag are for the <see cref="PooledStreamManager.StreamCreated"/> event.</summary>
+    internal PooledStream(PooledStreamManager manager, string? tag, long requestedSize, bool contiguous)
     {
         _manager = manager;
         if (tag is not null)
@@ -79,22 +86,11 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
             _extras = new Extras { Tag = tag };
         }
 
-        manager.OnStreamCreated(this);
+        manager.OnStreamCreated(this, requestedSize, contiguous);
     }
 
-    /// <summary>Reports a stream that was never disposed (the <c>StreamFinalized</c> event); its storage is left to the garbage collector, not returned.</summary>
-    /// <remarks>
-    /// The storage is not given back to the pool here: a buffer or sequence the stream handed out may still be reachable
-    /// from elsewhere, and returning it would give it a second tenant.
-    /// </remarks>
-    ~PooledStream()
-    {
-        // Volatile: the last Dispose may have run on another thread before the stream became unreachable.
-        if ((Volatile.Read(ref _state) & DisposedBit) == 0)
-        {
-            _manager.OnStreamFinalized(this);
-        }
-    }
+    /// <summary>Reports a stream that was never disposed (the <c>StreamFinalized</c> event) and counts its storage as dropped (see <see cref="OnCollected"/>).</summary>
+    ~PooledStream() => OnCollected();
 
     /// <summary>The manager the stream's buffers come from.</summary>
     public PooledStreamManager Manager => _manager;
@@ -463,6 +459,13 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
         {
             ReleaseStorage();
         }
+        else
+        {
+            // A member holds a claim and releases the storage when it gives it back. Should that member never finish
+            // (a copy awaiting a destination that never completes) and be collected with the stream, the watch's
+            // finalizer counts the storage as dropped (Close suppresses this stream's own finalizer).
+            GetExtras().Watch = new CollectionWatch(this);
+        }
 
         _manager.OnStreamDisposed(this, length);
         base.Dispose(disposing);
@@ -552,9 +555,36 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void ReleaseAfterDispose()
     {
-        // Interlocked: no one else changes a word holding the writer bit but Dispose (already done); clears the claim.
-        Interlocked.Add(ref _state, -WriterBit);
-        ReleaseStorage();
+        // Interlocked: only Dispose and a collection change a word holding the writer bit; clears the claim, and releases
+        // unless the collection's bit says the storage was already let go of.
+        if (Interlocked.Add(ref _state, -WriterBit) == DisposedBit)
+        {
+            ReleaseStorage();
+        }
+    }
+
+    /// <summary>
+    /// The stream became unreachable: with storage still held (never disposed, or disposed while a member held a claim it
+    /// never gave back), that storage is counted as dropped, not given back to the pool — a buffer or sequence the stream
+    /// handed out may still be reachable from elsewhere, and pooling it would give it a second tenant. A stream never
+    /// disposed is also reported (the <c>StreamFinalized</c> event). Runs on the finalizer thread, at most once.
+    /// </summary>
+    private void OnCollected()
+    {
+        // Interlocked: the stream and its watch may both be finalized, and a member of a resurrected stream may still give
+        // a claim back; the bit makes this run once and keeps any such member from releasing afterwards.
+        int state = Interlocked.Or(ref _state, CollectedBit);
+        if ((state & CollectedBit) != 0 || state == DisposedBit)
+        {
+            // Already collected, or disposed and released.
+            return;
+        }
+
+        AbandonStorage();
+        if ((state & DisposedBit) == 0)
+        {
+            _manager.OnStreamFinalized(this);
+        }
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]

@@ -1,8 +1,6 @@
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
-using System.Diagnostics.CodeAnalysis;
-using System.Diagnostics.Tracing;
 using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Threading;
@@ -24,10 +22,13 @@ namespace NativePool;
 /// <see cref="MaximumBufferSize"/> are allocated at their exact length and dropped when the stream is disposed.
 /// </para>
 /// <para>
-/// Diagnostics. A second <c>Dispose</c> of a stream raises the <c>DoubleReturn</c> event; in guarded mode it is misuse,
-/// handled per <see cref="PooledStreamManagerOptions.MisusePolicy"/> (by default it throws). With leak tracking or
-/// guarded mode, <see cref="GetLeaks"/> names where each stream not yet disposed was created. <c>ToArray</c> on a stream
-/// long enough for the large object heap raises the <c>StreamCopiedToArray</c> event.
+/// Diagnostics. The manager raises RecyclableMemoryStreamManager's events in process (<see cref="StreamCreated"/>,
+/// <see cref="StreamDisposed"/>, <see cref="StreamDoubleDisposed"/>, <see cref="StreamFinalized"/>,
+/// <see cref="StreamOverCapacity"/>, <see cref="StreamConvertedToArray"/>, <see cref="BufferDiscarded"/>,
+/// <see cref="UsageReport"/>), and the <c>NativePool</c> event source writes the stream events out of process. A second
+/// <c>Dispose</c> of a stream is misuse in guarded mode, handled per <see cref="PooledStreamManagerOptions.MisusePolicy"/>
+/// (by default it throws). With leak tracking or guarded mode, <see cref="GetLeaks"/> names where each stream not yet
+/// disposed was created, and the events carry creation and dispose stacks.
 /// </para>
 /// <para>
 /// Concurrency: any number of threads may create and dispose streams at once; the manager never blocks outside guarded
@@ -35,7 +36,7 @@ namespace NativePool;
 /// time, as a <see cref="System.IO.MemoryStream"/> is; only its disposal is safe to race.
 /// </para>
 /// </remarks>
-public sealed class PooledStreamManager
+public sealed partial class PooledStreamManager
 {
     /// <summary>The managers alive, for the meter's stream readings (declared first: the shared manager's constructor adds itself).</summary>
     private static readonly WeakList<PooledStreamManager> s_managers = new();
@@ -44,8 +45,8 @@ public sealed class PooledStreamManager
     private static readonly Func<PooledStreamManager> s_createShared = static () => new PooledStreamManager(new PooledStreamManagerOptions(), isShared: true);
     private static readonly PooledStreamManager? s_shared = SharedPool.TryCreate(s_createShared);
 
-    /// <summary>The frames a stream's creation stack leaves out: the item guard's, <see cref="OnStreamCreated"/> and the stream's constructor.</summary>
-    private const int GuardFrames = 3;
+    /// <summary>The frames a stream's creation stack leaves out: the item guard's, <see cref="OnStreamCreatedObserved"/>, <see cref="OnStreamCreated"/> and the stream's constructor.</summary>
+    private const int GuardFrames = 4;
 
     private readonly StripedArrayPool<byte> _buffers;
     private readonly int _blockSize;
@@ -89,6 +90,7 @@ public sealed class PooledStreamManager
         if (_guarded || options.TrackLeaks)
         {
             _streams = new ItemGuard<PooledStream>(_buffers.Engine, itemBytes: null, keepStacks: true, GuardFrames, options.MisusePolicy, options.OnMisuse);
+            _observesStreams = true;
         }
 
         lock (s_managers)
@@ -163,12 +165,12 @@ public sealed class PooledStreamManager
 
     /// <summary>Creates an empty stream; no buffer is rented until the first write.</summary>
     /// <returns>A stream to dispose when done (disposing returns its buffers).</returns>
-    public PooledStream GetStream() => new(this, tag: null);
+    public PooledStream GetStream() => new(this, tag: null, requestedSize: 0, contiguous: false);
 
     /// <summary>Creates an empty stream named by <paramref name="tag"/> in events and <see cref="PooledStream.ToString"/>.</summary>
     /// <param name="tag">Any text, or null.</param>
     /// <returns>A stream to dispose when done.</returns>
-    public PooledStream GetStream(string? tag) => new(this, tag);
+    public PooledStream GetStream(string? tag) => new(this, tag, requestedSize: 0, contiguous: false);
 
     /// <summary>Creates an empty stream with room for at least <paramref name="capacity"/> bytes.</summary>
     /// <param name="capacity">The bytes to make room for, 0 or more.</param>
@@ -191,9 +193,9 @@ public sealed class PooledStreamManager
     /// </summary>
     /// <param name="tag">Any text, or null.</param>
     /// <param name="requiredSize">The bytes to make room for, 0 or more.</param>
-    /// <param name="asContiguousBuffer">Start in one buffer (as if <see cref="PooledStream.GetBuffer"/> had been called) instead of blocks.</param>
+    /// <param name="asContiguousBuffer">Start in one buffer (as if <see cref="PooledStream.GetBuffer"/> had been called), renting no block.</param>
     /// <returns>A stream to dispose when done.</returns>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="requiredSize"/> is negative.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="requiredSize"/> is negative, or more than <see cref="Array.MaxLength"/> for a contiguous buffer.</exception>
     /// <exception cref="System.IO.IOException"><paramref name="requiredSize"/> is more than <see cref="MaximumStreamCapacity"/>.</exception>
     public PooledStream GetStream(string? tag, long requiredSize, bool asContiguousBuffer)
     {
@@ -202,13 +204,22 @@ public sealed class PooledStreamManager
             ThrowHelper.ThrowArgumentOutOfRange(nameof(requiredSize), "The capacity must not be negative.");
         }
 
-        var stream = new PooledStream(this, tag);
+        bool contiguous = asContiguousBuffer && requiredSize > _blockSize;
+        if (contiguous && requiredSize > Array.MaxLength)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(requiredSize), "A contiguous buffer cannot be longer than an array (Array.MaxLength bytes).");
+        }
+
+        var stream = new PooledStream(this, tag, requiredSize, contiguous);
         try
         {
-            stream.Capacity64 = requiredSize;
-            if (asContiguousBuffer && requiredSize > _blockSize)
+            if (contiguous)
             {
-                _ = stream.GetBuffer();
+                stream.StartWithBuffer((int)requiredSize);
+            }
+            else
+            {
+                stream.Capacity64 = requiredSize;
             }
         }
         catch
@@ -283,7 +294,7 @@ public sealed class PooledStreamManager
     /// <exception cref="System.IO.IOException">The contents are more than <see cref="MaximumStreamCapacity"/>.</exception>
     public PooledStream GetStream(string? tag, ReadOnlySpan<byte> contents)
     {
-        var stream = new PooledStream(this, tag);
+        var stream = new PooledStream(this, tag, contents.Length, contiguous: false);
         try
         {
             stream.Write(contents);
@@ -349,55 +360,30 @@ public sealed class PooledStreamManager
         return buffer;
     }
 
-    /// <summary>Gives a block or buffer back, zeroing its first <paramref name="dirtyBytes"/> first when the manager zeroes.</summary>
+    /// <summary>
+    /// Lets go of a block or buffer <paramref name="stream"/> held: gives it back, zeroing its first
+    /// <paramref name="dirtyBytes"/> first when the manager zeroes (a buffer the pool does not keep raises
+    /// <see cref="BufferDiscarded"/>); or, <paramref name="abandoned"/> (the stream was collected holding it), counts it
+    /// as dropped without pooling it again.
+    /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal void Return(byte[] buffer, int dirtyBytes)
+    internal void LetGo(PooledStream stream, byte[] buffer, int dirtyBytes, bool abandoned)
     {
+        CountInUse(buffer, -buffer.Length);
+        if (abandoned)
+        {
+            _buffers.Abandon(buffer);
+            return;
+        }
+
         if (_zeroOnReturn)
         {
             buffer.AsSpan(0, Math.Clamp(dirtyBytes, 0, buffer.Length)).Clear();
         }
 
-        CountInUse(buffer, -buffer.Length);
-        _buffers.Return(buffer);
-    }
-
-    /// <summary>Throws when <see cref="ThrowExceptionOnToArray"/> is set.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal void CheckToArray(PooledStream stream)
-    {
-        if (_throwOnToArray)
+        if (!_buffers.ReturnKept(buffer))
         {
-            ThrowHelper.ThrowNotSupported($"The stream's manager '{Name}' does not allow ToArray (ThrowExceptionOnToArray); stream {stream}.");
-        }
-    }
-
-    /// <summary>A stream was created: remembered with its stack when streams are tracked, and the verbose event.</summary>
-    internal void OnStreamCreated(PooledStream stream)
-    {
-        _streams?.OnRent(stream, out _);
-        if (NativePoolEventSource.Log.IsEnabled(EventLevel.Verbose, EventKeywords.All))
-        {
-            NativePoolEventSource.Log.StreamCreated(stream.Id, _buffers.Engine.Id, stream.Tag ?? "", Name);
-        }
-    }
-
-    /// <summary>A stream was disposed for the first time.</summary>
-    internal void OnStreamDisposed(PooledStream stream, long length)
-    {
-        _streams?.OnReturn(stream, cleared: false);
-        if (NativePoolEventSource.Log.IsEnabled(EventLevel.Verbose, EventKeywords.All))
-        {
-            NativePoolEventSource.Log.StreamDisposed(stream.Id, length, _buffers.Engine.Id, stream.Tag ?? "", Name);
-        }
-    }
-
-    /// <summary>A stream was collected without being disposed: the warning event (a tracked stream is held until disposed, so only untracked ones get here).</summary>
-    internal void OnStreamFinalized(PooledStream stream)
-    {
-        if (NativePoolEventSource.Log.IsEnabled())
-        {
-            NativePoolEventSource.Log.StreamFinalized(stream.Id, _buffers.Engine.Id, stream.Tag ?? "", Name);
+            OnDiscarded(stream, buffer);
         }
     }
 
@@ -406,42 +392,4 @@ public sealed class PooledStreamManager
     private void CountInUse(byte[] array, long bytes) =>
         // Interlocked: streams on every thread rent and return at once; the readings must add up when they stop.
         Interlocked.Add(ref _inUseBytes[array.Length == _blockSize ? 0 : 1], bytes);
-
-    /// <summary>Throws <see cref="System.IO.IOException"/>, with the <c>StreamOverCapacity</c> event, for a stream that would need more than <see cref="MaximumStreamCapacity"/>.</summary>
-    [DoesNotReturn]
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    internal void ThrowOverCapacity(PooledStream stream, long capacity)
-    {
-        if (NativePoolEventSource.Log.IsEnabled())
-        {
-            NativePoolEventSource.Log.StreamOverCapacity(stream.Id, capacity, _maximumStreamCapacity, _buffers.Engine.Id, stream.Tag ?? "", Name);
-        }
-
-        ThrowHelper.ThrowIO(FormattableString.Invariant($"The stream would need {capacity} bytes, more than the manager's MaximumStreamCapacity of {_maximumStreamCapacity} bytes; stream {stream}."));
-    }
-
-    /// <summary>A stream was disposed again: the event, and in guarded mode the misuse policy.</summary>
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    internal void OnDoubleDispose(PooledStream stream)
-    {
-        if (_guarded && _streams is not null)
-        {
-            _streams.Report(PoolMisuseKind.DoubleReturn, stream, rentStack: null);
-        }
-        else if (NativePoolEventSource.Log.IsEnabled())
-        {
-            NativePoolEventSource.Log.DoubleReturn(NativePoolEventSource.ItemId(stream), 0, _buffers.Engine.Id, Name);
-        }
-    }
-
-    /// <summary>A stream was copied into a new array: the event when the array lands on the large object heap.</summary>
-    internal void OnCopiedToArray(PooledStream stream, int length)
-    {
-        // The runtime's large object heap threshold: arrays of this many bytes or more are allocated there.
-        const int LargeObjectBytes = 85_000;
-        if (length >= LargeObjectBytes && NativePoolEventSource.Log.IsEnabled())
-        {
-            NativePoolEventSource.Log.StreamCopiedToArray(stream.Id, length, _buffers.Engine.Id, stream.Tag ?? "", Name);
-        }
-    }
 }

@@ -11,4 +11,7 @@ internal enum BufferDroppedReason
 
     /// <summary>The pool's policy refused the item (an object pool's policy returned false).</summary>
     Rejected = 2,
+
+    /// <summary>The item was never returned: what held it was collected with it (a pooled stream's storage).</summary>
+    Abandoned = 3,
 }

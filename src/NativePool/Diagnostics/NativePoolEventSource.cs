@@ -85,7 +85,7 @@ internal sealed class NativePoolEventSource : EventSource
         WriteInts(BufferTrimPollId, [poolId, pressure], poolName);
     }
 
-    /// <summary>A returned item was not kept.</summary>
+    /// <summary>An item was not kept: returned to a full pool, oversize, rejected, or abandoned by a collected stream.</summary>
     [Event(BufferDroppedId, Level = EventLevel.Informational)]
     public void BufferDropped(int bufferId, int bufferSize, int poolId, int sizeClass, BufferDroppedReason reason, string poolName)
     {
@@ -137,7 +137,7 @@ internal sealed class NativePoolEventSource : EventSource
         WriteStream(StreamDisposedId, [streamId, length], poolId, tag, poolName);
     }
 
-    /// <summary>A pooled stream was collected without being disposed: its storage went to the garbage collector instead of back to the pool.</summary>
+    /// <summary>A pooled stream was collected without being disposed: its storage is counted as dropped instead of going back to the pool.</summary>
     [Event(StreamFinalizedId, Level = EventLevel.Warning)]
     public void StreamFinalized(long streamId, int poolId, string tag, string poolName)
     {

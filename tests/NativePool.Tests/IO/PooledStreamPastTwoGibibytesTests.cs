@@ -44,6 +44,50 @@ public class PooledStreamPastTwoGibibytesTests
 
     [HugeFact]
     [Trait("Category", "Huge")]
+    public void AStreamWithRoomPastTheLongestArrayRefusesTryGetBufferAndGetBufferAsRecyclableMemoryStreamDoesWithoutAllocating()
+    {
+        // 20 480 blocks of 128 KiB: a capacity no array can hold, though the stream is empty.
+        const long Size = 2_684_354_560;
+
+        // RecyclableMemoryStream, the reference: TryGetBuffer is false and its capacity stays. Its free blocks are not
+        // kept (one block's worth at most), so they do not stay in memory beside ours.
+        var recyclable = new RecyclableMemoryStreamManager(new RecyclableMemoryStreamManager.Options { MaximumSmallPoolFreeBytes = 128 * 1024 });
+        using (RecyclableMemoryStream reference = recyclable.GetStream("huge", Size))
+        {
+            Assert.Equal(Size, reference.Capacity64);
+            Assert.False(reference.TryGetBuffer(out ArraySegment<byte> referenceSegment));
+            Assert.Equal(0, referenceSegment.Count);
+            Assert.Equal(Size, reference.Capacity64);
+        }
+
+        PooledStreamManager manager = PooledStreamManager.Create(new PooledStreamManagerOptions { TrimmingEnabled = false });
+        using (PooledStream stream = manager.GetStream("huge", Size))
+        {
+            Assert.Equal(Size, stream.Capacity64);
+
+            long before = GC.GetAllocatedBytesForCurrentThread();
+            Assert.False(stream.TryGetBuffer(out ArraySegment<byte> segment));
+            long refusing = GC.GetAllocatedBytesForCurrentThread() - before;
+            Assert.Equal(0, segment.Count);
+            Assert.Equal(Size, stream.Capacity64);
+
+            before = GC.GetAllocatedBytesForCurrentThread();
+            Assert.Throws<InvalidOperationException>(() => stream.GetBuffer());
+            long throwing = GC.GetAllocatedBytesForCurrentThread() - before;
+            Assert.Equal(Size, stream.Capacity64);
+
+            // Neither allocates storage: not even one block's worth (the exception and its message are far less).
+            Assert.True(refusing < manager.BlockSize, $"TryGetBuffer allocated {refusing} bytes.");
+            Assert.True(throwing < manager.BlockSize, $"GetBuffer allocated {throwing} bytes.");
+            Assert.Equal(0, manager.BufferBytesInUse);
+            Assert.Equal(Size, manager.BlockBytesInUse);
+        }
+
+        Assert.Equal(0, manager.GetStatistics().Outstanding);
+    }
+
+    [HugeFact]
+    [Trait("Category", "Huge")]
     public void AStreamOfThreeGibibytesWritesReadsAndRefusesOnlyTheOneArrayViews()
     {
         PooledStreamManager manager = PooledStreamManager.Create(new PooledStreamManagerOptions { TrimmingEnabled = false });

@@ -48,8 +48,8 @@ public class PooledStreamRecyclableParityTests
             Name = name ?? UniqueName(),
         });
 
-    // RecyclableMemoryStream's MaximumStreamCapacity is never set here: past it RMS throws OutOfMemoryException, which
-    // aborts this test host, so its over-capacity path is not exercised; ours is checked on its own.
+    // RecyclableMemoryStream's MaximumStreamCapacity is set only where its over-capacity path is compared (it throws
+    // OutOfMemoryException there): see OptionsChangedAfterCreate… here and PooledStreamEventTests.
     private static RecyclableMemoryStreamManager Recyclable(bool throwOnToArray = false) =>
         new(new RecyclableMemoryStreamManager.Options { BlockSize = BlockSize, ThrowExceptionOnToArray = throwOnToArray });
 
@@ -640,6 +640,88 @@ public class PooledStreamRecyclableParityTests
     }
 
     [Fact]
+    public void ToStringAfterDisposeKeepsItsShapeWithALengthOfZeroWhereRecyclableMemoryStreamNamesTheFinalLength()
+    {
+        RecyclableMemoryStream reference = Recyclable().GetStream("tag");
+        reference.Write(Pattern(321));
+        reference.Dispose();
+        Assert.Matches(@"^Disposed: Id = [0-9a-f-]+, Tag = tag, Final Length: 321 bytes$", reference.ToString());
+
+        PooledStream stream = Manager().GetStream("tag");
+        stream.Write(Pattern(321));
+        stream.Dispose();
+        Assert.Equal(FormattableString.Invariant($"Id = {stream.Id}, Tag = tag, Length = 0 bytes"), stream.ToString());
+    }
+
+    [Fact]
+    public void ARangePastTheEndOfTheArrayThrowsArgumentOutOfRangeExceptionAsMemoryStreamWhereRecyclableMemoryStreamThrowsArgumentException()
+    {
+        var array = new byte[10];
+        using var memoryStream = new MemoryStream();
+        using RecyclableMemoryStream reference = Recyclable().GetStream();
+        using PooledStream stream = Manager().GetStream();
+        long position = 0;
+
+        Assert.Throws<ArgumentOutOfRangeException>(() => memoryStream.Write(array, 5, 10));
+        Assert.Throws<ArgumentOutOfRangeException>(() => memoryStream.Read(array, 5, 10));
+
+        Assert.IsType<ArgumentException>(Record.Exception(() => reference.Write(array, 5, 10)));
+        Assert.IsType<ArgumentException>(Record.Exception(() => reference.Read(array, 5, 10)));
+        Assert.IsType<ArgumentException>(Record.Exception(() => reference.SafeRead(array, 5, 10, ref position)));
+
+        Assert.Throws<ArgumentOutOfRangeException>(() => stream.Write(array, 5, 10));
+        Assert.Throws<ArgumentOutOfRangeException>(() => stream.Read(array, 5, 10));
+        Assert.Throws<ArgumentOutOfRangeException>(() => stream.SafeRead(array, 5, 10, ref position));
+    }
+
+    [Fact]
+    public void WritingPastTheEndAndGrowingZeroFillAsMemoryStreamWhereRecyclableMemoryStreamShowsAReusedBlocksOldBytes()
+    {
+        RecyclableMemoryStreamManager recyclable = Recyclable();
+        Assert.True(BytesNeverWrittenThatAreNotZero(recyclable.GetStream(), recyclable.GetStream()) > 0);
+
+        PooledStreamManager manager = Manager();
+        Assert.Equal(0, BytesNeverWrittenThatAreNotZero(manager.GetStream(), manager.GetStream()));
+
+        // The second stream reuses the first one's blocks: its gap and grown bytes were never written.
+        static int BytesNeverWrittenThatAreNotZero(MemoryStream first, MemoryStream second)
+        {
+            first.Write(Enumerable.Repeat((byte)0xEE, 2 * BlockSize).ToArray());
+            first.Dispose();
+            using (second)
+            {
+                second.Position = 100;
+                second.WriteByte(1);
+                second.SetLength(BlockSize + 500);
+                byte[] contents = second.ToArray();
+                return contents.Count(b => b != 0) - 1;
+            }
+        }
+    }
+
+    [Fact]
+    public void OptionsChangedAfterCreateChangeNothingWhereRecyclableMemoryStreamManagerReadsThemLive()
+    {
+        var referenceOptions = new RecyclableMemoryStreamManager.Options { BlockSize = BlockSize };
+        var recyclable = new RecyclableMemoryStreamManager(referenceOptions);
+        referenceOptions.MaximumStreamCapacity = 2 * BlockSize;
+        using (RecyclableMemoryStream reference = recyclable.GetStream())
+        {
+            Assert.Throws<OutOfMemoryException>(() => reference.Write(Pattern(4 * BlockSize)));
+        }
+
+        var options = new PooledStreamManagerOptions { BlockSize = BlockSize, TrimmingEnabled = false };
+        PooledStreamManager manager = PooledStreamManager.Create(options);
+        options.MaximumStreamCapacity = 2 * BlockSize;
+        options.BlockSize = 2 * BlockSize;
+        using PooledStream stream = manager.GetStream();
+        stream.Write(Pattern(4 * BlockSize));
+        Assert.Equal(4 * BlockSize, stream.Length);
+        Assert.Equal(0, manager.MaximumStreamCapacity);
+        Assert.Equal(BlockSize, manager.BlockSize);
+    }
+
+    [Fact]
     public void GetStreamWithARequiredSizeHasAtLeastThatCapacityAsRecyclableMemoryStreamDoes()
     {
         const long Size = (3 * BlockSize) + 5;
@@ -674,6 +756,39 @@ public class PooledStreamRecyclableParityTests
         }
 
         Assert.True(manager.BufferBytesInUse >= Size);
+    }
+
+    [Fact]
+    public void GetStreamAsAContiguousBufferRentsTheBufferAndNoBlockAsRecyclableMemoryStreamDoes()
+    {
+        const int Size = (5 * BlockSize) + 300;
+        RecyclableMemoryStreamManager recyclable = Recyclable();
+        using RecyclableMemoryStream reference = recyclable.GetStream("contiguous", Size, asContiguousBuffer: true);
+        Assert.Equal(0, recyclable.SmallPoolInUseSize);
+        Assert.True(recyclable.LargePoolInUseSize >= Size);
+
+        PooledStreamManager manager = Manager();
+        using (PooledStream stream = manager.GetStream("contiguous", Size, asContiguousBuffer: true))
+        {
+            Assert.Equal(0, manager.BlockBytesInUse);
+            Assert.Equal(stream.Capacity64, manager.BufferBytesInUse);
+            Assert.True(stream.Capacity64 >= Size);
+            Assert.Equal(1, manager.GetStatistics().Outstanding);
+        }
+
+        Assert.Equal(0, manager.GetStatistics().Outstanding);
+    }
+
+    [Fact]
+    public void GetStreamAsAContiguousBufferLongerThanAnArrayIsOutOfRangeAndRentsNothing()
+    {
+        // RMS throws OutOfMemoryException for a contiguous buffer past Array.MaxLength; ours refuses the argument
+        // before anything is rented (a block list of the same size would be gibibytes of blocks).
+        PooledStreamManager manager = Manager();
+        Assert.Equal(
+            "requiredSize",
+            Assert.Throws<ArgumentOutOfRangeException>(() => manager.GetStream("huge", Array.MaxLength + 1L, asContiguousBuffer: true)).ParamName);
+        Assert.Equal(0, manager.GetStatistics().Allocated);
     }
 
     [Fact]

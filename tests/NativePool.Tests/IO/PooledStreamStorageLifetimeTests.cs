@@ -1,4 +1,5 @@
 using System.IO;
+using System.Runtime.CompilerServices;
 using Microsoft.IO;
 
 namespace NativePool.Tests.IO;
@@ -171,5 +172,78 @@ public class PooledStreamStorageLifetimeTests
         }
 
         Assert.All(first.AsSpan(0, BlockSize + 1).ToArray(), b => Assert.Equal(0x11, b));
+    }
+
+    [Fact]
+    public void AStreamDisposedDuringACopyThatNeverEndsHasItsStorageCountedAsDroppedOnceCollected()
+    {
+        const int Blocks = 20;
+        PooledStreamManager manager = Manager();
+        StartACopyThatNeverEndsAndDispose(manager, Blocks);
+
+        // The copy holds the stream's claim, so Dispose left the blocks to it; it never finishes, and is collected with
+        // the stream and the destination.
+        Assert.Equal(Blocks, manager.GetStatistics().Outstanding);
+        Finalization.WaitUntil(() => manager.GetStatistics().Outstanding == 0, () => manager.GetStatistics().ToString());
+        Assert.Equal(Blocks, manager.GetStatistics().Dropped);
+        Assert.Equal(0, manager.BlockBytesInUse);
+    }
+
+    [Fact]
+    public void AStreamNeverDisposedHasItsStorageCountedAsDroppedOnceCollected()
+    {
+        const int Blocks = 3;
+        PooledStreamManager manager = Manager();
+        WriteAndForget(manager, Blocks);
+
+        Assert.Equal(Blocks, manager.GetStatistics().Outstanding);
+        Finalization.WaitUntil(() => manager.GetStatistics().Outstanding == 0, () => manager.GetStatistics().ToString());
+        Assert.Equal(Blocks, manager.GetStatistics().Dropped);
+        Assert.Equal(0, manager.BlockBytesInUse);
+    }
+
+    /// <summary>Starts a copy of a stream of <paramref name="blocks"/> blocks into a destination that never completes a write, disposes the stream and drops them all.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void StartACopyThatNeverEndsAndDispose(PooledStreamManager manager, int blocks)
+    {
+        PooledStream stream = manager.GetStream();
+        stream.Write(new byte[blocks * BlockSize]);
+        stream.Position = 0;
+        Task copy = stream.CopyToAsync(new NeverEndingStream());
+        stream.Dispose();
+        Assert.False(copy.IsCompleted);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void WriteAndForget(PooledStreamManager manager, int blocks) =>
+        manager.GetStream().Write(new byte[blocks * BlockSize]);
+
+    /// <summary>A destination whose asynchronous writes never complete (nothing can complete them).</summary>
+    private sealed class NeverEndingStream : Stream
+    {
+        public override bool CanRead => false;
+
+        public override bool CanSeek => false;
+
+        public override bool CanWrite => true;
+
+        public override long Length => throw new NotSupportedException();
+
+        public override long Position { get => throw new NotSupportedException(); set => throw new NotSupportedException(); }
+
+        public override void Flush()
+        {
+        }
+
+        public override int Read(byte[] buffer, int offset, int count) => throw new NotSupportedException();
+
+        public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
+
+        public override void SetLength(long value) => throw new NotSupportedException();
+
+        public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
+
+        public override ValueTask WriteAsync(ReadOnlyMemory<byte> buffer, CancellationToken cancellationToken = default) =>
+            new(new TaskCompletionSource().Task);
     }
 }

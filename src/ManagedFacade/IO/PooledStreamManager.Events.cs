@@ -1,0 +1,306 @@
+using System;
+using System.Diagnostics;
+using System.Diagnostics.CodeAnalysis;
+using System.Diagnostics.Tracing;
+using System.Runtime.CompilerServices;
+using System.Threading;
+
+namespace NativePool;
+
+/// <content>
+/// The manager's events — RecyclableMemoryStreamManager's, raised in process — and the hooks its streams call, which
+/// also write the <c>NativePool</c> event source's stream events.
+/// </content>
+/// <remarks>
+/// Cost. A manager nobody observes pays nothing it did not pay before: creating and disposing a stream test one field
+/// (<see cref="_observesStreams"/>, which also stands for tracking), and every other event is raised from a path that
+/// is already out of line (a second <c>Dispose</c>, a stream collected undisposed, a request over capacity, a buffer
+/// the pool did not keep, <c>ToArray</c>), where its handler field is tested once.
+/// </remarks>
+public sealed partial class PooledStreamManager
+{
+    /// <summary>The frames a dispose stack leaves out: <see cref="OnStreamDisposedObserved"/>, <see cref="OnStreamDisposed"/> and the stream's <c>Dispose</c>.</summary>
+    private const int DisposeFrames = 3;
+
+    /// <summary>The frames the stack of a second <c>Dispose</c> or of <c>ToArray</c> leaves out: the hook and the stream's member.</summary>
+    private const int MemberFrames = 2;
+
+    /// <summary>Taken to attach and detach handlers (rare), never to raise an event.</summary>
+    private readonly object _handlersLock = new();
+
+    private EventHandler<StreamCreatedEventArgs>? _streamCreated;
+    private EventHandler<StreamDisposedEventArgs>? _streamDisposed;
+    private EventHandler<StreamDoubleDisposedEventArgs>? _streamDoubleDisposed;
+    private EventHandler<StreamFinalizedEventArgs>? _streamFinalized;
+    private EventHandler<StreamOverCapacityEventArgs>? _streamOverCapacity;
+    private EventHandler<StreamConvertedToArrayEventArgs>? _streamConvertedToArray;
+    private EventHandler<BufferDiscardedEventArgs>? _bufferDiscarded;
+    private EventHandler<UsageReportEventArgs>? _usageReport;
+
+    /// <summary>
+    /// Whether creating and disposing a stream take their slow paths: streams are tracked, or a handler of
+    /// <see cref="StreamCreated"/>, <see cref="StreamDisposed"/> or <see cref="UsageReport"/> is attached.
+    /// </summary>
+    private bool _observesStreams;
+
+    /// <summary>A stream was created (by any <c>GetStream</c>), before its first storage is rented.</summary>
+    /// <remarks>
+    /// Raised on the thread that called <c>GetStream</c>; a handler's exception propagates to that caller. A handler
+    /// attached while other threads create streams sees the streams created after it was attached; so for every event.
+    /// </remarks>
+    public event EventHandler<StreamCreatedEventArgs>? StreamCreated
+    {
+        add => AddHandler(ref _streamCreated, value);
+        remove => RemoveHandler(ref _streamCreated, value);
+    }
+
+    /// <summary>A stream was disposed for the first time.</summary>
+    /// <remarks>
+    /// Raised on the disposing thread, after the storage was given back (or, when another thread was still using the
+    /// stream, left for that thread to give back when it finishes). A second <c>Dispose</c> raises
+    /// <see cref="StreamDoubleDisposed"/> instead.
+    /// </remarks>
+    public event EventHandler<StreamDisposedEventArgs>? StreamDisposed
+    {
+        add => AddHandler(ref _streamDisposed, value);
+        remove => RemoveHandler(ref _streamDisposed, value);
+    }
+
+    /// <summary>A stream already disposed was disposed again.</summary>
+    /// <remarks>
+    /// Raised on the disposing thread; in guarded mode it is raised first, and then the misuse is handled per
+    /// <see cref="PooledStreamManagerOptions.MisusePolicy"/> (by default the <c>Dispose</c> throws).
+    /// </remarks>
+    public event EventHandler<StreamDoubleDisposedEventArgs>? StreamDoubleDisposed
+    {
+        add => AddHandler(ref _streamDoubleDisposed, value);
+        remove => RemoveHandler(ref _streamDoubleDisposed, value);
+    }
+
+    /// <summary>A stream was collected without being disposed: a leak. Its storage is counted as dropped, not pooled again.</summary>
+    /// <remarks>Raised on the finalizer thread, where a handler's exception ends the process.</remarks>
+    public event EventHandler<StreamFinalizedEventArgs>? StreamFinalized
+    {
+        add => AddHandler(ref _streamFinalized, value);
+        remove => RemoveHandler(ref _streamFinalized, value);
+    }
+
+    /// <summary>A write, <c>SetLength</c>, <c>Capacity</c> or <c>GetStream</c> needed more than <see cref="MaximumStreamCapacity"/>; it throws <see cref="System.IO.IOException"/> after the event.</summary>
+    /// <remarks>Raised on the thread of the refused call.</remarks>
+    public event EventHandler<StreamOverCapacityEventArgs>? StreamOverCapacity
+    {
+        add => AddHandler(ref _streamOverCapacity, value);
+        remove => RemoveHandler(ref _streamOverCapacity, value);
+    }
+
+    /// <summary><see cref="PooledStream.ToArray"/> was called, whatever the length (the <c>StreamCopiedToArray</c> event source event is only for copies on the large object heap).</summary>
+    /// <remarks>Raised on the calling thread, before <see cref="ThrowExceptionOnToArray"/> makes the call throw.</remarks>
+    public event EventHandler<StreamConvertedToArrayEventArgs>? StreamConvertedToArray
+    {
+        add => AddHandler(ref _streamConvertedToArray, value);
+        remove => RemoveHandler(ref _streamConvertedToArray, value);
+    }
+
+    /// <summary>A block or buffer a stream gave back was not kept by the manager's pool: too large to pool, or the pool keeps enough of its size.</summary>
+    /// <remarks>Raised on the thread that gave it back (the one that disposed the stream, or that gave the last claim on it back).</remarks>
+    public event EventHandler<BufferDiscardedEventArgs>? BufferDiscarded
+    {
+        add => AddHandler(ref _bufferDiscarded, value);
+        remove => RemoveHandler(ref _bufferDiscarded, value);
+    }
+
+    /// <summary>The manager's byte readings, raised when a stream is created and when it is disposed.</summary>
+    /// <remarks>Raised on the creating or disposing thread, with readings taken then (as the properties, exact once the manager is quiet).</remarks>
+    public event EventHandler<UsageReportEventArgs>? UsageReport
+    {
+        add => AddHandler(ref _usageReport, value);
+        remove => RemoveHandler(ref _usageReport, value);
+    }
+
+    /// <summary>A stream was created: tracking and the in-process events when observed, and the verbose event source event.</summary>
+    internal void OnStreamCreated(PooledStream stream, long requestedSize, bool contiguous)
+    {
+        if (_observesStreams)
+        {
+            OnStreamCreatedObserved(stream, requestedSize, contiguous);
+        }
+
+        if (NativePoolEventSource.Log.IsEnabled(EventLevel.Verbose, EventKeywords.All))
+        {
+            NativePoolEventSource.Log.StreamCreated(stream.Id, _buffers.Engine.Id, stream.Tag ?? "", Name);
+        }
+    }
+
+    /// <summary>A stream was disposed for the first time: as <see cref="OnStreamCreated"/>.</summary>
+    internal void OnStreamDisposed(PooledStream stream, long length)
+    {
+        if (_observesStreams)
+        {
+            OnStreamDisposedObserved(stream, length);
+        }
+
+        if (NativePoolEventSource.Log.IsEnabled(EventLevel.Verbose, EventKeywords.All))
+        {
+            NativePoolEventSource.Log.StreamDisposed(stream.Id, length, _buffers.Engine.Id, stream.Tag ?? "", Name);
+        }
+    }
+
+    /// <summary>A stream was disposed again: <see cref="StreamDoubleDisposed"/>, then in guarded mode the misuse policy, else the event source's event.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    internal void OnDoubleDispose(PooledStream stream)
+    {
+        if (_streamDoubleDisposed is { } handler)
+        {
+            stream.GetDisposal(out StackTrace? allocationStack, out StackTrace? disposeStack);
+            StackTrace? again = _streams is null ? null : ItemGuard<PooledStream>.CallerStack(MemberFrames);
+            handler.Invoke(this, new StreamDoubleDisposedEventArgs(stream.Id, stream.Tag, allocationStack, disposeStack, again));
+        }
+
+        if (_guarded && _streams is not null)
+        {
+            _streams.Report(PoolMisuseKind.DoubleReturn, stream, rentStack: null);
+        }
+        else if (NativePoolEventSource.Log.IsEnabled())
+        {
+            NativePoolEventSource.Log.DoubleReturn(NativePoolEventSource.ItemId(stream), 0, _buffers.Engine.Id, Name);
+        }
+    }
+
+    /// <summary>A stream was collected without being disposed: <see cref="StreamFinalized"/> and the warning event (a tracked stream is held until disposed, so only untracked ones get here).</summary>
+    internal void OnStreamFinalized(PooledStream stream)
+    {
+        _streamFinalized?.Invoke(this, new StreamFinalizedEventArgs(stream.Id, stream.Tag));
+        if (NativePoolEventSource.Log.IsEnabled())
+        {
+            NativePoolEventSource.Log.StreamFinalized(stream.Id, _buffers.Engine.Id, stream.Tag ?? "", Name);
+        }
+    }
+
+    /// <summary>Throws <see cref="System.IO.IOException"/>, after <see cref="StreamOverCapacity"/> and the event source's event, for a stream that would need more than <see cref="MaximumStreamCapacity"/>.</summary>
+    [DoesNotReturn]
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    internal void ThrowOverCapacity(PooledStream stream, long capacity)
+    {
+        _streamOverCapacity?.Invoke(this, new StreamOverCapacityEventArgs(stream.Id, stream.Tag, capacity, _maximumStreamCapacity, _streams?.GetRentStack(stream)));
+        if (NativePoolEventSource.Log.IsEnabled())
+        {
+            NativePoolEventSource.Log.StreamOverCapacity(stream.Id, capacity, _maximumStreamCapacity, _buffers.Engine.Id, stream.Tag ?? "", Name);
+        }
+
+        ThrowHelper.ThrowIO(FormattableString.Invariant($"The stream would need {capacity} bytes, more than the manager's MaximumStreamCapacity of {_maximumStreamCapacity} bytes; stream {stream}."));
+    }
+
+    /// <summary><see cref="PooledStream.ToArray"/> was called: <see cref="StreamConvertedToArray"/>, then the call throws when <see cref="ThrowExceptionOnToArray"/> is set.</summary>
+    internal void OnToArray(PooledStream stream, long length)
+    {
+        if (_streamConvertedToArray is { } handler)
+        {
+            StackTrace? stack = _streams is null ? null : ItemGuard<PooledStream>.CallerStack(MemberFrames);
+            handler.Invoke(this, new StreamConvertedToArrayEventArgs(stream.Id, stream.Tag, length, stack));
+        }
+
+        if (_throwOnToArray)
+        {
+            ThrowHelper.ThrowNotSupported($"The stream's manager '{Name}' does not allow ToArray (ThrowExceptionOnToArray); stream {stream}.");
+        }
+    }
+
+    /// <summary>A stream was copied into a new array: the event source's event when the array lands on the large object heap.</summary>
+    internal void OnCopiedToArray(PooledStream stream, int length)
+    {
+        // The runtime's large object heap threshold: arrays of this many bytes or more are allocated there.
+        const int LargeObjectBytes = 85_000;
+        if (length >= LargeObjectBytes && NativePoolEventSource.Log.IsEnabled())
+        {
+            NativePoolEventSource.Log.StreamCopiedToArray(stream.Id, length, _buffers.Engine.Id, stream.Tag ?? "", Name);
+        }
+    }
+
+    /// <summary>The pool did not keep <paramref name="buffer"/>, which <paramref name="stream"/> gave back: <see cref="BufferDiscarded"/>.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void OnDiscarded(PooledStream stream, byte[] buffer)
+    {
+        if (_bufferDiscarded is { } handler)
+        {
+            StreamBufferKind kind = buffer.Length == _blockSize ? StreamBufferKind.Block : StreamBufferKind.Buffer;
+            StreamBufferDiscardReason reason = buffer.Length > _maximumBufferSize ? StreamBufferDiscardReason.TooLarge : StreamBufferDiscardReason.EnoughFree;
+            handler.Invoke(this, new BufferDiscardedEventArgs(stream.Id, stream.Tag, kind, reason));
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void OnStreamCreatedObserved(PooledStream stream, long requestedSize, bool contiguous)
+    {
+        _streams?.OnRent(stream, out _);
+        if (_streamDisposed is not null)
+        {
+            stream.RecordCreationTime();
+        }
+
+        _streamCreated?.Invoke(this, new StreamCreatedEventArgs(stream.Id, stream.Tag, requestedSize, CapacityFor(requestedSize, contiguous)));
+        RaiseUsageReport();
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void OnStreamDisposedObserved(PooledStream stream, long length)
+    {
+        StackTrace? allocationStack = null;
+        StackTrace? disposeStack = null;
+        if (_streams is not null)
+        {
+            if (_streamDisposed is not null || _streamDoubleDisposed is not null)
+            {
+                // Kept on the stream for a later second Dispose: the guard forgets the creation stack now.
+                allocationStack = _streams.GetRentStack(stream);
+                disposeStack = ItemGuard<PooledStream>.CallerStack(DisposeFrames);
+                stream.RecordDisposal(allocationStack, disposeStack);
+            }
+
+            _streams.OnReturn(stream, cleared: false);
+        }
+
+        _streamDisposed?.Invoke(this, new StreamDisposedEventArgs(stream.Id, stream.Tag, length, stream.Lifetime, allocationStack, disposeStack));
+        RaiseUsageReport();
+    }
+
+    private void RaiseUsageReport() =>
+        _usageReport?.Invoke(this, new UsageReportEventArgs(BlockBytesInUse, BlockBytesFree, BufferBytesInUse, BufferBytesFree));
+
+    /// <summary>The capacity a new stream asked for <paramref name="requestedSize"/> bytes gets: whole blocks, or the contiguous buffer's length.</summary>
+    private long CapacityFor(long requestedSize, bool contiguous)
+    {
+        if (!contiguous)
+        {
+            return ((requestedSize + BlockMask) >> _blockShift) << _blockShift;
+        }
+
+        // A contiguous request is more than a block and at most Array.MaxLength; past the largest pooled buffer it is exact.
+        return requestedSize > _maximumBufferSize ? requestedSize : SizeClasses.GetLength(SizeClasses.GetIndex((int)requestedSize));
+    }
+
+    private void AddHandler<TArgs>(ref EventHandler<TArgs>? handlers, EventHandler<TArgs>? handler)
+    {
+        lock (_handlersLock)
+        {
+            // Volatile: publishes the new delegate to the threads that raise the event without the lock.
+            Volatile.Write(ref handlers, (EventHandler<TArgs>?)Delegate.Combine(handlers, handler));
+            UpdateObservesStreams();
+        }
+    }
+
+    private void RemoveHandler<TArgs>(ref EventHandler<TArgs>? handlers, EventHandler<TArgs>? handler)
+    {
+        lock (_handlersLock)
+        {
+            // Volatile: as in AddHandler.
+            Volatile.Write(ref handlers, (EventHandler<TArgs>?)Delegate.Remove(handlers, handler));
+            UpdateObservesStreams();
+        }
+    }
+
+    /// <summary>Recomputes <see cref="_observesStreams"/>; the caller holds <see cref="_handlersLock"/>.</summary>
+    private void UpdateObservesStreams() =>
+        // Volatile: streams created and disposed on other threads read the flag without the lock; one that reads it
+        // stale takes the slow path once too often, or misses an event of a handler attached meanwhile.
+        Volatile.Write(ref _observesStreams, _streams is not null || _streamCreated is not null || _streamDisposed is not null || _usageReport is not null);
+}

@@ -1,0 +1,24 @@
+using System;
+
+namespace NativePool;
+
+/// <summary>The data of <see cref="PooledStreamManager.StreamFinalized"/>: a stream collected without being disposed.</summary>
+/// <remarks>
+/// There is no creation stack: a manager that tracks streams (<see cref="PooledStreamManagerOptions.TrackLeaks"/> or
+/// guarded mode) holds each stream until it is disposed, so a tracked stream is never finalized;
+/// <see cref="PooledStreamManager.GetLeaks"/> names where it was created instead.
+/// </remarks>
+public sealed class StreamFinalizedEventArgs : EventArgs
+{
+    internal StreamFinalizedEventArgs(long id, string? tag)
+    {
+        Id = id;
+        Tag = tag;
+    }
+
+    /// <summary>The stream's <see cref="PooledStream.Id"/>.</summary>
+    public long Id { get; }
+
+    /// <summary>The stream's <see cref="PooledStream.Tag"/>, or null.</summary>
+    public string? Tag { get; }
+}

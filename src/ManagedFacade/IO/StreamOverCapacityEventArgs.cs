@@ -1,0 +1,32 @@
+using System;
+using System.Diagnostics;
+
+namespace NativePool;
+
+/// <summary>The data of <see cref="PooledStreamManager.StreamOverCapacity"/>: a request for more than <see cref="PooledStreamManager.MaximumStreamCapacity"/>, about to throw.</summary>
+public sealed class StreamOverCapacityEventArgs : EventArgs
+{
+    internal StreamOverCapacityEventArgs(long id, string? tag, long requestedCapacity, long maximumCapacity, StackTrace? allocationStack)
+    {
+        Id = id;
+        Tag = tag;
+        RequestedCapacity = requestedCapacity;
+        MaximumCapacity = maximumCapacity;
+        AllocationStack = allocationStack;
+    }
+
+    /// <summary>The stream's <see cref="PooledStream.Id"/>.</summary>
+    public long Id { get; }
+
+    /// <summary>The stream's <see cref="PooledStream.Tag"/>, or null.</summary>
+    public string? Tag { get; }
+
+    /// <summary>The capacity the write, <c>SetLength</c>, <c>Capacity</c> or <c>GetStream</c> needed.</summary>
+    public long RequestedCapacity { get; }
+
+    /// <summary>The manager's <see cref="PooledStreamManager.MaximumStreamCapacity"/>.</summary>
+    public long MaximumCapacity { get; }
+
+    /// <summary>Where the stream was created, when the manager tracks streams (<see cref="PooledStreamManagerOptions.TrackLeaks"/> or guarded mode); otherwise null.</summary>
+    public StackTrace? AllocationStack { get; }
+}
