@@ -283,6 +283,9 @@ internal sealed partial class StripedPool<T> where T : class
                 if (flush)
                 {
                     FlushMagazines(cache);
+
+                    // The flush may have created this class's stripes: read them again, or the rent misses what it moved.
+                    set = _classes[sizeClass];
                 }
 
                 if (throughMagazine)

@@ -72,7 +72,10 @@ public sealed class ObjectPoolBudgetTests
         var pool = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), maximumRetained);
         Thing thing = pool.Get();
 
-        TestThreads.RunOnNewThread(() => pool.Return(thing));
+        // The returning thread keeps it in its slot, and stays alive until the statistics are read: once it exits, its
+        // cache may be finalized at any collection and the object is then counted as dropped.
+        using StartedThreads returner = TestThreads.Start(1, (_, _) => pool.Return(thing));
+        returner.WaitForBodies();
 
         StatisticsAssert.Counts(pool.GetStatistics(), pooled: 1, dropped: 0);
     }

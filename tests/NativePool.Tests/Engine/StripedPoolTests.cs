@@ -53,6 +53,34 @@ public class StripedPoolTests
     }
 
     [Fact]
+    public void ARentThatFlushesTheMagazineIntoNewStripesFindsWhatTheFlushMoved()
+    {
+        // Everything returned fits in the slot and the magazine, so the class has no stripes until a flush makes them.
+        const int Magazine = 4;
+        var pool = new StripedPool<Item>(
+            new StripedPoolSettings
+            {
+                ClassCount = 1,
+                CapacityPerStripe = [8],
+                MagazineCapacity = [Magazine],
+                StripeCount = 2,
+                TrimmingEnabled = false,
+                Clock = new ManualClock(),
+                Pressure = static () => MemoryPressure.Low,
+            },
+            _ => new Item());
+        Item[] items = RentThenReturn(pool, Magazine + 1);
+        Assert.Null(pool.GetStripes(0));
+
+        // A pass that has not yet seen the thread idle asks it to flush its magazine; its next rent beyond the slot does.
+        Assert.Equal(0, pool.Trim());
+        Item[] again = Enumerable.Range(0, Magazine + 1).Select(_ => pool.Rent(0)).ToArray();
+
+        StatisticsAssert.Counts(pool.GetStatistics(), allocated: Magazine + 1, pooled: 0, dropped: 0);
+        Assert.Equal(items.ToHashSet(), again.ToHashSet());
+    }
+
+    [Fact]
     public void ItemsReturnedOnOneThreadAreRentedOnAnother()
     {
         StripedPool<Item> pool = CreatePool();

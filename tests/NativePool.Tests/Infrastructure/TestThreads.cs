@@ -7,6 +7,12 @@ internal static class TestThreads
     /// Runs <paramref name="body"/> on <paramref name="threadCount"/> dedicated threads released together by a barrier,
     /// waits for all of them and rethrows their failures.
     /// </summary>
+    /// <remarks>
+    /// The threads have ended when this returns, so the pools' caches of those threads may be finalized at any later
+    /// collection, which drops what they hold (pooled items become dropped ones; native blocks are freed). Counts that
+    /// changes are read inside the body, or with the threads kept alive by <see cref="Start"/>; counts it leaves alone
+    /// (allocated, outstanding) may be read afterwards.
+    /// </remarks>
     /// <param name="threadCount">How many threads.</param>
     /// <param name="body">The work of one thread, given its index from 0.</param>
     /// <exception cref="AggregateException">A thread threw; the inner exceptions are what the threads threw.</exception>
@@ -38,6 +44,7 @@ internal static class TestThreads
     public static StartedThreads Start(int threadCount, Action<int, CancellationToken> body) => new(threadCount, body);
 
     /// <summary>Runs <paramref name="action"/> on a new thread, waits for it and rethrows what it threw.</summary>
+    /// <remarks>The thread has ended when this returns, as with <see cref="Run"/>.</remarks>
     /// <param name="action">The work.</param>
     /// <exception cref="InvalidOperationException">The thread threw; the inner exception is what it threw.</exception>
     public static void RunOnNewThread(Action action)

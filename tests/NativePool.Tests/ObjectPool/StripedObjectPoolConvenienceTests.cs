@@ -302,11 +302,14 @@ public sealed class StripedObjectPoolConvenienceTests
         StatisticsAssert.Counts(pool.GetStatistics(), pooled: 3, dropped: 1);
 
         // Another thread: its slot keeps one (a slot holds no unit of the bound); the stripes are full for the second.
-        TestThreads.RunOnNewThread(() =>
+        // It stays alive until the statistics are read: once it exits, its cache may be finalized at any collection and
+        // the object in its slot is then counted as dropped.
+        using StartedThreads thread = TestThreads.Start(1, (_, _) =>
         {
             pool.Return(new Thing());
             pool.Return(new Thing());
         });
+        thread.WaitForBodies();
 
         StatisticsAssert.Counts(pool.GetStatistics(), pooled: 4, dropped: 2);
     }
@@ -342,14 +345,17 @@ public sealed class StripedObjectPoolConvenienceTests
         Array.ForEach(all, pool.Return);
         Assert.Equal(maximumRetained, pool.GetStatistics().Pooled);
 
-        // This thread now holds what its slot may (one object) and never uses the pool again.
-        TestThreads.RunOnNewThread(() =>
+        // This thread now holds what its slot may (one object) and never uses the pool again. It stays alive, idle,
+        // until the statistics are read: once it exits, its cache may be finalized at any collection and the object in
+        // its slot is then counted as dropped.
+        using StartedThreads thread = TestThreads.Start(1, (_, _) =>
         {
             for (int i = 0; i < 10_000; i++)
             {
                 pool.Return(pool.Get());
             }
         });
+        thread.WaitForBodies();
 
         PoolStatistics stats = pool.GetStatistics();
         Assert.Equal(maximumRetained, policy.Created);
