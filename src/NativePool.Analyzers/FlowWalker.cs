@@ -652,42 +652,12 @@ internal sealed class FlowWalker
 
     private void OnReference(ILocalReferenceOperation reference, int[] state)
     {
-        if (_scan.GetTracked(reference) is not { } tracked || (PathStatus)state[tracked.Slot * Stride] != PathStatus.Released || !IsUse(reference, tracked))
+        if (_scan.GetTracked(reference) is not { } tracked || (PathStatus)state[tracked.Slot * Stride] != PathStatus.Released || !_scan.IsUse(reference, tracked))
         {
             return;
         }
 
         Report(Descriptors.UseAfterReturn, Descriptors.UseAfterReturnOnException, reference, _origin, tracked.Local.Name);
-    }
-
-    /// <summary>Whether a reference reads or writes the item, rather than returning it, overwriting the local or testing it for null.</summary>
-    private bool IsUse(ILocalReferenceOperation reference, TrackedLocal tracked)
-    {
-        IOperation? parent = reference.Parent;
-        while (parent is IConversionOperation)
-        {
-            parent = parent.Parent;
-        }
-
-        switch (parent)
-        {
-            case ISimpleAssignmentOperation assignment when MethodScan.Unwrap(assignment.Target) == reference:
-            case IArgumentOperation { Parent: IInvocationOperation invocation } when _api.IsReturn(invocation):
-            case IInvocationOperation invocation2 when PoolApi.IsDispose(invocation2.TargetMethod):
-            case IBinaryOperation { OperatorKind: BinaryOperatorKind.Equals or BinaryOperatorKind.NotEquals }:
-            case IIsNullOperation or IIsPatternOperation:
-            case IArgumentOperation { Parent: IInvocationOperation { TargetMethod.Name: "ReferenceEquals" or "Same" or "NotSame" or "GetHashCode" } }:
-                // Comparing references (identity, null) neither reads nor writes the item.
-                return false;
-            case IPropertyReferenceOperation { Property.Name: "Length" or "LongLength", Instance.Type.TypeKind: TypeKind.Array }:
-                // An array's length never changes: reading it is safe after the return.
-                return false;
-            case IPropertyReferenceOperation property when tracked.Kind == ResourceKind.Disposable && !tracked.IsView:
-                return property.Property.Name is "Memory" or "Span" or "Array";
-            default:
-                // A scope or lease is only used through the memory it hands out; for one, other members stay safe.
-                return tracked.Kind != ResourceKind.Disposable || tracked.IsView;
-        }
     }
 
     private void Release(TrackedLocal tracked, int poolKey, IInvocationOperation call, int[] state)
