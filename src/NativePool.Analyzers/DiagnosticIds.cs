@@ -35,4 +35,7 @@ public static class DiagnosticIds
 
     /// <summary>A pool's scope, lease or memory owner is not disposed, but only on a path where an exception is thrown.</summary>
     public const string NotDisposedOnException = "NP0011";
+
+    /// <summary>A pooled item, or a span, memory or task over it, leaves the method that gives the item back to its pool.</summary>
+    public const string EscapesItsReturn = "NP0012";
 }

@@ -47,6 +47,12 @@ internal sealed class MethodScan
     /// <summary>Rents whose result is thrown away.</summary>
     public List<(IInvocationOperation Rent, ResourceKind Kind)> Dropped { get; } = [];
 
+    /// <summary>
+    /// The tracked locals each lambda or local function reads the memory of, by its symbol (a nested one counts for the
+    /// functions around it too): a delegate over such a function hands that memory to whoever holds the delegate.
+    /// </summary>
+    public Dictionary<IMethodSymbol, List<TrackedLocal>> CapturedUses { get; } = new(SymbolEqualityComparer.Default);
+
     /// <summary>The number of slots of tracked locals (flags follow them).</summary>
     public int TrackedCount { get; private set; }
 
@@ -396,6 +402,22 @@ internal sealed class MethodScan
 
             // One that only reads it may run at any time: no leak is reported for the item, but its return is still followed.
             owner.Escapes = true;
+            if (IsUse(reference, tracked))
+            {
+                for (; user is not null && !ReferenceEquals(user, declaring); user = FunctionOf(user))
+                {
+                    IMethodSymbol symbol = user is ILocalFunctionOperation local ? local.Symbol : ((IAnonymousFunctionOperation)user).Symbol;
+                    if (!CapturedUses.TryGetValue(symbol, out List<TrackedLocal>? uses))
+                    {
+                        CapturedUses[symbol] = uses = [];
+                    }
+
+                    if (!uses.Contains(tracked))
+                    {
+                        uses.Add(tracked);
+                    }
+                }
+            }
         }
 
         foreach (TrackedLocal tracked in bySlot)
@@ -405,6 +427,11 @@ internal sealed class MethodScan
                 tracked.Escapes = true;
                 Tracked.Remove(tracked.Local);
             }
+        }
+
+        foreach (List<TrackedLocal> uses in CapturedUses.Values)
+        {
+            uses.RemoveAll(use => !Tracked.ContainsKey(use.Local));
         }
     }
 
