@@ -37,5 +37,5 @@ public static class DiagnosticIds
     public const string NotDisposedOnException = "NP0011";
 
     /// <summary>A pooled item, or a span, memory or task over it, leaves the method that gives the item back to its pool.</summary>
-    public const string EscapesItsReturn = "NP0012";
+    public const string EscapesItsReturn = "NP0013";
 }

@@ -2,7 +2,7 @@ using Microsoft.CodeAnalysis;
 
 namespace NativePool.Analyzers;
 
-/// <summary>A place where a pooled item, or a view or task over it, leaves the method: reported (NP0012) when the method then gives the item back.</summary>
+/// <summary>A place where a pooled item, or a view or task over it, leaves the method: reported (NP0013) when the method then gives the item back.</summary>
 internal sealed class EscapeSite
 {
     public EscapeSite(IOperation carrier, TrackedLocal owner, string clause, string? key)

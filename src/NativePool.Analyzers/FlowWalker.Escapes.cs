@@ -6,7 +6,7 @@ using Microsoft.CodeAnalysis.Operations;
 namespace NativePool.Analyzers;
 
 /// <summary>
-/// NP0012: a pooled item, or a span, memory, array, object or task over it, leaves the method (returned, yielded, stored
+/// NP0013: a pooled item, or a span, memory, array, object or task over it, leaves the method (returned, yielded, stored
 /// in a field, a property or a <c>ref</c>/<c>out</c> parameter, captured by a delegate that leaves, passed to a task
 /// that is not awaited) while the item is held, and the method then gives the item back.
 /// </summary>

@@ -9,7 +9,7 @@ namespace NativePool.Analyzers;
 
 /// <summary>
 /// Explores the paths of one control-flow graph with the state of the tracked locals, reporting NP0001-NP0005,
-/// NP0008-NP0011 and NP0012.
+/// NP0008-NP0011 and NP0013.
 /// </summary>
 /// <remarks>
 /// Paths are explored state by state (a block is revisited only with a state it has not been seen with), so loops end

@@ -8,7 +8,7 @@ using Verify = NativePool.Analyzers.Tests.Infrastructure.AnalyzerVerifier<Native
 namespace NativePool.Analyzers.Tests;
 
 /// <summary>
-/// NP0012: a pooled item, or a span, memory, array, object or task over it, that leaves the method (returned, yielded,
+/// NP0013: a pooled item, or a span, memory, array, object or task over it, that leaves the method (returned, yielded,
 /// stored where the caller reaches it, captured by a delegate that leaves, handed to a task nobody awaits) while the
 /// method gives the item back. Uses inside the method, copies and values computed from the memory are not reported.
 /// </summary>
@@ -46,7 +46,7 @@ public sealed class EscapeTests
                 using ArrayScope<byte> scope = pool.RentScoped(n);
                 Span<byte> span = scope.Span;
                 span.Fill(1);
-                return {|NP0012:span|};
+                return {|NP0013:span|};
             }
         """));
 
@@ -55,13 +55,13 @@ public sealed class EscapeTests
             private static ReadOnlySpan<byte> Tail(StripedArrayPool<byte> pool, int n)
             {
                 using var scope = pool.RentScoped(n);
-                return {|NP0012:scope.Span.Slice(1)|};
+                return {|NP0013:scope.Span.Slice(1)|};
             }
 
             private static ReadOnlySpan<byte> All(StripedArrayPool<byte> pool, int n)
             {
                 using var scope = pool.RentScoped(n);
-                return {|NP0012:scope.Span|};
+                return {|NP0013:scope.Span|};
             }
         """));
 
@@ -71,7 +71,7 @@ public sealed class EscapeTests
             {
                 using var scope = pool.RentScoped(n);
                 scope.Span.Fill(1);
-                return {|NP0012:scope.Array|};
+                return {|NP0013:scope.Array|};
             }
         """));
 
@@ -80,7 +80,7 @@ public sealed class EscapeTests
             private static Span<byte> Pick(StripedArrayPool<byte> pool, bool condition, int n)
             {
                 using var scope = pool.RentScoped(n);
-                return {|NP0012:condition ? scope.Span : Span<byte>.Empty|};
+                return {|NP0013:condition ? scope.Span : Span<byte>.Empty|};
             }
         """));
 
@@ -89,13 +89,13 @@ public sealed class EscapeTests
             private static Memory<byte> Memory(StripedArrayPool<byte> pool, int n)
             {
                 using ArrayLease<byte> lease = pool.RentLease(n);
-                return {|NP0012:lease.Memory|};
+                return {|NP0013:lease.Memory|};
             }
 
             private static ArraySegment<byte> Segment(StripedArrayPool<byte> pool, int n)
             {
                 using ArrayLease<byte> lease = pool.RentLease(n);
-                return {|NP0012:new ArraySegment<byte>(lease.Array, 0, lease.Length)|};
+                return {|NP0013:new ArraySegment<byte>(lease.Array, 0, lease.Length)|};
             }
         """));
 
@@ -104,25 +104,25 @@ public sealed class EscapeTests
             private static Memory<byte> Pinned(StripedMemoryPool<byte> pool, int n)
             {
                 using MemoryLease<byte> lease = pool.RentLease(n);
-                return {|NP0012:lease.Memory|};
+                return {|NP0013:lease.Memory|};
             }
 
             private static Span<byte> Native(NativeBlockPool pool, int n)
             {
                 using NativeBlockLease lease = pool.Rent(n);
-                return {|NP0012:lease.Span|};
+                return {|NP0013:lease.Span|};
             }
 
             private static Memory<int> Structs(NativeStructPool<int> pool, int n)
             {
                 using NativeStructLease<int> lease = pool.Rent(n);
-                return {|NP0012:lease.Memory|};
+                return {|NP0013:lease.Memory|};
             }
 
             private static Memory<byte> Owned(int n)
             {
                 using IMemoryOwner<byte> owner = MemoryPool<byte>.Shared.Rent(n);
-                return {|NP0012:owner.Memory|};
+                return {|NP0013:owner.Memory|};
             }
         """));
 
@@ -132,13 +132,13 @@ public sealed class EscapeTests
             {
                 using var scope = pool.RentScoped();
                 scope.Value.Append('x');
-                return {|NP0012:scope.Value|};
+                return {|NP0013:scope.Value|};
             }
 
             private static StringBuilder Leased(StripedObjectPool<StringBuilder> pool)
             {
                 using ObjectLease<StringBuilder> lease = pool.RentLease();
-                return {|NP0012:lease.Value|};
+                return {|NP0013:lease.Value|};
             }
         """));
 
@@ -150,7 +150,7 @@ public sealed class EscapeTests
                 try
                 {
                     buffer[0] = 1;
-                    return {|NP0012:buffer|};
+                    return {|NP0013:buffer|};
                 }
                 finally
                 {
@@ -163,7 +163,7 @@ public sealed class EscapeTests
                 byte[] buffer = pool.Rent(n);
                 try
                 {
-                    return {|NP0012:buffer.AsSpan(0, n)|};
+                    return {|NP0013:buffer.AsSpan(0, n)|};
                 }
                 finally
                 {
@@ -177,7 +177,7 @@ public sealed class EscapeTests
                 try
                 {
                     builder.Append('x');
-                    return {|NP0012:builder|};
+                    return {|NP0013:builder|};
                 }
                 finally
                 {
@@ -192,7 +192,7 @@ public sealed class EscapeTests
             {
                 using ArrayLease<byte> lease = pool.RentLease(n);
                 lease.Span.Fill(1);
-                return {|NP0012:lease|};
+                return {|NP0013:lease|};
             }
         """));
 
@@ -201,7 +201,7 @@ public sealed class EscapeTests
             private static (Memory<byte> Memory, int Length) Fill(StripedArrayPool<byte> pool, int n)
             {
                 using var lease = pool.RentLease(n);
-                return ({|NP0012:lease.Memory|}, n);
+                return ({|NP0013:lease.Memory|}, n);
             }
         """));
 
@@ -236,10 +236,10 @@ public sealed class EscapeTests
             private void Store(ArrayPool<byte> pool, Holder holder, Memory<byte>[] slots, int n)
             {
                 byte[] buffer = pool.Rent(n);
-                s_last = {|NP0012:buffer|};
-                Pending = {|NP0012:buffer.AsMemory(0, n)|};
-                holder.Memory = {|NP0012:buffer|};
-                slots[0] = {|NP0012:buffer.AsMemory()|};
+                s_last = {|NP0013:buffer|};
+                Pending = {|NP0013:buffer.AsMemory(0, n)|};
+                holder.Memory = {|NP0013:buffer|};
+                slots[0] = {|NP0013:buffer.AsMemory()|};
                 pool.Return(buffer);
             }
         """));
@@ -249,13 +249,13 @@ public sealed class EscapeTests
             private static void Open(StripedArrayPool<byte> pool, int n, out Memory<byte> memory)
             {
                 using var lease = pool.RentLease(n);
-                memory = {|NP0012:lease.Memory|};
+                memory = {|NP0013:lease.Memory|};
             }
 
             private static void Swap(StripedArrayPool<byte> pool, int n, ref byte[] array)
             {
                 using var scope = pool.RentScoped(n);
-                array = {|NP0012:scope.Array|};
+                array = {|NP0013:scope.Array|};
             }
         """));
 
@@ -266,7 +266,7 @@ public sealed class EscapeTests
                 using var lease = pool.RentLease(n);
                 while (stream.Read(lease.Span) > 0)
                 {
-                    yield return {|NP0012:lease.Memory|};
+                    yield return {|NP0013:lease.Memory|};
                 }
             }
         """));
@@ -285,13 +285,13 @@ public sealed class EscapeTests
             private void Later(StripedArrayPool<byte> pool, int n)
             {
                 using var lease = pool.RentLease(n);
-                _flush = {|NP0012:() => Use(lease.Span)|};
+                _flush = {|NP0013:() => Use(lease.Span)|};
             }
 
             private static Action Local(StripedArrayPool<byte> pool, int n)
             {
                 using var lease = pool.RentLease(n);
-                return {|NP0012:Clear|};
+                return {|NP0013:Clear|};
 
                 void Clear() => lease.Span.Clear();
             }
@@ -309,7 +309,7 @@ public sealed class EscapeTests
             private void Subscribe(StripedArrayPool<byte> pool, int n)
             {
                 using var lease = pool.RentLease(n);
-                Flushed += {|NP0012:() => Use(lease.Span)|};
+                Flushed += {|NP0013:() => Use(lease.Span)|};
             }
         """));
 
@@ -325,7 +325,7 @@ public sealed class EscapeTests
             private static void SendConfigured(StripedArrayPool<byte> pool, Stream stream, int n)
             {
                 using var lease = pool.RentLease(n);
-                stream.WriteAsync({|NP0012:lease.Memory|}).ConfigureAwait(false);
+                stream.WriteAsync({|NP0013:lease.Memory|}).ConfigureAwait(false);
             }
         """),
         [
@@ -339,14 +339,14 @@ public sealed class EscapeTests
             private static Task Send(StripedArrayPool<byte> pool, Stream stream, int n)
             {
                 using var lease = pool.RentLease(n);
-                return {|NP0012:stream.WriteAsync(lease.Memory).AsTask()|};
+                return {|NP0013:stream.WriteAsync(lease.Memory).AsTask()|};
             }
 
             private static Task SendLater(StripedArrayPool<byte> pool, Stream stream, int n)
             {
                 using var lease = pool.RentLease(n);
                 Task pending = stream.WriteAsync(lease.Memory).AsTask();
-                return {|NP0012:pending|};
+                return {|NP0013:pending|};
             }
 
             private static Task Write(ArrayPool<byte> pool, Stream stream, int n)
@@ -354,7 +354,7 @@ public sealed class EscapeTests
                 byte[] buffer = pool.Rent(n);
                 try
                 {
-                    return {|NP0012:stream.WriteAsync(buffer, 0, n)|};
+                    return {|NP0013:stream.WriteAsync(buffer, 0, n)|};
                 }
                 finally
                 {
@@ -368,13 +368,13 @@ public sealed class EscapeTests
             private static void Start(StripedArrayPool<byte> pool, int n)
             {
                 using var lease = pool.RentLease(n);
-                _ = Task.Run({|NP0012:() => Use(lease.Span)|});
+                _ = Task.Run({|NP0013:() => Use(lease.Span)|});
             }
 
             private static void Fire(StripedArrayPool<byte> pool, int n)
             {
                 using var lease = pool.RentLease(n);
-                Flush({|NP0012:lease.Memory|});
+                Flush({|NP0013:lease.Memory|});
             }
 
             private static async void Flush(Memory<byte> memory)
