@@ -92,6 +92,13 @@ internal static class Descriptors
         "A scope returns its array or object when it is disposed, and checks for copies only in guarded mode: two copies would hand one item to two renters. A scope may be used through its members, passed by ref or in, and returned from a variable that is not a using declaration.",
         DiagnosticSeverity.Error);
 
+    internal static readonly DiagnosticDescriptor EscapesItsReturn = Create(
+        DiagnosticIds.EscapesItsReturn,
+        "Pooled item escapes the method that returns it",
+        "{0}, but '{1}' goes back to the pool before the method ends",
+        "A pooled item, or a span, memory or task over it, leaves the method (returned, yielded, stored in a field or a ref or out parameter, captured by a delegate that leaves, passed to a task nobody awaits) and the method then gives the item back: whoever holds it reads or writes memory the pool may already have handed to another renter.",
+        DiagnosticSeverity.Warning);
+
     private static DiagnosticDescriptor Create(string id, string title, string message, string description, DiagnosticSeverity severity)
         => new(id, title, message, Category, severity, isEnabledByDefault: true, description, HelpPage + id.ToLowerInvariant());
 }

@@ -38,4 +38,7 @@ public static class DiagnosticIds
 
     /// <summary>A pool scope (<c>ArrayScope&lt;T&gt;</c>, <c>ObjectScope&lt;T&gt;</c>) is copied, so two copies could return one item.</summary>
     public const string ScopeCopied = "NP0012";
+
+    /// <summary>A pooled item, or a span, memory or task over it, leaves the method that gives the item back to its pool.</summary>
+    public const string EscapesItsReturn = "NP0013";
 }

@@ -15,7 +15,7 @@ internal readonly struct FlowItem
     /// <summary>The ordinal of the block.</summary>
     public int Block { get; }
 
-    /// <summary>Per tracked local three values (status, pool key, rent site), then one value per flag.</summary>
+    /// <summary>Per tracked local four values (status, pool key, rent site, escape sites), then the flags, comparisons and captures.</summary>
     public int[] State { get; }
 
     /// <summary>Where to go when the finally being run ends; -1 continues an exception.</summary>

@@ -8,8 +8,8 @@ using Microsoft.CodeAnalysis.Operations;
 namespace NativePool.Analyzers;
 
 /// <summary>
-/// Explores the paths of one control-flow graph with the state of the tracked locals, reporting NP0001-NP0005 and
-/// NP0008-NP0011.
+/// Explores the paths of one control-flow graph with the state of the tracked locals, reporting NP0001-NP0005,
+/// NP0008-NP0011 and NP0013.
 /// </summary>
 /// <remarks>
 /// Paths are explored state by state (a block is revisited only with a state it has not been seen with), so loops end
@@ -27,10 +27,10 @@ namespace NativePool.Analyzers;
 /// keeps its id on every path.
 /// </para>
 /// </remarks>
-internal sealed class FlowWalker
+internal sealed partial class FlowWalker
 {
-    /// <summary>The number of state values per tracked local.</summary>
-    internal const int Stride = 3;
+    /// <summary>The number of state values per tracked local: status, pool key, rent site, escape sites.</summary>
+    internal const int Stride = 4;
     private const int MaximumSteps = 20_000;
 
     private readonly ControlFlowGraph _graph;
@@ -38,6 +38,7 @@ internal sealed class FlowWalker
     private readonly PoolApi _api;
     private readonly Action<Diagnostic> _report;
     private readonly TrackedLocal[] _tracked;
+    private readonly TrackedLocal?[] _bySlot;
     private readonly List<ISymbol> _poolKeys = [];
     private readonly List<IOperation> _sites = [];
     private readonly HashSet<string> _seen = [];
@@ -67,6 +68,11 @@ internal sealed class FlowWalker
         _api = api;
         _report = report;
         _tracked = [.. scan.Tracked.Values];
+        _bySlot = new TrackedLocal?[scan.TrackedCount];
+        foreach (TrackedLocal tracked in _tracked)
+        {
+            _bySlot[tracked.Slot] = tracked;
+        }
 
         _inTry = new bool[graph.Blocks.Length];
         for (int i = 0; i < _inTry.Length; i++)
@@ -82,6 +88,12 @@ internal sealed class FlowWalker
         {
             _rentCaptures[capture] = _stateLength;
             _stateLength += 2;
+        }
+
+        _danglingSlot = _stateLength++;
+        foreach (CaptureId capture in FindViewCaptures())
+        {
+            _viewCaptures[capture] = _stateLength++;
         }
     }
 
@@ -199,6 +211,11 @@ internal sealed class FlowWalker
         if (block.Kind == BasicBlockKind.Exit)
         {
             ReportLeaks(state, item.Origin);
+            if (item.Origin == 0)
+            {
+                ReportDangling(state);
+            }
+
             return;
         }
 
@@ -210,6 +227,10 @@ internal sealed class FlowWalker
         if (block.BranchValue is { } branchValue)
         {
             Visit(branchValue, state, block);
+            if (block.FallThroughSuccessor?.Semantics == ControlFlowBranchSemantics.Return)
+            {
+                OnLeaving(branchValue, state, yielded: false);
+            }
         }
 
         ControlFlowBranch fallThrough = block.FallThroughSuccessor!;
@@ -476,6 +497,7 @@ internal sealed class FlowWalker
                 }
 
                 OnInvocation(invocation, state);
+                OnCallOutliving(invocation, block, state);
                 break;
             case IObjectCreationOperation or IAwaitOperation:
                 MayThrow(operation, state, block);
@@ -483,9 +505,19 @@ internal sealed class FlowWalker
             case ISimpleAssignmentOperation assignment:
                 Written(assignment.Target, state);
                 OnAssignment(assignment, state);
+                OnStore(assignment, state);
                 break;
             case IFlowCaptureOperation capture when _rentCaptures.TryGetValue(capture.Id, out int slot):
                 OnRentCapture(capture, slot, state);
+                break;
+            case IFlowCaptureOperation capture when _viewCaptures.TryGetValue(capture.Id, out int slot):
+                OnViewCapture(capture, slot, state);
+                break;
+            case IReturnOperation { Kind: OperationKind.YieldReturn, ReturnedValue: { } yielded }:
+                OnLeaving(yielded, state, yielded: true);
+                break;
+            case IEventAssignmentOperation eventAssignment:
+                OnEventAdded(eventAssignment, state);
                 break;
             case ICompoundAssignmentOperation or ICoalesceAssignmentOperation or IDeconstructionAssignmentOperation:
                 Written(((IAssignmentOperation)operation).Target, state);
@@ -634,6 +666,7 @@ internal sealed class FlowWalker
                 state[at] = (int)PathStatus.Held;
                 state[at + 1] = poolKey;
                 state[at + 2] = site;
+                state[at + EscapesOffset] = 0;
             }
             else if (tracked.IsView && _scan.GetViewSource(assignment.Value) is { } source)
             {
@@ -642,6 +675,7 @@ internal sealed class FlowWalker
             else
             {
                 state[at] = (int)PathStatus.None;
+                state[at + EscapesOffset] = 0;
             }
         }
         else if (FlagSlot(target) is int slot)
@@ -652,42 +686,12 @@ internal sealed class FlowWalker
 
     private void OnReference(ILocalReferenceOperation reference, int[] state)
     {
-        if (_scan.GetTracked(reference) is not { } tracked || (PathStatus)state[tracked.Slot * Stride] != PathStatus.Released || !IsUse(reference, tracked))
+        if (_scan.GetTracked(reference) is not { } tracked || (PathStatus)state[tracked.Slot * Stride] != PathStatus.Released || !_scan.IsUse(reference, tracked))
         {
             return;
         }
 
         Report(Descriptors.UseAfterReturn, Descriptors.UseAfterReturnOnException, reference, _origin, tracked.Local.Name);
-    }
-
-    /// <summary>Whether a reference reads or writes the item, rather than returning it, overwriting the local or testing it for null.</summary>
-    private bool IsUse(ILocalReferenceOperation reference, TrackedLocal tracked)
-    {
-        IOperation? parent = reference.Parent;
-        while (parent is IConversionOperation)
-        {
-            parent = parent.Parent;
-        }
-
-        switch (parent)
-        {
-            case ISimpleAssignmentOperation assignment when MethodScan.Unwrap(assignment.Target) == reference:
-            case IArgumentOperation { Parent: IInvocationOperation invocation } when _api.IsReturn(invocation):
-            case IInvocationOperation invocation2 when PoolApi.IsDispose(invocation2.TargetMethod):
-            case IBinaryOperation { OperatorKind: BinaryOperatorKind.Equals or BinaryOperatorKind.NotEquals }:
-            case IIsNullOperation or IIsPatternOperation:
-            case IArgumentOperation { Parent: IInvocationOperation { TargetMethod.Name: "ReferenceEquals" or "Same" or "NotSame" or "GetHashCode" } }:
-                // Comparing references (identity, null) neither reads nor writes the item.
-                return false;
-            case IPropertyReferenceOperation { Property.Name: "Length" or "LongLength", Instance.Type.TypeKind: TypeKind.Array }:
-                // An array's length never changes: reading it is safe after the return.
-                return false;
-            case IPropertyReferenceOperation property when tracked.Kind == ResourceKind.Disposable && !tracked.IsView:
-                return property.Property.Name is "Memory" or "Span" or "Array";
-            default:
-                // A scope or lease is only used through the memory it hands out; for one, other members stay safe.
-                return tracked.Kind != ResourceKind.Disposable || tracked.IsView;
-        }
     }
 
     private void Release(TrackedLocal tracked, int poolKey, IInvocationOperation call, int[] state)
@@ -706,6 +710,7 @@ internal sealed class FlowWalker
         }
 
         state[at] = (int)PathStatus.Released;
+        OnGivenBack(at, state);
         foreach (TrackedLocal view in _tracked)
         {
             if (view.Parent == tracked.Slot && (PathStatus)state[view.Slot * Stride] == PathStatus.Held)

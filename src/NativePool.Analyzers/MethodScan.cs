@@ -47,6 +47,12 @@ internal sealed class MethodScan
     /// <summary>Rents whose result is thrown away.</summary>
     public List<(IInvocationOperation Rent, ResourceKind Kind)> Dropped { get; } = [];
 
+    /// <summary>
+    /// The tracked locals each lambda or local function reads the memory of, by its symbol (a nested one counts for the
+    /// functions around it too): a delegate over such a function hands that memory to whoever holds the delegate.
+    /// </summary>
+    public Dictionary<IMethodSymbol, List<TrackedLocal>> CapturedUses { get; } = new(SymbolEqualityComparer.Default);
+
     /// <summary>The number of slots of tracked locals (flags follow them).</summary>
     public int TrackedCount { get; private set; }
 
@@ -95,12 +101,88 @@ internal sealed class MethodScan
                 case IPropertyReferenceOperation property when property.Property.Name is "Memory" or "Span" or "Array":
                     value = property.Instance;
                     break;
+                case IPropertyReferenceOperation { Property: { Name: "Value", Type.IsReferenceType: true } } property
+                    when GetTracked(property.Instance) is { IsView: false, Kind: ResourceKind.Disposable } scope:
+                    // The object of an object scope or lease.
+                    return scope;
+                case IInvocationOperation invocation when IsAwaitable(invocation.Type):
+                    // A task (`stream.WriteAsync(lease.Memory)`) uses what it was given until it completes.
+                    return GetTaskSource(invocation);
                 default:
                     return null;
             }
         }
 
         return null;
+    }
+
+    /// <summary>Whether <paramref name="type"/> can be awaited through an instance <c>GetAwaiter()</c> (tasks, value tasks, configured awaitables).</summary>
+    public static bool IsAwaitable(ITypeSymbol? type)
+    {
+        for (; type is not null; type = type.BaseType)
+        {
+            foreach (ISymbol member in type.GetMembers("GetAwaiter"))
+            {
+                if (member is IMethodSymbol { IsStatic: false, Parameters.Length: 0 })
+                {
+                    return true;
+                }
+            }
+        }
+
+        return false;
+    }
+
+    /// <summary>The tracked local that the receiver or an argument of a call returning an awaitable is a view of, if any.</summary>
+    private TrackedLocal? GetTaskSource(IInvocationOperation invocation)
+    {
+        if (invocation.Instance is { } instance && GetViewSource(instance) is { } fromInstance)
+        {
+            return fromInstance;
+        }
+
+        foreach (IArgumentOperation argument in invocation.Arguments)
+        {
+            if (GetViewSource(argument.Value) is { } fromArgument)
+            {
+                return fromArgument;
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>
+    /// Whether a reference reads or writes the memory of the item, rather than returning it, overwriting the local,
+    /// testing it for null or reading what stays true after the return (an array's length, a scope's other members).
+    /// </summary>
+    public bool IsUse(ILocalReferenceOperation reference, TrackedLocal tracked)
+    {
+        IOperation? parent = reference.Parent;
+        while (parent is IConversionOperation)
+        {
+            parent = parent.Parent;
+        }
+
+        switch (parent)
+        {
+            case ISimpleAssignmentOperation assignment when Unwrap(assignment.Target) == reference:
+            case IArgumentOperation { Parent: IInvocationOperation invocation } when _api.IsReturn(invocation):
+            case IInvocationOperation invocation2 when PoolApi.IsDispose(invocation2.TargetMethod):
+            case IBinaryOperation { OperatorKind: BinaryOperatorKind.Equals or BinaryOperatorKind.NotEquals }:
+            case IIsNullOperation or IIsPatternOperation:
+            case IArgumentOperation { Parent: IInvocationOperation { TargetMethod.Name: "ReferenceEquals" or "Same" or "NotSame" or "GetHashCode" } }:
+                // Comparing references (identity, null) neither reads nor writes the item.
+                return false;
+            case IPropertyReferenceOperation { Property.Name: "Length" or "LongLength", Instance.Type.TypeKind: TypeKind.Array }:
+                // An array's length never changes: reading it is safe after the return.
+                return false;
+            case IPropertyReferenceOperation property when tracked.Kind == ResourceKind.Disposable && !tracked.IsView:
+                return property.Property.Name is "Memory" or "Span" or "Array" or "Value";
+            default:
+                // A scope or lease is only used through the memory or object it hands out; for one, other members stay safe.
+                return tracked.Kind != ResourceKind.Disposable || tracked.IsView;
+        }
     }
 
     private static bool IsViewMethod(IMethodSymbol method) => method.Name is "AsSpan" or "AsMemory" or "Slice";
@@ -302,17 +384,42 @@ internal sealed class MethodScan
             }
 
             TrackedLocal owner = tracked.IsView ? bySlot[tracked.Parent] : tracked;
-            if (!ReferenceEquals(FunctionOf(reference), _declaringFunction.TryGetValue(reference.Local, out IOperation? function) ? function : null))
+            IOperation? declaring = _declaringFunction.TryGetValue(reference.Local, out IOperation? function) ? function : null;
+            IOperation? user = FunctionOf(reference);
+            if (ReferenceEquals(user, declaring))
             {
-                captured.Add(owner.Local);
+                owner.Escapes |= Escapes(reference);
+                continue;
             }
-            else if (Escapes(reference))
+
+            if (Changes(reference))
             {
-                owner.Escapes = true;
+                // A lambda or local function that writes the local or gives the item back has an owner the flow
+                // analysis cannot follow: the item is not tracked.
+                captured.Add(owner.Local);
+                continue;
+            }
+
+            // One that only reads it may run at any time: no leak is reported for the item, but its return is still followed.
+            owner.Escapes = true;
+            if (IsUse(reference, tracked))
+            {
+                for (; user is not null && !ReferenceEquals(user, declaring); user = FunctionOf(user))
+                {
+                    IMethodSymbol symbol = user is ILocalFunctionOperation local ? local.Symbol : ((IAnonymousFunctionOperation)user).Symbol;
+                    if (!CapturedUses.TryGetValue(symbol, out List<TrackedLocal>? uses))
+                    {
+                        CapturedUses[symbol] = uses = [];
+                    }
+
+                    if (!uses.Contains(tracked))
+                    {
+                        uses.Add(tracked);
+                    }
+                }
             }
         }
 
-        // A resource that a lambda or local function sees has an owner the flow analysis cannot follow: it is not tracked.
         foreach (TrackedLocal tracked in bySlot)
         {
             if (captured.Contains(tracked.Local) || (tracked.IsView && captured.Contains(bySlot[tracked.Parent].Local)))
@@ -321,6 +428,31 @@ internal sealed class MethodScan
                 Tracked.Remove(tracked.Local);
             }
         }
+
+        foreach (List<TrackedLocal> uses in CapturedUses.Values)
+        {
+            uses.RemoveAll(use => !Tracked.ContainsKey(use.Local));
+        }
+    }
+
+    /// <summary>Whether a reference writes the local (or may, by reference) or gives its item back to the pool.</summary>
+    private bool Changes(ILocalReferenceOperation reference)
+    {
+        IOperation current = reference;
+        while (current.Parent is IConversionOperation conversion)
+        {
+            current = conversion;
+        }
+
+        return current.Parent switch
+        {
+            IAssignmentOperation assignment => assignment.Target == current,
+            IIncrementOrDecrementOperation or ITupleOperation or IUsingOperation or IUsingDeclarationOperation => true,
+            IArgumentOperation { Parameter.RefKind: RefKind.Ref or RefKind.Out } => true,
+            IArgumentOperation { Parent: IInvocationOperation invocation } => _api.IsReturn(invocation),
+            IInvocationOperation invocation => PoolApi.IsDispose(invocation.TargetMethod) && invocation.Instance == current,
+            _ => false,
+        };
     }
 
     private static IOperation? FunctionOf(IOperation operation)
@@ -380,6 +512,7 @@ internal sealed class MethodScan
                 case IVariableDeclaratorOperation:
                 case IFieldReferenceOperation:
                 case IEventReferenceOperation:
+                case IAwaitOperation:
                     return false;
                 default:
                     return true;

@@ -11,7 +11,8 @@ namespace NativePool.Analyzers;
 /// <summary>
 /// Finds pooled items returned twice (NP0001), used after their return (NP0002), not returned (NP0003), scopes and leases
 /// not disposed (NP0004) and items returned to another pool (NP0005), on the paths of the method's control-flow graph;
-/// the first four under NP0008-NP0011 when only a path that takes an exception reaches them.
+/// the first four under NP0008-NP0011 when only a path that takes an exception reaches them, and items or views over them
+/// that leave the method that gives the items back (NP0013).
 /// </summary>
 /// <remarks>
 /// Only methods that rent are analyzed: an operation action marks the block when it sees a rent, and the graph is built
@@ -34,7 +35,8 @@ public sealed class PoolUsageAnalyzer : PoolAnalyzer
         Descriptors.DoubleReturnOnException,
         Descriptors.UseAfterReturnOnException,
         Descriptors.NotReturnedOnException,
-        Descriptors.NotDisposedOnException);
+        Descriptors.NotDisposedOnException,
+        Descriptors.EscapesItsReturn);
 
     private protected override void OnCompilationStart(CompilationStartAnalysisContext context, PoolApi api)
         => context.RegisterOperationBlockStartAction(blockStart =>

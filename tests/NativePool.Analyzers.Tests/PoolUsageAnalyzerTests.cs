@@ -453,6 +453,48 @@ public sealed class PoolUsageAnalyzerTests
         """));
 
     [Fact]
+    public Task ALambdaThatOnlyReadsAnArrayNoLongerHidesItsDoubleReturn() => Verify.VerifyAsync(Sources.InMethod("""
+                byte[] buffer = pool.Rent(n);
+                Func<byte> first = () => buffer[0];
+                Use(buffer);
+                pool.Return(buffer);
+                {|NP0001:pool.Return(buffer)|};
+        """));
+
+    [Fact]
+    public Task AnAwaitedTaskOverAnArrayDoesNotHideThatTheArrayIsNeverReturned() => Verify.VerifyAsync(Sources.InMethod("", """
+            private static async System.Threading.Tasks.Task Send(ArrayPool<byte> pool, System.IO.Stream stream, int n)
+            {
+                byte[] buffer = {|NP0003:pool.Rent(n)|};
+                System.Threading.Tasks.Task write = stream.WriteAsync(buffer, 0, n);
+                await write;
+            }
+        """));
+
+    [Fact]
+    public Task ReadingTheObjectOfALeaseAfterItsDisposeIsAUseAfterReturn() => Verify.VerifyAsync(Sources.InMethod("", """
+            private static void Append(StripedObjectPool<StringBuilder> pool)
+            {
+                ObjectLease<StringBuilder> lease = pool.RentLease();
+                StringBuilder builder = lease.Value;
+                lease.Dispose();
+                {|NP0002:builder|}.Append('x');
+                {|NP0002:lease|}.Value.Append('y');
+            }
+        """));
+
+    [Fact]
+    public Task AwaitingATaskAfterItsArrayWasReturnedIsAUseAfterReturn() => Verify.VerifyAsync(Sources.InMethod("", """
+            private static async System.Threading.Tasks.Task Send(ArrayPool<byte> pool, System.IO.Stream stream, int n)
+            {
+                byte[] buffer = pool.Rent(n);
+                System.Threading.Tasks.Task write = stream.WriteAsync(buffer, 0, n);
+                pool.Return(buffer);
+                await {|NP0002:write|};
+            }
+        """));
+
+    [Fact]
     public Task ThePoolsAreRecognizedByTypeVerbAndShapeWhateverTheirVerbsAreNamed() => Verify.VerifyAsync("""
         using System;
 

@@ -232,7 +232,9 @@ public sealed class StripedMemoryPoolTests
         owner.Dispose();
         Assert.Throws<ObjectDisposedException>(() => memory.Span.Length);
         Assert.Throws<ObjectDisposedException>(() => memory.Pin());
+        #pragma warning disable NP0002 // The misuse under test.
         Assert.False(MemoryMarshal.TryGetArray((ReadOnlyMemory<byte>)memory, out _));
+        #pragma warning restore NP0002
     }
 
     [Fact]

@@ -1,0 +1,27 @@
+using Microsoft.CodeAnalysis;
+
+namespace NativePool.Analyzers;
+
+/// <summary>A place where a pooled item, or a view or task over it, leaves the method: reported (NP0013) when the method then gives the item back.</summary>
+internal sealed class EscapeSite
+{
+    public EscapeSite(IOperation carrier, TrackedLocal owner, string clause, string? key)
+    {
+        Carrier = carrier;
+        Owner = owner;
+        Clause = clause;
+        Key = key;
+    }
+
+    /// <summary>The value that leaves; the finding's location.</summary>
+    public IOperation Carrier { get; }
+
+    /// <summary>The item it is, or is over.</summary>
+    public TrackedLocal Owner { get; }
+
+    /// <summary>How it leaves, the start of the message: <c>'scope.Span' is returned</c>.</summary>
+    public string Clause { get; }
+
+    /// <summary>The field, property or parameter it is stored in, when a later write there takes it back; else null.</summary>
+    public string? Key { get; }
+}
