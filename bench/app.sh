@@ -26,7 +26,7 @@ dotnet run -c Release --project bench/NativePool.Benchmarks -- --ab --apps --rep
     echo
     echo "Kestrel's own memory pool against \`AddStripedKestrelMemoryPool\` (its defaults), wrk on loopback."
     echo
-    echo '```'
+    echo '```text'
     echo "$kestrel"
     echo '```'
     echo

@@ -65,6 +65,53 @@ public sealed class ScopeLedgerTests
     }
 
     [Fact]
+    public void ScopesThatPileUpAreFirstReportedWhenThe513thBeginsThenAtEachDoubling()
+    {
+        var ledger = new ScopeLedger();
+        for (int i = 0; i < 512; i++)
+        {
+            ledger.Begin();
+        }
+
+        Assert.Equal(0, ledger.Reports);
+        ledger.Begin();
+        Assert.Equal(1, ledger.Reports);
+        for (int i = 513; i < 1024; i++)
+        {
+            ledger.Begin();
+        }
+
+        Assert.Equal(1, ledger.Reports);
+        ledger.Begin();
+        Assert.Equal(2, ledger.Reports);
+    }
+
+    [Fact]
+    public void AThreadWith256LiveScopesIsNeverReportedAndOneWith257CanBe()
+    {
+        var quiet = new ScopeLedger();
+        var reported = new ScopeLedger();
+        for (int i = 0; i < ScopeLedger.LeakReportThreshold; i++)
+        {
+            quiet.Begin();
+            reported.Begin();
+        }
+
+        reported.Begin();
+
+        // Short-lived scopes on top walk the numbers round the table until one lands on a live scope's slot.
+        for (int i = 0; i < 10_000; i++)
+        {
+            Assert.True(quiet.TryEnd(quiet.Begin()));
+            Assert.True(reported.TryEnd(reported.Begin()));
+        }
+
+        Assert.Equal(256, ScopeLedger.LeakReportThreshold);
+        Assert.Equal(0, quiet.Reports);
+        Assert.Equal(1, reported.Reports);
+    }
+
+    [Fact]
     public void IsLiveAndTryEndReadOnlyTheSlotTheirNumberNames()
     {
         var ledger = new ScopeLedger();
