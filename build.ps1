@@ -37,10 +37,15 @@ function Invoke-Tests([string]$filter) {
         $script:testStatus = 1; return
     }
     $script:testStatus = 0
-    foreach ($project in 'tests/NativePool.Tests/NativePool.Tests.csproj', 'tests/NativePool.Analyzers.Tests/NativePool.Analyzers.Tests.csproj', 'tests/NativePool.IntegrationTests/NativePool.IntegrationTests.csproj') {
+    # The three test projects run at once, each into its own TRX file: the integration tests mostly wait on the dotnet
+    # builds they start, and the unit tests' stress cases run for a set time, so together they take about as long as the longest.
+    $exitCodes = [System.Collections.Concurrent.ConcurrentQueue[int]]::new()
+    'tests/NativePool.Tests/NativePool.Tests.csproj', 'tests/NativePool.Analyzers.Tests/NativePool.Analyzers.Tests.csproj', 'tests/NativePool.IntegrationTests/NativePool.IntegrationTests.csproj' | ForEach-Object -ThrottleLimit 3 -Parallel {
+        $project = $_; $filter = $using:filter; $results = $using:results
         dotnet test "$project" -c Release --no-build --filter "$filter" `
-            --logger "trx" --logger "console;verbosity=minimal" --results-directory $results; if ($LASTEXITCODE -ne 0) { $script:testStatus = 1 }
+            --logger "trx;LogFileName=$([System.IO.Path]::GetFileNameWithoutExtension($project)).trx" --logger "console;verbosity=minimal" --results-directory $results; ($using:exitCodes).Enqueue($LASTEXITCODE)
     }
+    if ($exitCodes | Where-Object { $_ -ne 0 }) { $script:testStatus = 1 }
     if (-not (Summarize)) { $script:testStatus = 1 }
 }
 

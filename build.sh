@@ -35,11 +35,15 @@ run_tests() {
         echo "0 passed, 1 failed, 0 skipped"
         return 1
     fi
-    local status=0
+    local status=0 project pids=()
+    # The three test projects run at once, each into its own TRX file: the integration tests mostly wait on the dotnet
+    # builds they start, and the unit tests' stress cases run for a set time, so together they take about as long as the longest.
     for project in tests/NativePool.Tests/NativePool.Tests.csproj tests/NativePool.Analyzers.Tests/NativePool.Analyzers.Tests.csproj tests/NativePool.IntegrationTests/NativePool.IntegrationTests.csproj; do
         dotnet test "$project" -c Release --no-build --filter "$filter" \
-            --logger "trx" --logger "console;verbosity=minimal" --results-directory "$results" || status=$?
+            --logger "trx;LogFileName=$(basename "$project" .csproj).trx" --logger "console;verbosity=minimal" --results-directory "$results" &
+        pids+=("$!")
     done
+    for pid in "${pids[@]}"; do wait "$pid" || status=$?; done
     summarize || status=$?
     return $status
 }

@@ -154,15 +154,20 @@ public sealed class PackedAnalyzerTests
         }
         """;
 
+    private readonly PackedPackages _packages;
     private readonly ITestOutputHelper _output;
 
-    public PackedAnalyzerTests(ITestOutputHelper output) => _output = output;
+    public PackedAnalyzerTests(PackedPackages packages, ITestOutputHelper output)
+    {
+        _packages = packages;
+        _output = output;
+    }
 
     [Fact]
     [Trait("Category", "Packaging")]
     public void APlainBuildAgainstThePackageWarnsOnTheMisuseAndNowhereElse()
     {
-        using PackedConsumer consumer = PackedConsumer.Create(_output);
+        using PackedConsumer consumer = PackedConsumer.Create(_output, _packages);
         consumer.WriteProject();
         AssertTheMisuseWarnsAndNothingElse(consumer);
     }
@@ -171,7 +176,7 @@ public sealed class PackedAnalyzerTests
     [Trait("Category", "Packaging")]
     public void AnAppThatReferencesOnlyTheAspNetCorePackageGetsTheAnalyzersThroughIt()
     {
-        using PackedConsumer consumer = PackedConsumer.Create(_output, "NativePool.AspNetCore");
+        using PackedConsumer consumer = PackedConsumer.Create(_output, _packages);
         consumer.WriteProject("NativePool.AspNetCore");
         AssertTheMisuseWarnsAndNothingElse(consumer);
     }
@@ -180,7 +185,7 @@ public sealed class PackedAnalyzerTests
     [Trait("Category", "Packaging")]
     public void ABuildWithWarningsAsErrorsTakesThePackageWhenMisuseHappensOnlyOnExceptionPaths()
     {
-        using PackedConsumer consumer = PackedConsumer.Create(_output);
+        using PackedConsumer consumer = PackedConsumer.Create(_output, _packages);
         consumer.WriteProject();
         consumer.WriteSource("ExceptionPaths.cs", ExceptionPaths);
         consumer.WriteSource("Correct.cs", Correct);

@@ -6,9 +6,9 @@ using Xunit.Abstractions;
 namespace NativePool.IntegrationTests.Infrastructure;
 
 /// <summary>
-/// A throw-away consumer project, outside the repository, that references the packed <c>NativePool</c> package (not the
-/// project): the package is packed into a local folder that a NuGet.config adds as a source (next to the configured ones),
-/// and packages restore into a folder of their own, so the freshly packed package is the one used.
+/// A throw-away consumer project, outside the repository, that references a packed package (not the project): the
+/// packages' feed of <see cref="PackedPackages"/> is added as a source by a NuGet.config (next to the configured ones),
+/// and packages restore into the fixture's package cache, so the freshly packed package is the one used.
 /// </summary>
 internal sealed class PackedConsumer : IDisposable
 {
@@ -16,12 +16,14 @@ internal sealed class PackedConsumer : IDisposable
 
     private readonly ITestOutputHelper _output;
     private readonly string _root;
+    private readonly string _packageCache;
 
-    private PackedConsumer(ITestOutputHelper output, string root, string packageVersion)
+    private PackedConsumer(ITestOutputHelper output, string root, string packageVersion, string packageCache)
     {
         _output = output;
         _root = root;
         PackageVersion = packageVersion;
+        _packageCache = packageCache;
     }
 
     /// <summary>The version of the packed NativePool package.</summary>
@@ -30,42 +32,23 @@ internal sealed class PackedConsumer : IDisposable
     /// <summary>The consumer project's folder.</summary>
     public string ProjectDirectory => Path.Combine(_root, "consumer");
 
-    /// <summary>Packs NativePool from the repository into a new temporary feed and lays out an empty consumer next to it.</summary>
+    /// <summary>Lays out an empty consumer of the packages in <paramref name="packages"/> (packing them, the first time).</summary>
     /// <param name="output">Where the child processes' logs go.</param>
-    /// <param name="morePackages">Further packages to pack into the feed, by their project's folder under <c>src</c>.</param>
-    public static PackedConsumer Create(ITestOutputHelper output, params string[] morePackages)
+    /// <param name="packages">The packed packages: their feed and the package cache the consumer restores into.</param>
+    public static PackedConsumer Create(ITestOutputHelper output, PackedPackages packages)
     {
-        string repository = RepositoryRoot.Find();
+        string version = packages.Version("NativePool");
         string root = Path.Combine(Path.GetTempPath(), "nativepool-consumer-" + Guid.NewGuid().ToString("N"));
-        string feed = Path.Combine(root, "feed");
-        Directory.CreateDirectory(feed);
         Directory.CreateDirectory(Path.Combine(root, "consumer"));
-
-        (int exit, string log) = Run(
-            output, repository, environment: null,
-            "pack", Path.Combine(repository, "src", "ManagedFacade", "ManagedFacade.csproj"), "-c", "Release", "-o", feed,
-            "--disable-build-servers", "-nodeReuse:false");
-        Assert.True(exit == 0, $"dotnet pack exited with {exit}:\n{ChildProcess.Tail(log, 40)}");
-        string package = Directory.GetFiles(feed, "NativePool.*.nupkg").Single(path => !path.EndsWith(".snupkg", StringComparison.Ordinal));
-        string version = Path.GetFileNameWithoutExtension(package)["NativePool.".Length..];
-        foreach (string project in morePackages)
-        {
-            (exit, log) = Run(
-                output, repository, environment: null,
-                "pack", Path.Combine(repository, "src", project, project + ".csproj"), "-c", "Release", "-o", feed,
-                "--disable-build-servers", "-nodeReuse:false");
-            Assert.True(exit == 0, $"dotnet pack of {project} exited with {exit}:\n{ChildProcess.Tail(log, 40)}");
-        }
-
         File.WriteAllText(Path.Combine(root, "NuGet.config"), $"""
             <?xml version="1.0" encoding="utf-8"?>
             <configuration>
               <packageSources>
-                <add key="nativepool-local" value="{feed}" />
+                <add key="nativepool-local" value="{packages.Folder}" />
               </packageSources>
             </configuration>
             """);
-        return new PackedConsumer(output, root, version);
+        return new PackedConsumer(output, root, version, packages.PackageCache);
     }
 
     /// <summary>Writes the project file: a net10.0 library referencing one packed package, NativePool unless told otherwise.</summary>
@@ -90,7 +73,7 @@ internal sealed class PackedConsumer : IDisposable
     /// <param name="extraArguments">Further arguments of <c>dotnet build</c> (say <c>-warnaserror</c>).</param>
     public (int ExitCode, string Log) Build(params string[] extraArguments)
         => Run(
-            _output, ProjectDirectory, new Dictionary<string, string> { ["NUGET_PACKAGES"] = Path.Combine(_root, "packages") },
+            _output, ProjectDirectory, new Dictionary<string, string> { ["NUGET_PACKAGES"] = _packageCache },
             ["build", "-c", "Release", "--disable-build-servers", "-nodeReuse:false", .. extraArguments]);
 
     /// <summary>The distinct diagnostics of <paramref name="log"/> with the given id prefix, as (file name, line, id, severity).</summary>

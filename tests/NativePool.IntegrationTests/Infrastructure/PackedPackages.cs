@@ -6,7 +6,8 @@ namespace NativePool.IntegrationTests.Infrastructure;
 /// <summary>
 /// The NativePool, NativePool.Extensions.DependencyInjection and NativePool.AspNetCore packages packed from this clone,
 /// as <c>./build.sh pack</c> packs them (Release, continuous-integration paths, the version git gives), into a temporary
-/// folder that is deleted with the fixture. Packed once per test class (an xunit class fixture).
+/// feed, and a package cache for the apps built on them; both are deleted with the fixture. Packed once per test run,
+/// on first use, for every test of the <see cref="DotnetBuilds"/> collection (an xunit collection fixture).
 /// </summary>
 public sealed class PackedPackages : IDisposable
 {
@@ -19,16 +20,26 @@ public sealed class PackedPackages : IDisposable
 
     private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(5);
 
+    private readonly string _root;
     private readonly Lazy<(int ExitCode, string Log)> _pack;
 
     public PackedPackages()
     {
-        Folder = Path.Combine(Path.GetTempPath(), "nativepool-packages-" + Guid.NewGuid().ToString("N"));
+        _root = Path.Combine(Path.GetTempPath(), "nativepool-packages-" + Guid.NewGuid().ToString("N"));
+        Folder = Path.Combine(_root, "feed");
+        PackageCache = Path.Combine(_root, "packages");
         _pack = new(Pack);
     }
 
     /// <summary>The folder that holds the .nupkg and .snupkg files.</summary>
     public string Folder { get; }
+
+    /// <summary>
+    /// The package cache (<c>NUGET_PACKAGES</c>) the apps built on the packages restore into: new with the fixture, so the
+    /// packed version is new to it and nothing is left in the machine's cache, and shared by the apps, so each package
+    /// of the usual feed is extracted once per run.
+    /// </summary>
+    public string PackageCache { get; }
 
     /// <summary>Packs (the first time) and returns the path of the package <paramref name="id"/>; fails when packing failed.</summary>
     public string PackagePath(string id)
@@ -45,9 +56,9 @@ public sealed class PackedPackages : IDisposable
     /// <inheritdoc />
     public void Dispose()
     {
-        if (Directory.Exists(Folder))
+        if (Directory.Exists(_root))
         {
-            Directory.Delete(Folder, recursive: true);
+            Directory.Delete(_root, recursive: true);
         }
     }
 

@@ -17,7 +17,7 @@ namespace NativePool.IntegrationTests.Packaging;
 /// </summary>
 [Collection(DotnetBuilds.Name)]
 [Trait("Category", "Packaging")]
-public sealed partial class PackedConsumerTests : IClassFixture<PackedPackages>
+public sealed partial class PackedConsumerTests
 {
     /// <summary>A version the central package versions pin, served by the usual feed and not by the packages' folder.</summary>
     private const string UnrelatedPackage = "CommunityToolkit.HighPerformance";
@@ -63,9 +63,9 @@ public sealed partial class PackedConsumerTests : IClassFixture<PackedPackages>
                 ConsumerProject(_packages.Version(DependencyInjectionPackage), CentralVersion(ContainerPackage), CentralVersion(UnrelatedPackage)));
             File.WriteAllText(Path.Combine(app, "Program.cs"), ConsumerProgram);
 
-            // A package cache of its own: the packed version is new to it, and nothing is left in the machine's cache.
+            // The fixture's package cache: the packed version is new to it, and nothing is left in the machine's cache.
             (int exitCode, string log) = ChildProcess.Run(
-                "dotnet", app, s_timeout, ["run", "-c", "Release", "--disable-build-servers", $"-p:RestorePackagesPath={Path.Combine(app, ".packages")}"]);
+                "dotnet", app, s_timeout, ["run", "-c", "Release", "--disable-build-servers", $"-p:RestorePackagesPath={_packages.PackageCache}"]);
             _output.WriteLine(ChildProcess.Tail(log, 100));
 
             Assert.True(exitCode == 0, $"The consumer app failed ({exitCode}):\n{ChildProcess.Tail(log, 40)}");

@@ -11,6 +11,12 @@ internal static class StressDuration
     /// <summary>The duration of one stress case.</summary>
     public static TimeSpan Value { get; } = Read();
 
+    /// <summary>
+    /// Whether this is a long run (30 s or more per case, as <c>./build.sh stress</c> sets): the tests sized by a count
+    /// rather than a duration run their long version.
+    /// </summary>
+    public static bool IsLong => Value >= TimeSpan.FromSeconds(30);
+
     private static TimeSpan Read()
     {
         string? text = Environment.GetEnvironmentVariable(Variable);
