@@ -13,9 +13,35 @@ public class BusyStripeInterruptTests
     {
         var set = new StripeSet<Item>(stripeCount: 1, capacityPerStripe: 4, waitForBusyStripes: true);
         var item = new Item();
+
+        (Exception? thrownByPush, Exception? thrownAfterwards) = PushWhileInterrupted(set, () => Assert.Equal(StripeResult.Done, set.Push(0, item, item)));
+
+        Assert.Null(thrownByPush);
+        Assert.Same(item, set.Pop(0));
+        Assert.IsType<ThreadInterruptedException>(thrownAfterwards);
+    }
+
+    [Fact]
+    public void AnInterruptDuringTheWaitOfABatchMoveLosesNoItemAndReachesTheCallerAfterwards()
+    {
+        var set = new StripeSet<Item>(stripeCount: 1, capacityPerStripe: 4, waitForBusyStripes: true);
+        Item[] items = [new Item(), new Item()];
+
+        (Exception? thrownByPush, Exception? thrownAfterwards) = PushWhileInterrupted(set, () => Assert.Equal(2, set.PushBatch(0, items)));
+
+        Assert.Null(thrownByPush);
+        Assert.Equal(2, set.CountItems());
+        Assert.IsType<ThreadInterruptedException>(thrownAfterwards);
+    }
+
+    /// <summary>
+    /// Runs <paramref name="push"/> on a thread of its own, interrupted before it starts, while the set's only stripe is
+    /// busy; then frees the stripe. Returns what the push threw and what the thread's next wait threw.
+    /// </summary>
+    private static (Exception? ThrownByPush, Exception? ThrownAfterwards) PushWhileInterrupted(StripeSet<Item> set, Action push)
+    {
         Exception? thrownByPush = null;
         Exception? thrownAfterwards = null;
-        StripeResult pushed = StripeResult.Empty;
 
         // The only stripe is busy: the push waits, spinning, yielding, then sleeping, for as long as it stays busy.
         set.GetHeader(0).Claim = 1;
@@ -23,23 +49,10 @@ public class BusyStripeInterruptTests
         {
             // Raised before the push: the first blocking call the thread makes, a sleep of the wait, receives it.
             Thread.CurrentThread.Interrupt();
-            try
+            thrownByPush = Record.Exception(push);
+            if (thrownByPush is null)
             {
-                pushed = set.Push(0, item, item);
-            }
-            catch (ThreadInterruptedException interrupted)
-            {
-                thrownByPush = interrupted;
-                return;
-            }
-
-            try
-            {
-                Thread.Sleep(0);
-            }
-            catch (ThreadInterruptedException interrupted)
-            {
-                thrownAfterwards = interrupted;
+                thrownAfterwards = Record.Exception(() => Thread.Sleep(0));
             }
         }))
         {
@@ -50,53 +63,6 @@ public class BusyStripeInterruptTests
             threads.WaitForBodies();
         }
 
-        Assert.Null(thrownByPush);
-        Assert.Equal(StripeResult.Done, pushed);
-        Assert.Same(item, set.Pop(0));
-        Assert.IsType<ThreadInterruptedException>(thrownAfterwards);
-    }
-
-    [Fact]
-    public void AnInterruptDuringTheWaitOfABatchMoveLosesNoItemAndReachesTheCallerAfterwards()
-    {
-        var set = new StripeSet<Item>(stripeCount: 1, capacityPerStripe: 4, waitForBusyStripes: true);
-        Item[] items = [new Item(), new Item()];
-        Exception? thrownByPush = null;
-        Exception? thrownAfterwards = null;
-        int moved = -1;
-
-        set.GetHeader(0).Claim = 1;
-        using (StartedThreads threads = TestThreads.Start(1, (_, _) =>
-        {
-            Thread.CurrentThread.Interrupt();
-            try
-            {
-                moved = set.PushBatch(0, items);
-            }
-            catch (ThreadInterruptedException interrupted)
-            {
-                thrownByPush = interrupted;
-                return;
-            }
-
-            try
-            {
-                Thread.Sleep(0);
-            }
-            catch (ThreadInterruptedException interrupted)
-            {
-                thrownAfterwards = interrupted;
-            }
-        }))
-        {
-            threads.WaitForBodies(TimeSpan.FromMilliseconds(200));
-            set.GetHeader(0).Claim = 0;
-            threads.WaitForBodies();
-        }
-
-        Assert.Null(thrownByPush);
-        Assert.Equal(2, moved);
-        Assert.Equal(2, set.CountItems());
-        Assert.IsType<ThreadInterruptedException>(thrownAfterwards);
+        return (thrownByPush, thrownAfterwards);
     }
 }
