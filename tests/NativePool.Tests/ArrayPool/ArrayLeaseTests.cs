@@ -280,8 +280,10 @@ public class ArrayLeaseTests
             }
         });
 
+        // Up to Rounds rounds, for at most one stress duration (the stress run's duration lets all of them run).
         string? problem = null;
-        for (int round = 1; round <= Rounds && !workers.HasFailed; round++)
+        long end = Environment.TickCount64 + (long)StressDuration.Value.TotalMilliseconds;
+        for (int round = 1; round <= Rounds && !workers.HasFailed && Environment.TickCount64 < end; round++)
         {
             current = _pool.RentLease(100 + (round % 3000));
 
@@ -303,7 +305,8 @@ public class ArrayLeaseTests
             }
         }
 
-        // Every round waited for both disposes, so the workers are done (or one failed and the other stops here).
+        // Every round waited for both disposes, so the workers are done, or wait for a round that never comes and stop
+        // here (the time ran out, or one failed).
         workers.Dispose();
         Assert.Null(problem);
         Assert.Equal(0, _pool.GetStatistics().Outstanding);

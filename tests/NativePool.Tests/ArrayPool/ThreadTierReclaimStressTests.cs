@@ -29,7 +29,7 @@ public sealed class ThreadTierReclaimStressTests
             TimeProvider = new ManualClock(),
         });
         var failures = new ConcurrentQueue<string>();
-        long end = Environment.TickCount64 + (long)(StressDuration.Value.TotalMilliseconds / 3);
+        long end = Environment.TickCount64 + (long)StressDuration.Value.TotalMilliseconds;
 
         void Worker(int id, Random random)
         {
@@ -82,7 +82,7 @@ public sealed class ThreadTierReclaimStressTests
             TrimAge = TimeSpan.Zero,
         });
         var failures = new ConcurrentQueue<string>();
-        long end = Environment.TickCount64 + (long)(StressDuration.Value.TotalMilliseconds / 3);
+        long end = Environment.TickCount64 + (long)StressDuration.Value.TotalMilliseconds;
 
         void Worker(int id, Random random)
         {
@@ -138,7 +138,7 @@ public sealed class ThreadTierReclaimStressTests
             TrimAge = TimeSpan.Zero,
             TimeProvider = new ManualClock(),
         });
-        long end = Environment.TickCount64 + (long)(StressDuration.Value.TotalMilliseconds / 3);
+        long end = Environment.TickCount64 + (long)StressDuration.Value.TotalMilliseconds;
 
         void Owner(int id, Random random)
         {

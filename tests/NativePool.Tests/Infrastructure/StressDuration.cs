@@ -2,7 +2,7 @@ using System.Globalization;
 
 namespace NativePool.Tests;
 
-/// <summary>How long each stress case runs: <c>NATIVEPOOL_STRESS_SECONDS</c> seconds, 3 when unset or not a positive number.</summary>
+/// <summary>How long each stress case runs: <c>NATIVEPOOL_STRESS_SECONDS</c> seconds, 1 when unset or not a positive number.</summary>
 internal static class StressDuration
 {
     /// <summary>The environment variable that sets the duration (<c>./build.sh stress</c> sets it).</summary>

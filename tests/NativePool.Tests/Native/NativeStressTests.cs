@@ -30,7 +30,7 @@ public sealed class NativeStressTests
         });
         var handoff = new ConcurrentQueue<(NativeBlockLease Lease, ulong Token)>();
         var failures = new ConcurrentQueue<string>();
-        long deadline = Environment.TickCount64 + (long)(s_duration.TotalMilliseconds / 3);
+        long deadline = Environment.TickCount64 + (long)s_duration.TotalMilliseconds;
         long operations = 0;
 
         void Work(int id)

@@ -53,7 +53,9 @@ public sealed class ShutdownAndClearTests
             }
         }))
         {
-            for (int round = 0; round < 300; round++)
+            // Up to 300 rounds, for at most one stress duration: each Clear waits for the trim pass it races.
+            long end = Environment.TickCount64 + (long)StressDuration.Value.TotalMilliseconds;
+            for (int round = 0; round < 300 && Environment.TickCount64 < end; round++)
             {
                 // More than this thread's slot and magazine keep, so most go to the stripes.
                 byte[][] arrays = [.. Enumerable.Range(0, 40).Select(_ => pool.Rent(1000))];
