@@ -97,10 +97,7 @@ internal sealed partial class FlowWalker
         }
     }
 
-    /// <summary>
-    /// The captures whose value may be a rent, or another such capture, and that end up assigned to a tracked resource;
-    /// the graph lowers a conditional or coalescing expression into one capture per branch.
-    /// </summary>
+    /// <summary>The captures whose value may be a rent, or another such capture, and that end up assigned to a tracked resource.</summary>
     private HashSet<CaptureId> FindRentCaptures()
     {
         List<IFlowCaptureOperation> captures = [];
@@ -109,66 +106,51 @@ internal sealed partial class FlowWalker
         {
             foreach (IOperation operation in block.Operations)
             {
-                switch (operation)
+                switch (operation is IExpressionStatementOperation statement ? statement.Operation : operation)
                 {
                     case IFlowCaptureOperation capture:
                         captures.Add(capture);
                         break;
-                    case IExpressionStatementOperation { Operation: ISimpleAssignmentOperation assignment }:
-                        AddAssigned(assignment);
-                        break;
-                    case ISimpleAssignmentOperation assignment:
-                        AddAssigned(assignment);
+                    case ISimpleAssignmentOperation assignment
+                        when MethodScan.Unwrap(assignment.Value) is IFlowCaptureReferenceOperation reference && _scan.GetTracked(assignment.Target) is { IsView: false }:
+                        assigned.Add(reference.Id);
                         break;
                 }
             }
         }
 
-        // From the assignments back to the rents: a capture feeds a tracked local when its reference is assigned to one
-        // or captured by a capture that does.
-        HashSet<CaptureId> feeding = [.. assigned];
+        return FeedingSources(captures, assigned, static (walker, value) => MethodScan.Unwrap(value) is IInvocationOperation invocation && walker._api.IsRent(invocation.TargetMethod, out _));
+    }
+
+    /// <summary>
+    /// The captures that feed <paramref name="feeding"/> (directly, or as the value of another capture that does) and
+    /// whose value is a source, or a capture of a source: the graph lowers a conditional or coalescing expression into
+    /// one capture per branch.
+    /// </summary>
+    private HashSet<CaptureId> FeedingSources(List<IFlowCaptureOperation> captures, HashSet<CaptureId> feeding, Func<FlowWalker, IOperation?, bool> isSource)
+    {
         for (bool changed = true; changed;)
         {
             changed = false;
             foreach (IFlowCaptureOperation capture in captures)
             {
-                if (feeding.Contains(capture.Id) && MethodScan.Unwrap(capture.Value) is IFlowCaptureReferenceOperation inner && feeding.Add(inner.Id))
-                {
-                    changed = true;
-                }
+                changed |= feeding.Contains(capture.Id) && MethodScan.Unwrap(capture.Value) is IFlowCaptureReferenceOperation inner && feeding.Add(inner.Id);
             }
         }
 
-        HashSet<CaptureId> rents = [];
+        HashSet<CaptureId> sources = [];
         for (bool changed = true; changed;)
         {
             changed = false;
             foreach (IFlowCaptureOperation capture in captures)
             {
-                if (!feeding.Contains(capture.Id) || rents.Contains(capture.Id))
-                {
-                    continue;
-                }
-
-                IOperation? value = MethodScan.Unwrap(capture.Value);
-                if ((value is IInvocationOperation invocation && _api.IsRent(invocation.TargetMethod, out _))
-                    || (value is IFlowCaptureReferenceOperation inner && rents.Contains(inner.Id)))
-                {
-                    rents.Add(capture.Id);
-                    changed = true;
-                }
+                changed |= feeding.Contains(capture.Id) && !sources.Contains(capture.Id)
+                    && (MethodScan.Unwrap(capture.Value) is IFlowCaptureReferenceOperation inner ? sources.Contains(inner.Id) : isSource(this, capture.Value))
+                    && sources.Add(capture.Id);
             }
         }
 
-        return rents;
-
-        void AddAssigned(ISimpleAssignmentOperation assignment)
-        {
-            if (MethodScan.Unwrap(assignment.Value) is IFlowCaptureReferenceOperation reference && _scan.GetTracked(assignment.Target) is { IsView: false })
-            {
-                assigned.Add(reference.Id);
-            }
-        }
+        return sources;
     }
 
     /// <summary>Explores <paramref name="graph"/> and reports what it finds through <paramref name="report"/>.</summary>
@@ -361,14 +343,7 @@ internal sealed partial class FlowWalker
             return _origin;
         }
 
-        int index = _origins.FindIndex(known => known.Thrower == thrower && known.IsThrow == isThrow);
-        if (index < 0)
-        {
-            _origins.Add((thrower, isThrow));
-            index = _origins.Count - 1;
-        }
-
-        return index + 1;
+        return IndexOf(_origins, known => known.Thrower == thrower && known.IsThrow == isThrow, (Thrower: thrower, IsThrow: isThrow)) + 1;
     }
 
     private static bool Catches(ITypeSymbol? caught, ITypeSymbol? thrown)
@@ -444,15 +419,7 @@ internal sealed partial class FlowWalker
     private static bool IsNull(IOperation operation) => MethodScan.Unwrap(operation) is { ConstantValue: { HasValue: true, Value: null } };
 
     private int? FlagSlot(IOperation? operation)
-    {
-        ISymbol? symbol = operation switch
-        {
-            ILocalReferenceOperation local => local.Local,
-            IParameterReferenceOperation parameter => parameter.Parameter,
-            _ => null,
-        };
-        return symbol is not null && _scan.Flags.TryGetValue(symbol, out int slot) ? slot : null;
-    }
+        => MethodScan.SymbolOf(operation) is { } symbol && _scan.Flags.TryGetValue(symbol, out int slot) ? slot : null;
 
     private int? ConditionSlot(IOperation? test)
         => test is IBinaryOperation && _scan.Conditions.TryGetValue(test.Syntax.ToString(), out int slot) ? slot : null;
@@ -460,13 +427,7 @@ internal sealed partial class FlowWalker
     /// <summary>A write to a local or parameter forgets the outcome of every comparison that reads it.</summary>
     private void Written(IOperation? target, int[] state)
     {
-        ISymbol? symbol = MethodScan.Unwrap(target) switch
-        {
-            ILocalReferenceOperation local => local.Local,
-            IParameterReferenceOperation parameter => parameter.Parameter,
-            _ => null,
-        };
-        if (symbol is not null && _scan.ConditionsReading.TryGetValue(symbol, out List<int>? slots))
+        if (MethodScan.SymbolOf(target) is { } symbol && _scan.ConditionsReading.TryGetValue(symbol, out List<int>? slots))
         {
             foreach (int slot in slots)
             {
@@ -579,12 +540,7 @@ internal sealed partial class FlowWalker
 
     private bool IsAssignedToTracked(IOperation rent)
     {
-        IOperation? parent = rent.Parent;
-        while (parent is IConversionOperation)
-        {
-            parent = parent.Parent;
-        }
-
+        IOperation? parent = MethodScan.Outermost(rent).Parent;
         return (parent is ISimpleAssignmentOperation assignment && _scan.GetTracked(assignment.Target) is not null)
             || (parent is IFlowCaptureOperation capture && _rentCaptures.ContainsKey(capture.Id));
     }
@@ -753,19 +709,7 @@ internal sealed partial class FlowWalker
             ILocalReferenceOperation local when _scan.PoolLocals.TryGetValue(local.Local, out ISymbol? known) => known,
             _ => null,
         };
-        if (key is null)
-        {
-            return 0;
-        }
-
-        int index = _poolKeys.FindIndex(existing => SymbolEqualityComparer.Default.Equals(existing, key));
-        if (index < 0)
-        {
-            _poolKeys.Add(key);
-            index = _poolKeys.Count - 1;
-        }
-
-        return index + 1;
+        return key is null ? 0 : IndexOf(_poolKeys, existing => SymbolEqualityComparer.Default.Equals(existing, key), key) + 1;
     }
 
     private string PoolName(int key)
@@ -776,13 +720,16 @@ internal sealed partial class FlowWalker
             : symbol.Name;
     }
 
-    private int Site(IOperation rent)
+    private int Site(IOperation rent) => IndexOf(_sites, site => site.Syntax == rent.Syntax, rent);
+
+    /// <summary>The index of the first item of <paramref name="list"/> that <paramref name="match"/> accepts, after adding <paramref name="item"/> when there is none.</summary>
+    private static int IndexOf<T>(List<T> list, Predicate<T> match, T item)
     {
-        int index = _sites.FindIndex(site => site.Syntax == rent.Syntax);
+        int index = list.FindIndex(match);
         if (index < 0)
         {
-            _sites.Add(rent);
-            index = _sites.Count - 1;
+            list.Add(item);
+            index = list.Count - 1;
         }
 
         return index;
@@ -875,26 +822,17 @@ internal sealed partial class FlowWalker
     }
 
     /// <summary>A finding gathered during the walk; reported at its end.</summary>
-    private sealed class Finding
+    private sealed class Finding(DiagnosticDescriptor certain, DiagnosticDescriptor? exceptional, SyntaxNode syntax, int origin, object[] arguments)
     {
-        public Finding(DiagnosticDescriptor certain, DiagnosticDescriptor? exceptional, SyntaxNode syntax, int origin, object[] arguments)
-        {
-            Certain = certain;
-            Exceptional = exceptional;
-            Syntax = syntax;
-            Origin = origin;
-            Arguments = arguments;
-        }
+        public DiagnosticDescriptor Certain { get; } = certain;
 
-        public DiagnosticDescriptor Certain { get; }
+        public DiagnosticDescriptor? Exceptional { get; } = exceptional;
 
-        public DiagnosticDescriptor? Exceptional { get; }
-
-        public SyntaxNode Syntax { get; }
+        public SyntaxNode Syntax { get; } = syntax;
 
         /// <summary>0 once a path without exception reached the finding, else the origin of the first path that did.</summary>
-        public int Origin { get; set; }
+        public int Origin { get; set; } = origin;
 
-        public object[] Arguments { get; set; }
+        public object[] Arguments { get; set; } = arguments;
     }
 }

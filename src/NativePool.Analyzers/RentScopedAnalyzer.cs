@@ -89,10 +89,8 @@ public sealed class RentScopedAnalyzer : PoolAnalyzer
 
     private static bool SamePool(IOperation? rentFrom, IOperation? returnTo)
     {
-        ISymbol? Symbol(IOperation? operation) => MethodScan.Unwrap(operation) switch
+        ISymbol? Symbol(IOperation? operation) => MethodScan.SymbolOf(operation) ?? MethodScan.Unwrap(operation) switch
         {
-            ILocalReferenceOperation local => local.Local,
-            IParameterReferenceOperation parameter => parameter.Parameter,
             IFieldReferenceOperation { Field: var field, Instance: null or IInstanceReferenceOperation } => field,
             IPropertyReferenceOperation { Property: { IsStatic: true } property } => property,
             _ => null,
