@@ -13,19 +13,10 @@ namespace NativePool.Analyzers;
 /// </summary>
 /// <remarks>
 /// Paths are explored state by state (a block is revisited only with a state it has not been seen with), so loops end
-/// and equal paths are merged. Boolean locals and parameters used as conditions are followed by value, so a "returned"
-/// flag makes the path that tests it real; so are repeated side-effect-free comparisons, until an operand is written. Finally blocks run on the paths that leave their try; a call in a try may throw
-/// into its catch and finally blocks. A resource left held only by such an implicit exception is not reported unless
-/// the option <c>nativepool.report_leaks_on_exceptions = true</c> asks for it: by default only a <c>throw</c> of the
-/// method is.
-/// <para>
-/// Each path remembers the first exception it took (a call that may throw, or a <c>throw</c>). A finding that only such
-/// paths reach needs that exception to happen: it is reported under the rule's exception-path id (NP0001 becomes NP0008,
-/// NP0002 NP0009, NP0003 NP0010, NP0004 NP0011), at a lower severity, with the exception named. Findings are therefore
-/// gathered over the whole walk and reported at its end, so that a path without exception reaching the same place
-/// keeps the finding under its certain id. NP0005 names the pool a return goes to, which no exception changes: it
-/// keeps its id on every path.
-/// </para>
+/// and equal paths are merged. Boolean locals and parameters used as conditions, and repeated side-effect-free
+/// comparisons until an operand is written, are followed by value. Finally blocks run on the paths that leave their
+/// try; a call in a try may throw into its catch and finally blocks. Each path remembers the first exception it took, and
+/// findings are gathered over the whole walk, so that one that a path without exception also reaches keeps its certain id.
 /// </remarks>
 internal sealed partial class FlowWalker
 {
