@@ -358,13 +358,8 @@ internal sealed partial class FlowWalker
     /// <summary>The state on the side of a branch where <paramref name="condition"/> is <paramref name="value"/>, or null when that side cannot happen.</summary>
     private int[]? Assume(IOperation condition, bool value, int[] state)
     {
+        // The graph has turned a negated condition into the branch's condition kind already.
         IOperation? test = MethodScan.Unwrap(condition);
-        while (test is IUnaryOperation { OperatorKind: UnaryOperatorKind.Not } not)
-        {
-            value = !value;
-            test = MethodScan.Unwrap(not.Operand);
-        }
-
         if ((FlagSlot(test) ?? ConditionSlot(test)) is int slot)
         {
             int wanted = value ? 2 : 1;
