@@ -185,15 +185,7 @@ internal sealed partial class FlowWalker
         FindCarried(value, value, state, found);
         foreach ((IOperation carrier, TrackedLocal via, TrackedLocal owner) in found)
         {
-            int index = -1;
-            for (int i = 0; i < _escapeSites.Count && index < 0; i++)
-            {
-                if (_escapeSites[i].Carrier.Syntax == carrier.Syntax && _escapeSites[i].Owner == owner)
-                {
-                    index = i;
-                }
-            }
-
+            int index = _escapeSites.FindIndex(site => site.Carrier.Syntax == carrier.Syntax && site.Owner == owner);
             if (index < 0)
             {
                 if (_escapeSites.Count == MaximumEscapeSites)
