@@ -493,7 +493,7 @@ internal sealed partial class FlowWalker
 
     private void OnInvocation(IInvocationOperation invocation, int[] state)
     {
-        if (_api.IsReturn(invocation) && _scan.GetTracked(ArgumentAt(invocation, 0)) is { IsView: false } returned)
+        if (_api.IsReturn(invocation) && _scan.GetTracked(MethodScan.Argument(invocation, 0)?.Value) is { IsView: false } returned)
         {
             Release(returned, PoolKey(invocation.Instance), invocation, state);
         }
@@ -549,19 +549,6 @@ internal sealed partial class FlowWalker
                 state[slot] = state[slot + 1] = 0;
                 break;
         }
-    }
-
-    private static IOperation? ArgumentAt(IInvocationOperation invocation, int ordinal)
-    {
-        foreach (IArgumentOperation argument in invocation.Arguments)
-        {
-            if (argument.Parameter?.Ordinal == ordinal)
-            {
-                return argument.Value;
-            }
-        }
-
-        return null;
     }
 
     private void Forget(IOperation? target, int[] state)

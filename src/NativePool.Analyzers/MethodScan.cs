@@ -1,4 +1,5 @@
 using System.Collections.Generic;
+using System.Linq;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.FlowAnalysis;
 using Microsoft.CodeAnalysis.Operations;
@@ -101,6 +102,10 @@ internal sealed class MethodScan
         list.Add(value);
     }
 
+    /// <summary>The argument <paramref name="invocation"/> passes for its parameter <paramref name="ordinal"/>, if any.</summary>
+    public static IArgumentOperation? Argument(IInvocationOperation invocation, int ordinal)
+        => invocation.Arguments.FirstOrDefault(argument => argument.Parameter?.Ordinal == ordinal);
+
     /// <summary>The operation under any conversions.</summary>
     public static IOperation? Unwrap(IOperation? operation)
     {
@@ -166,20 +171,13 @@ internal sealed class MethodScan
     /// <summary>The tracked local that the receiver or an argument of a call returning an awaitable is a view of, if any.</summary>
     private TrackedLocal? GetTaskSource(IInvocationOperation invocation)
     {
-        if (invocation.Instance is { } instance && GetViewSource(instance) is { } fromInstance)
+        TrackedLocal? source = GetViewSource(invocation.Instance);
+        for (int i = 0; source is null && i < invocation.Arguments.Length; i++)
         {
-            return fromInstance;
+            source = GetViewSource(invocation.Arguments[i].Value);
         }
 
-        foreach (IArgumentOperation argument in invocation.Arguments)
-        {
-            if (GetViewSource(argument.Value) is { } fromArgument)
-            {
-                return fromArgument;
-            }
-        }
-
-        return null;
+        return source;
     }
 
     /// <summary>
