@@ -1,22 +1,16 @@
 namespace NativePool.Analyzers;
 
 /// <summary>An immutable stack of destinations that finally blocks continue to.</summary>
-internal sealed class Continuation
+internal sealed class Continuation(int target, Continuation? next)
 {
     /// <summary>The target that continues an exception rather than a block.</summary>
     public const int Rethrow = -1;
 
-    public Continuation(int target, Continuation? next)
-    {
-        Target = target;
-        Next = next;
-    }
-
     /// <summary>A block ordinal, or <see cref="Rethrow"/>.</summary>
-    public int Target { get; }
+    public int Target { get; } = target;
 
     /// <summary>The rest of the stack.</summary>
-    public Continuation? Next { get; }
+    public Continuation? Next { get; } = next;
 
     /// <summary>A key that tells stacks apart.</summary>
     public static string Key(Continuation? continuation)

@@ -62,34 +62,7 @@ internal sealed partial class FlowWalker
             }
         }
 
-        for (bool changed = true; changed;)
-        {
-            changed = false;
-            foreach (IFlowCaptureOperation capture in captures)
-            {
-                if (feeding.Contains(capture.Id) && MethodScan.Unwrap(capture.Value) is IFlowCaptureReferenceOperation inner && feeding.Add(inner.Id))
-                {
-                    changed = true;
-                }
-            }
-        }
-
-        HashSet<CaptureId> views = [];
-        for (bool changed = true; changed;)
-        {
-            changed = false;
-            foreach (IFlowCaptureOperation capture in captures)
-            {
-                if (feeding.Contains(capture.Id) && !views.Contains(capture.Id)
-                    && (MethodScan.Unwrap(capture.Value) is IFlowCaptureReferenceOperation inner ? views.Contains(inner.Id) : _scan.GetViewSource(capture.Value) is not null))
-                {
-                    views.Add(capture.Id);
-                    changed = true;
-                }
-            }
-        }
-
-        return views;
+        return FeedingSources(captures, feeding, static (walker, value) => walker._scan.GetViewSource(value) is not null);
 
         void AddFeeding(IOperation? value)
         {
@@ -212,15 +185,7 @@ internal sealed partial class FlowWalker
         FindCarried(value, value, state, found);
         foreach ((IOperation carrier, TrackedLocal via, TrackedLocal owner) in found)
         {
-            int index = -1;
-            for (int i = 0; i < _escapeSites.Count && index < 0; i++)
-            {
-                if (_escapeSites[i].Carrier.Syntax == carrier.Syntax && _escapeSites[i].Owner == owner)
-                {
-                    index = i;
-                }
-            }
-
+            int index = _escapeSites.FindIndex(site => site.Carrier.Syntax == carrier.Syntax && site.Owner == owner);
             if (index < 0)
             {
                 if (_escapeSites.Count == MaximumEscapeSites)

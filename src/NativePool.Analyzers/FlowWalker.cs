@@ -13,19 +13,10 @@ namespace NativePool.Analyzers;
 /// </summary>
 /// <remarks>
 /// Paths are explored state by state (a block is revisited only with a state it has not been seen with), so loops end
-/// and equal paths are merged. Boolean locals and parameters used as conditions are followed by value, so a "returned"
-/// flag makes the path that tests it real; so are repeated side-effect-free comparisons, until an operand is written. Finally blocks run on the paths that leave their try; a call in a try may throw
-/// into its catch and finally blocks. A resource left held only by such an implicit exception is not reported unless
-/// the option <c>nativepool.report_leaks_on_exceptions = true</c> asks for it: by default only a <c>throw</c> of the
-/// method is.
-/// <para>
-/// Each path remembers the first exception it took (a call that may throw, or a <c>throw</c>). A finding that only such
-/// paths reach needs that exception to happen: it is reported under the rule's exception-path id (NP0001 becomes NP0008,
-/// NP0002 NP0009, NP0003 NP0010, NP0004 NP0011), at a lower severity, with the exception named. Findings are therefore
-/// gathered over the whole walk and reported at its end, so that a path without exception reaching the same place
-/// keeps the finding under its certain id. NP0005 names the pool a return goes to, which no exception changes: it
-/// keeps its id on every path.
-/// </para>
+/// and equal paths are merged. Boolean locals and parameters used as conditions, and repeated side-effect-free
+/// comparisons until an operand is written, are followed by value. Finally blocks run on the paths that leave their
+/// try; a call in a try may throw into its catch and finally blocks. Each path remembers the first exception it took, and
+/// findings are gathered over the whole walk, so that one that a path without exception also reaches keeps its certain id.
 /// </remarks>
 internal sealed partial class FlowWalker
 {
@@ -97,10 +88,7 @@ internal sealed partial class FlowWalker
         }
     }
 
-    /// <summary>
-    /// The captures whose value may be a rent, or another such capture, and that end up assigned to a tracked resource;
-    /// the graph lowers a conditional or coalescing expression into one capture per branch.
-    /// </summary>
+    /// <summary>The captures whose value may be a rent, or another such capture, and that end up assigned to a tracked resource.</summary>
     private HashSet<CaptureId> FindRentCaptures()
     {
         List<IFlowCaptureOperation> captures = [];
@@ -109,66 +97,51 @@ internal sealed partial class FlowWalker
         {
             foreach (IOperation operation in block.Operations)
             {
-                switch (operation)
+                switch (operation is IExpressionStatementOperation statement ? statement.Operation : operation)
                 {
                     case IFlowCaptureOperation capture:
                         captures.Add(capture);
                         break;
-                    case IExpressionStatementOperation { Operation: ISimpleAssignmentOperation assignment }:
-                        AddAssigned(assignment);
-                        break;
-                    case ISimpleAssignmentOperation assignment:
-                        AddAssigned(assignment);
+                    case ISimpleAssignmentOperation assignment
+                        when MethodScan.Unwrap(assignment.Value) is IFlowCaptureReferenceOperation reference && _scan.GetTracked(assignment.Target) is { IsView: false }:
+                        assigned.Add(reference.Id);
                         break;
                 }
             }
         }
 
-        // From the assignments back to the rents: a capture feeds a tracked local when its reference is assigned to one
-        // or captured by a capture that does.
-        HashSet<CaptureId> feeding = [.. assigned];
+        return FeedingSources(captures, assigned, static (walker, value) => MethodScan.Unwrap(value) is IInvocationOperation invocation && walker._api.IsRent(invocation.TargetMethod, out _));
+    }
+
+    /// <summary>
+    /// The captures that feed <paramref name="feeding"/> (directly, or as the value of another capture that does) and
+    /// whose value is a source, or a capture of a source: the graph lowers a conditional or coalescing expression into
+    /// one capture per branch.
+    /// </summary>
+    private HashSet<CaptureId> FeedingSources(List<IFlowCaptureOperation> captures, HashSet<CaptureId> feeding, Func<FlowWalker, IOperation?, bool> isSource)
+    {
         for (bool changed = true; changed;)
         {
             changed = false;
             foreach (IFlowCaptureOperation capture in captures)
             {
-                if (feeding.Contains(capture.Id) && MethodScan.Unwrap(capture.Value) is IFlowCaptureReferenceOperation inner && feeding.Add(inner.Id))
-                {
-                    changed = true;
-                }
+                changed |= feeding.Contains(capture.Id) && MethodScan.Unwrap(capture.Value) is IFlowCaptureReferenceOperation inner && feeding.Add(inner.Id);
             }
         }
 
-        HashSet<CaptureId> rents = [];
+        HashSet<CaptureId> sources = [];
         for (bool changed = true; changed;)
         {
             changed = false;
             foreach (IFlowCaptureOperation capture in captures)
             {
-                if (!feeding.Contains(capture.Id) || rents.Contains(capture.Id))
-                {
-                    continue;
-                }
-
-                IOperation? value = MethodScan.Unwrap(capture.Value);
-                if ((value is IInvocationOperation invocation && _api.IsRent(invocation.TargetMethod, out _))
-                    || (value is IFlowCaptureReferenceOperation inner && rents.Contains(inner.Id)))
-                {
-                    rents.Add(capture.Id);
-                    changed = true;
-                }
+                changed |= feeding.Contains(capture.Id) && !sources.Contains(capture.Id)
+                    && (MethodScan.Unwrap(capture.Value) is IFlowCaptureReferenceOperation inner ? sources.Contains(inner.Id) : isSource(this, capture.Value))
+                    && sources.Add(capture.Id);
             }
         }
 
-        return rents;
-
-        void AddAssigned(ISimpleAssignmentOperation assignment)
-        {
-            if (MethodScan.Unwrap(assignment.Value) is IFlowCaptureReferenceOperation reference && _scan.GetTracked(assignment.Target) is { IsView: false })
-            {
-                assigned.Add(reference.Id);
-            }
-        }
+        return sources;
     }
 
     /// <summary>Explores <paramref name="graph"/> and reports what it finds through <paramref name="report"/>.</summary>
@@ -361,14 +334,7 @@ internal sealed partial class FlowWalker
             return _origin;
         }
 
-        int index = _origins.FindIndex(known => known.Thrower == thrower && known.IsThrow == isThrow);
-        if (index < 0)
-        {
-            _origins.Add((thrower, isThrow));
-            index = _origins.Count - 1;
-        }
-
-        return index + 1;
+        return IndexOf(_origins, known => known.Thrower == thrower && known.IsThrow == isThrow, (Thrower: thrower, IsThrow: isThrow)) + 1;
     }
 
     private static bool Catches(ITypeSymbol? caught, ITypeSymbol? thrown)
@@ -392,13 +358,8 @@ internal sealed partial class FlowWalker
     /// <summary>The state on the side of a branch where <paramref name="condition"/> is <paramref name="value"/>, or null when that side cannot happen.</summary>
     private int[]? Assume(IOperation condition, bool value, int[] state)
     {
+        // The graph has turned a negated condition into the branch's condition kind already.
         IOperation? test = MethodScan.Unwrap(condition);
-        while (test is IUnaryOperation { OperatorKind: UnaryOperatorKind.Not } not)
-        {
-            value = !value;
-            test = MethodScan.Unwrap(not.Operand);
-        }
-
         if ((FlagSlot(test) ?? ConditionSlot(test)) is int slot)
         {
             int wanted = value ? 2 : 1;
@@ -444,15 +405,7 @@ internal sealed partial class FlowWalker
     private static bool IsNull(IOperation operation) => MethodScan.Unwrap(operation) is { ConstantValue: { HasValue: true, Value: null } };
 
     private int? FlagSlot(IOperation? operation)
-    {
-        ISymbol? symbol = operation switch
-        {
-            ILocalReferenceOperation local => local.Local,
-            IParameterReferenceOperation parameter => parameter.Parameter,
-            _ => null,
-        };
-        return symbol is not null && _scan.Flags.TryGetValue(symbol, out int slot) ? slot : null;
-    }
+        => MethodScan.SymbolOf(operation) is { } symbol && _scan.Flags.TryGetValue(symbol, out int slot) ? slot : null;
 
     private int? ConditionSlot(IOperation? test)
         => test is IBinaryOperation && _scan.Conditions.TryGetValue(test.Syntax.ToString(), out int slot) ? slot : null;
@@ -460,13 +413,7 @@ internal sealed partial class FlowWalker
     /// <summary>A write to a local or parameter forgets the outcome of every comparison that reads it.</summary>
     private void Written(IOperation? target, int[] state)
     {
-        ISymbol? symbol = MethodScan.Unwrap(target) switch
-        {
-            ILocalReferenceOperation local => local.Local,
-            IParameterReferenceOperation parameter => parameter.Parameter,
-            _ => null,
-        };
-        if (symbol is not null && _scan.ConditionsReading.TryGetValue(symbol, out List<int>? slots))
+        if (MethodScan.SymbolOf(target) is { } symbol && _scan.ConditionsReading.TryGetValue(symbol, out List<int>? slots))
         {
             foreach (int slot in slots)
             {
@@ -546,7 +493,7 @@ internal sealed partial class FlowWalker
 
     private void OnInvocation(IInvocationOperation invocation, int[] state)
     {
-        if (_api.IsReturn(invocation) && _scan.GetTracked(ArgumentAt(invocation, 0)) is { IsView: false } returned)
+        if (_api.IsReturn(invocation) && _scan.GetTracked(MethodScan.Argument(invocation, 0)?.Value) is { IsView: false } returned)
         {
             Release(returned, PoolKey(invocation.Instance), invocation, state);
         }
@@ -579,12 +526,7 @@ internal sealed partial class FlowWalker
 
     private bool IsAssignedToTracked(IOperation rent)
     {
-        IOperation? parent = rent.Parent;
-        while (parent is IConversionOperation)
-        {
-            parent = parent.Parent;
-        }
-
+        IOperation? parent = MethodScan.Outermost(rent).Parent;
         return (parent is ISimpleAssignmentOperation assignment && _scan.GetTracked(assignment.Target) is not null)
             || (parent is IFlowCaptureOperation capture && _rentCaptures.ContainsKey(capture.Id));
     }
@@ -607,19 +549,6 @@ internal sealed partial class FlowWalker
                 state[slot] = state[slot + 1] = 0;
                 break;
         }
-    }
-
-    private static IOperation? ArgumentAt(IInvocationOperation invocation, int ordinal)
-    {
-        foreach (IArgumentOperation argument in invocation.Arguments)
-        {
-            if (argument.Parameter?.Ordinal == ordinal)
-            {
-                return argument.Value;
-            }
-        }
-
-        return null;
     }
 
     private void Forget(IOperation? target, int[] state)
@@ -753,19 +682,7 @@ internal sealed partial class FlowWalker
             ILocalReferenceOperation local when _scan.PoolLocals.TryGetValue(local.Local, out ISymbol? known) => known,
             _ => null,
         };
-        if (key is null)
-        {
-            return 0;
-        }
-
-        int index = _poolKeys.FindIndex(existing => SymbolEqualityComparer.Default.Equals(existing, key));
-        if (index < 0)
-        {
-            _poolKeys.Add(key);
-            index = _poolKeys.Count - 1;
-        }
-
-        return index + 1;
+        return key is null ? 0 : IndexOf(_poolKeys, existing => SymbolEqualityComparer.Default.Equals(existing, key), key) + 1;
     }
 
     private string PoolName(int key)
@@ -776,13 +693,16 @@ internal sealed partial class FlowWalker
             : symbol.Name;
     }
 
-    private int Site(IOperation rent)
+    private int Site(IOperation rent) => IndexOf(_sites, site => site.Syntax == rent.Syntax, rent);
+
+    /// <summary>The index of the first item of <paramref name="list"/> that <paramref name="match"/> accepts, after adding <paramref name="item"/> when there is none.</summary>
+    private static int IndexOf<T>(List<T> list, Predicate<T> match, T item)
     {
-        int index = _sites.FindIndex(site => site.Syntax == rent.Syntax);
+        int index = list.FindIndex(match);
         if (index < 0)
         {
-            _sites.Add(rent);
-            index = _sites.Count - 1;
+            list.Add(item);
+            index = list.Count - 1;
         }
 
         return index;
@@ -875,26 +795,17 @@ internal sealed partial class FlowWalker
     }
 
     /// <summary>A finding gathered during the walk; reported at its end.</summary>
-    private sealed class Finding
+    private sealed class Finding(DiagnosticDescriptor certain, DiagnosticDescriptor? exceptional, SyntaxNode syntax, int origin, object[] arguments)
     {
-        public Finding(DiagnosticDescriptor certain, DiagnosticDescriptor? exceptional, SyntaxNode syntax, int origin, object[] arguments)
-        {
-            Certain = certain;
-            Exceptional = exceptional;
-            Syntax = syntax;
-            Origin = origin;
-            Arguments = arguments;
-        }
+        public DiagnosticDescriptor Certain { get; } = certain;
 
-        public DiagnosticDescriptor Certain { get; }
+        public DiagnosticDescriptor? Exceptional { get; } = exceptional;
 
-        public DiagnosticDescriptor? Exceptional { get; }
-
-        public SyntaxNode Syntax { get; }
+        public SyntaxNode Syntax { get; } = syntax;
 
         /// <summary>0 once a path without exception reached the finding, else the origin of the first path that did.</summary>
-        public int Origin { get; set; }
+        public int Origin { get; set; } = origin;
 
-        public object[] Arguments { get; set; }
+        public object[] Arguments { get; set; } = arguments;
     }
 }

@@ -1,4 +1,5 @@
 using System.Collections.Generic;
+using System.Linq;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.FlowAnalysis;
 using Microsoft.CodeAnalysis.Operations;
@@ -71,6 +72,40 @@ internal sealed class MethodScan
     public TrackedLocal? GetTracked(IOperation? operation)
         => Unwrap(operation) is ILocalReferenceOperation reference && Tracked.TryGetValue(reference.Local, out TrackedLocal? tracked) ? tracked : null;
 
+    /// <summary>The local or parameter <paramref name="operation"/> refers to, under any conversions, else null.</summary>
+    public static ISymbol? SymbolOf(IOperation? operation) => Unwrap(operation) switch
+    {
+        ILocalReferenceOperation local => local.Local,
+        IParameterReferenceOperation parameter => parameter.Parameter,
+        _ => null,
+    };
+
+    /// <summary><paramref name="operation"/>, or the outermost of the conversions around it.</summary>
+    public static IOperation Outermost(IOperation operation)
+    {
+        while (operation.Parent is IConversionOperation conversion)
+        {
+            operation = conversion;
+        }
+
+        return operation;
+    }
+
+    /// <summary>Adds <paramref name="value"/> to the list of <paramref name="key"/>, made on first need.</summary>
+    public static void Add<TKey, TValue>(Dictionary<TKey, List<TValue>> lists, TKey key, TValue value)
+    {
+        if (!lists.TryGetValue(key, out List<TValue>? list))
+        {
+            lists[key] = list = [];
+        }
+
+        list.Add(value);
+    }
+
+    /// <summary>The argument <paramref name="invocation"/> passes for its parameter <paramref name="ordinal"/>, if any.</summary>
+    public static IArgumentOperation? Argument(IInvocationOperation invocation, int ordinal)
+        => invocation.Arguments.FirstOrDefault(argument => argument.Parameter?.Ordinal == ordinal);
+
     /// <summary>The operation under any conversions.</summary>
     public static IOperation? Unwrap(IOperation? operation)
     {
@@ -136,20 +171,13 @@ internal sealed class MethodScan
     /// <summary>The tracked local that the receiver or an argument of a call returning an awaitable is a view of, if any.</summary>
     private TrackedLocal? GetTaskSource(IInvocationOperation invocation)
     {
-        if (invocation.Instance is { } instance && GetViewSource(instance) is { } fromInstance)
+        TrackedLocal? source = GetViewSource(invocation.Instance);
+        for (int i = 0; source is null && i < invocation.Arguments.Length; i++)
         {
-            return fromInstance;
+            source = GetViewSource(invocation.Arguments[i].Value);
         }
 
-        foreach (IArgumentOperation argument in invocation.Arguments)
-        {
-            if (GetViewSource(argument.Value) is { } fromArgument)
-            {
-                return fromArgument;
-            }
-        }
-
-        return null;
+        return source;
     }
 
     /// <summary>
@@ -158,13 +186,7 @@ internal sealed class MethodScan
     /// </summary>
     public bool IsUse(ILocalReferenceOperation reference, TrackedLocal tracked)
     {
-        IOperation? parent = reference.Parent;
-        while (parent is IConversionOperation)
-        {
-            parent = parent.Parent;
-        }
-
-        switch (parent)
+        switch (Outermost(reference).Parent)
         {
             case ISimpleAssignmentOperation assignment when Unwrap(assignment.Target) == reference:
             case IArgumentOperation { Parent: IInvocationOperation invocation } when _api.IsReturn(invocation):
@@ -199,11 +221,11 @@ internal sealed class MethodScan
                 function = operation;
                 break;
             case IVariableDeclaratorOperation declarator:
-                AddWrite(declarator.Symbol, declarator.Initializer?.Value);
+                Add(_writes, declarator.Symbol, declarator.Initializer?.Value);
                 _declaringFunction[declarator.Symbol] = function;
                 break;
             case ISimpleAssignmentOperation { Target: ILocalReferenceOperation target } assignment:
-                AddWrite(target.Local, assignment.Value);
+                Add(_writes, target.Local, assignment.Value);
                 break;
             case ILocalReferenceOperation reference:
                 _references.Add(reference);
@@ -240,13 +262,7 @@ internal sealed class MethodScan
             operation = Unwrap(not.Operand)!;
         }
 
-        ISymbol? symbol = operation switch
-        {
-            ILocalReferenceOperation local => local.Local,
-            IParameterReferenceOperation parameter => parameter.Parameter,
-            _ => null,
-        };
-        if (symbol is not null && operation.Type?.SpecialType == SpecialType.System_Boolean)
+        if (SymbolOf(operation) is { } symbol && operation.Type?.SpecialType == SpecialType.System_Boolean)
         {
             _flagCandidates.Add(symbol);
         }
@@ -282,16 +298,6 @@ internal sealed class MethodScan
     private static bool IsDiscarded(IOperation operation)
         => (operation.Parent is IExpressionStatementOperation statement && !(statement.IsImplicit && statement.Parent is IBlockOperation { IsImplicit: true, Parent: IAnonymousFunctionOperation }))
             || (operation.Parent is ISimpleAssignmentOperation { Target: IDiscardOperation } && operation.Parent.Parent is IExpressionStatementOperation);
-
-    private void AddWrite(ILocalSymbol local, IOperation? value)
-    {
-        if (!_writes.TryGetValue(local, out List<IOperation?>? values))
-        {
-            _writes[local] = values = [];
-        }
-
-        values.Add(value);
-    }
 
     private void FindTracked()
     {
@@ -407,14 +413,9 @@ internal sealed class MethodScan
                 for (; user is not null && !ReferenceEquals(user, declaring); user = FunctionOf(user))
                 {
                     IMethodSymbol symbol = user is ILocalFunctionOperation local ? local.Symbol : ((IAnonymousFunctionOperation)user).Symbol;
-                    if (!CapturedUses.TryGetValue(symbol, out List<TrackedLocal>? uses))
+                    if (!CapturedUses.TryGetValue(symbol, out List<TrackedLocal>? uses) || !uses.Contains(tracked))
                     {
-                        CapturedUses[symbol] = uses = [];
-                    }
-
-                    if (!uses.Contains(tracked))
-                    {
-                        uses.Add(tracked);
+                        Add(CapturedUses, symbol, tracked);
                     }
                 }
             }
@@ -438,12 +439,7 @@ internal sealed class MethodScan
     /// <summary>Whether a reference writes the local (or may, by reference) or gives its item back to the pool.</summary>
     private bool Changes(ILocalReferenceOperation reference)
     {
-        IOperation current = reference;
-        while (current.Parent is IConversionOperation conversion)
-        {
-            current = conversion;
-        }
-
+        IOperation current = Outermost(reference);
         return current.Parent switch
         {
             IAssignmentOperation assignment => assignment.Target == current,
@@ -582,12 +578,7 @@ internal sealed class MethodScan
             Conditions[comparison.Key] = slot;
             foreach (ISymbol read in comparison.Value.Reads)
             {
-                if (!ConditionsReading.TryGetValue(read, out List<int>? slots))
-                {
-                    ConditionsReading[read] = slots = [];
-                }
-
-                slots.Add(slot);
+                Add(ConditionsReading, read, slot);
             }
 
             slot++;

@@ -10,14 +10,13 @@ namespace NativePool.Analyzers;
 /// </summary>
 internal sealed class PoolApi
 {
-    private readonly INamedTypeSymbol? _arrayPool;
     private readonly INamedTypeSymbol? _memoryPool;
     private readonly INamedTypeSymbol? _objectPool;
     private readonly INamedTypeSymbol? _disposable;
 
     private PoolApi(Compilation compilation)
     {
-        _arrayPool = compilation.GetTypeByMetadataName("System.Buffers.ArrayPool`1");
+        ArrayPool = compilation.GetTypeByMetadataName("System.Buffers.ArrayPool`1");
         _memoryPool = compilation.GetTypeByMetadataName("System.Buffers.MemoryPool`1");
         _objectPool = compilation.GetTypeByMetadataName("Microsoft.Extensions.ObjectPool.ObjectPool`1");
         _disposable = compilation.GetTypeByMetadataName("System.IDisposable");
@@ -25,7 +24,7 @@ internal sealed class PoolApi
     }
 
     /// <summary><c>System.Buffers.ArrayPool&lt;T&gt;</c>, when the compilation has it.</summary>
-    public INamedTypeSymbol? ArrayPool => _arrayPool;
+    public INamedTypeSymbol? ArrayPool { get; }
 
     /// <summary><c>NativePool.StripedArrayPool&lt;T&gt;</c> when the compilation references NativePool.</summary>
     public INamedTypeSymbol? StripedArrayPool { get; }
@@ -34,7 +33,7 @@ internal sealed class PoolApi
     public static PoolApi? TryCreate(Compilation compilation)
     {
         PoolApi api = new(compilation);
-        return api._arrayPool is null && api._objectPool is null && api._memoryPool is null && api.StripedArrayPool is null ? null : api;
+        return api.ArrayPool is null && api._objectPool is null && api._memoryPool is null && api.StripedArrayPool is null ? null : api;
     }
 
     /// <summary>Whether <paramref name="method"/> rents, and what it hands out.</summary>
@@ -46,7 +45,7 @@ internal sealed class PoolApi
             return false;
         }
 
-        if (method.Name == "Rent" && method.ReturnType is IArrayTypeSymbol && DerivesFrom(owner, _arrayPool))
+        if (method.Name == "Rent" && method.ReturnType is IArrayTypeSymbol && DerivesFrom(owner, ArrayPool))
         {
             kind = ResourceKind.Array;
             return true;
@@ -72,14 +71,14 @@ internal sealed class PoolApi
     {
         IMethodSymbol method = invocation.TargetMethod;
         return method.Name == "Return" && !method.IsStatic && invocation.Arguments.Length > 0 && method.ContainingType is { } owner
-            && (DerivesFrom(owner, _arrayPool) || DerivesFrom(owner, _objectPool));
+            && (DerivesFrom(owner, ArrayPool) || DerivesFrom(owner, _objectPool));
     }
 
     /// <summary>Whether <paramref name="method"/> is a parameterless <c>Dispose</c>.</summary>
     public static bool IsDispose(IMethodSymbol method) => method.Name == "Dispose" && method.Parameters.Length == 0 && !method.IsStatic;
 
     private bool IsPool(INamedTypeSymbol type)
-        => DerivesFrom(type, _arrayPool) || DerivesFrom(type, _memoryPool) || DerivesFrom(type, _objectPool)
+        => DerivesFrom(type, ArrayPool) || DerivesFrom(type, _memoryPool) || DerivesFrom(type, _objectPool)
             || (type.ContainingNamespace is { Name: "NativePool", ContainingNamespace.IsGlobalNamespace: true } && type.Name.EndsWith("Pool", System.StringComparison.Ordinal));
 
     private bool IsDisposableShape(ITypeSymbol type)

@@ -64,9 +64,9 @@ public sealed class RentScopedAnalyzer : PoolAnalyzer
         }
 
         ILocalSymbol local = declarator.Symbol;
-        IArgumentOperation? clear = giveBack.Arguments.FirstOrDefault(a => a.Parameter?.Ordinal == 1);
+        IArgumentOperation? clear = MethodScan.Argument(giveBack, 1);
         bool? clearValue = clear is null || clear.ArgumentKind == ArgumentKind.DefaultValue ? false : clear.Value.ConstantValue is { HasValue: true, Value: bool constant } ? constant : null;
-        if (clearValue is null || MethodScan.Unwrap(giveBack.Arguments.First(a => a.Parameter?.Ordinal == 0).Value) is not ILocalReferenceOperation returned
+        if (clearValue is null || MethodScan.Unwrap(MethodScan.Argument(giveBack, 0)?.Value) is not ILocalReferenceOperation returned
             || !SymbolEqualityComparer.Default.Equals(returned.Local, local) || !SamePool(rent.Instance, giveBack.Instance) || !HasRentScoped(rent.Instance?.Type))
         {
             return null;
@@ -89,10 +89,8 @@ public sealed class RentScopedAnalyzer : PoolAnalyzer
 
     private static bool SamePool(IOperation? rentFrom, IOperation? returnTo)
     {
-        ISymbol? Symbol(IOperation? operation) => MethodScan.Unwrap(operation) switch
+        ISymbol? Symbol(IOperation? operation) => MethodScan.SymbolOf(operation) ?? MethodScan.Unwrap(operation) switch
         {
-            ILocalReferenceOperation local => local.Local,
-            IParameterReferenceOperation parameter => parameter.Parameter,
             IFieldReferenceOperation { Field: var field, Instance: null or IInstanceReferenceOperation } => field,
             IPropertyReferenceOperation { Property: { IsStatic: true } property } => property,
             _ => null,

@@ -30,20 +30,12 @@ public sealed class RentScopedCodeFixProvider : PoolCodeFixProvider
     /// <inheritdoc/>
     public override ImmutableArray<string> FixableDiagnosticIds { get; } = ImmutableArray.Create(DiagnosticIds.UseRentScoped);
 
-    private const string FixTitle = "Use RentScoped";
-
     private const string TargetAnnotationKind = "NativePool.RentScopedTarget";
 
-    private protected override string Title => FixTitle;
-
-    /// <inheritdoc/>
-    public override FixAllProvider GetFixAllProvider() => FixAll.Instance;
-
-    private protected override Task<Document> FixAsync(Document document, Diagnostic diagnostic, CancellationToken cancellationToken)
-        => FixAllAsync(document, [diagnostic], cancellationToken);
+    private protected override string Title => "Use RentScoped";
 
     /// <summary>Marks the try/finally of each diagnostic, then rewrites them one at a time, the last in the document first.</summary>
-    private static async Task<Document> FixAllAsync(Document document, IEnumerable<Diagnostic> diagnostics, CancellationToken cancellationToken)
+    private protected override async Task<Document> FixAllAsync(Document document, IEnumerable<Diagnostic> diagnostics, CancellationToken cancellationToken)
     {
         SyntaxNode? root = await document.GetSyntaxRootAsync(cancellationToken).ConfigureAwait(false);
         if (root is null)
@@ -158,15 +150,5 @@ public sealed class RentScopedCodeFixProvider : PoolCodeFixProvider
         }
 
         return name;
-    }
-
-    private sealed class FixAll : DocumentBasedFixAllProvider
-    {
-        public static FixAll Instance { get; } = new();
-
-        protected override string GetFixAllTitle(FixAllContext fixAllContext) => FixTitle;
-
-        protected override async Task<Document?> FixAllAsync(FixAllContext fixAllContext, Document document, ImmutableArray<Diagnostic> diagnostics)
-            => await RentScopedCodeFixProvider.FixAllAsync(document, diagnostics, fixAllContext.CancellationToken).ConfigureAwait(false);
     }
 }

@@ -4,29 +4,20 @@ using Microsoft.CodeAnalysis.Operations;
 namespace NativePool.Analyzers;
 
 /// <summary>A rent and its try/finally return that a <c>RentScoped</c> scope can replace.</summary>
-internal sealed class RentScopedMatch
+internal sealed class RentScopedMatch(IVariableDeclarationGroupOperation declaration, ITryOperation tryOperation, IInvocationOperation rent, ILocalSymbol local, bool clearOnReturn)
 {
-    public RentScopedMatch(IVariableDeclarationGroupOperation declaration, ITryOperation tryOperation, IInvocationOperation rent, ILocalSymbol local, bool clearOnReturn)
-    {
-        Declaration = declaration;
-        Try = tryOperation;
-        Rent = rent;
-        Local = local;
-        ClearOnReturn = clearOnReturn;
-    }
-
     /// <summary>The declaration of the array's local.</summary>
-    public IVariableDeclarationGroupOperation Declaration { get; }
+    public IVariableDeclarationGroupOperation Declaration { get; } = declaration;
 
     /// <summary>The try/finally.</summary>
-    public ITryOperation Try { get; }
+    public ITryOperation Try { get; } = tryOperation;
 
     /// <summary>The rent.</summary>
-    public IInvocationOperation Rent { get; }
+    public IInvocationOperation Rent { get; } = rent;
 
     /// <summary>The array's local.</summary>
-    public ILocalSymbol Local { get; }
+    public ILocalSymbol Local { get; } = local;
 
     /// <summary>Whether the return clears the array.</summary>
-    public bool ClearOnReturn { get; }
+    public bool ClearOnReturn { get; } = clearOnReturn;
 }

@@ -16,20 +16,13 @@ namespace NativePool.Analyzers;
 [Shared]
 public sealed class SharedArrayPoolCodeFixProvider : PoolCodeFixProvider
 {
-    private const string FixTitle = "Use StripedArrayPool<T>.Shared";
-
     /// <inheritdoc/>
     public override ImmutableArray<string> FixableDiagnosticIds { get; } = ImmutableArray.Create(DiagnosticIds.UseStripedArrayPool);
 
-    private protected override string Title => FixTitle;
+    private protected override string Title => "Use StripedArrayPool<T>.Shared";
 
-    /// <inheritdoc/>
-    public override FixAllProvider GetFixAllProvider() => FixAll.Instance;
-
-    private protected override Task<Document> FixAsync(Document document, Diagnostic diagnostic, CancellationToken cancellationToken)
-        => ReplaceAllAsync(document, [diagnostic], cancellationToken);
-
-    private static async Task<Document> ReplaceAllAsync(Document document, IEnumerable<Diagnostic> diagnostics, CancellationToken cancellationToken)
+    /// <remarks>One edit for all, so the using is added once.</remarks>
+    private protected override async Task<Document> FixAllAsync(Document document, IEnumerable<Diagnostic> diagnostics, CancellationToken cancellationToken)
     {
         if (await document.GetSyntaxRootAsync(cancellationToken).ConfigureAwait(false) is not CompilationUnitSyntax root)
         {
@@ -93,16 +86,5 @@ public sealed class SharedArrayPoolCodeFixProvider : PoolCodeFixProvider
         string other = existing.Name?.ToString() ?? string.Empty;
         bool otherIsSystem = other == "System" || other.StartsWith("System.", System.StringComparison.Ordinal);
         return otherIsSystem || string.CompareOrdinal(other, name) < 0;
-    }
-
-    /// <summary>Fixes every diagnostic of a document in one edit, so the using is added once.</summary>
-    private sealed class FixAll : DocumentBasedFixAllProvider
-    {
-        public static FixAll Instance { get; } = new();
-
-        protected override string GetFixAllTitle(FixAllContext fixAllContext) => FixTitle;
-
-        protected override async Task<Document?> FixAllAsync(FixAllContext fixAllContext, Document document, ImmutableArray<Diagnostic> diagnostics)
-            => await ReplaceAllAsync(document, diagnostics, fixAllContext.CancellationToken).ConfigureAwait(false);
     }
 }

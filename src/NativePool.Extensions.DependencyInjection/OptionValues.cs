@@ -6,10 +6,7 @@ namespace NativePool.Extensions.DependencyInjection;
 /// <summary>The text of an option's value and of the rule it broke, for the messages of validation failures.</summary>
 internal static class OptionValues
 {
-    /// <summary>
-    /// The value of the option <paramref name="optionName"/> of <paramref name="options"/> (one that the options'
-    /// validation checks), as configuration writes it.
-    /// </summary>
+    /// <summary>The value of the validated option <paramref name="optionName"/> of <paramref name="options"/>, as configuration writes it.</summary>
     public static string Describe(object options, string? optionName) => (options, optionName) switch
     {
         (PooledServiceOptions o, nameof(PooledServiceOptions.MaximumRetained)) => Text(o.MaximumRetained),

@@ -15,61 +15,38 @@ namespace NativePool.Extensions.DependencyInjection;
 /// </remarks>
 internal static class OptionsConfiguration
 {
+    /// <summary>The trimming options every pool takes.</summary>
+    private static readonly string[] s_trimKeys = [nameof(PoolOptions.TrimmingEnabled), nameof(PoolOptions.TrimInterval), nameof(PoolOptions.TrimAge)];
+
+    /// <summary>The shape of a striped pool's store.</summary>
+    private static readonly string[] s_stripeKeys =
+        [nameof(StripedPoolOptions.ItemsPerStripe), nameof(StripedPoolOptions.MaximumRetainedBytesPerSizeClass), nameof(StripedPoolOptions.StripeCount)];
+
     /// <summary>The options of <c>AddStripedObjectPools(IConfiguration)</c>: the provider's pools' own names and disposal are decided per pooled type.</summary>
     public static readonly string[] StripedObjectPoolKeys =
     [
-        nameof(StripedObjectPoolOptions.MaximumRetained),
-        nameof(StripedObjectPoolOptions.Guarded),
-        nameof(StripedObjectPoolOptions.TrackLeaks),
-        nameof(StripedObjectPoolOptions.MisusePolicy),
-        nameof(PoolOptions.TrimmingEnabled),
-        nameof(PoolOptions.TrimInterval),
-        nameof(PoolOptions.TrimAge),
+        nameof(StripedObjectPoolOptions.MaximumRetained), nameof(StripedObjectPoolOptions.Guarded), nameof(StripedObjectPoolOptions.TrackLeaks),
+        nameof(StripedObjectPoolOptions.MisusePolicy), .. s_trimKeys,
     ];
 
     /// <summary>The options of <c>AddStripedPooled</c>.</summary>
-    public static readonly string[] PooledServiceKeys =
-    [
-        nameof(PooledServiceOptions.MaximumRetained),
-    ];
+    public static readonly string[] PooledServiceKeys = [nameof(PooledServiceOptions.MaximumRetained)];
 
     /// <summary>The options of <c>AddStripedArrayPool</c>.</summary>
     public static readonly string[] StripedArrayPoolKeys =
     [
-        nameof(StripedArrayPoolOptions.MaximumArrayLength),
-        nameof(StripedPoolOptions.ItemsPerStripe),
-        nameof(StripedPoolOptions.MaximumRetainedBytesPerSizeClass),
-        nameof(StripedPoolOptions.StripeCount),
-        nameof(StripedArrayPoolOptions.ClearOnReturn),
-        nameof(StripedArrayPoolOptions.ClearReferencesOnReturn),
-        nameof(StripedArrayPoolOptions.Guarded),
-        nameof(StripedArrayPoolOptions.TrackLeaks),
-        nameof(StripedArrayPoolOptions.MisusePolicy),
-        nameof(StripedArrayPoolOptions.DoubleReturnPolicy),
-        nameof(PoolOptions.TrimmingEnabled),
-        nameof(PoolOptions.TrimInterval),
-        nameof(PoolOptions.TrimAge),
-        nameof(PoolOptions.Name),
+        nameof(StripedArrayPoolOptions.MaximumArrayLength), .. s_stripeKeys, nameof(StripedArrayPoolOptions.ClearOnReturn),
+        nameof(StripedArrayPoolOptions.ClearReferencesOnReturn), nameof(StripedArrayPoolOptions.Guarded), nameof(StripedArrayPoolOptions.TrackLeaks),
+        nameof(StripedArrayPoolOptions.MisusePolicy), nameof(StripedArrayPoolOptions.DoubleReturnPolicy), .. s_trimKeys, nameof(PoolOptions.Name),
     ];
 
     /// <summary>The options of <c>AddPooledStreamManager</c>.</summary>
     public static readonly string[] PooledStreamManagerKeys =
     [
-        nameof(PooledStreamManagerOptions.BlockSize),
-        nameof(PooledStreamManagerOptions.MaximumBufferSize),
-        nameof(PooledStreamManagerOptions.MaximumStreamCapacity),
-        nameof(StripedPoolOptions.ItemsPerStripe),
-        nameof(StripedPoolOptions.MaximumRetainedBytesPerSizeClass),
-        nameof(StripedPoolOptions.StripeCount),
-        nameof(PooledStreamManagerOptions.ThrowExceptionOnToArray),
-        nameof(PooledStreamManagerOptions.ZeroOnReturn),
-        nameof(PooledStreamManagerOptions.Guarded),
-        nameof(PooledStreamManagerOptions.TrackLeaks),
-        nameof(PooledStreamManagerOptions.MisusePolicy),
-        nameof(PoolOptions.TrimmingEnabled),
-        nameof(PoolOptions.TrimInterval),
-        nameof(PoolOptions.TrimAge),
-        nameof(PoolOptions.Name),
+        nameof(PooledStreamManagerOptions.BlockSize), nameof(PooledStreamManagerOptions.MaximumBufferSize), nameof(PooledStreamManagerOptions.MaximumStreamCapacity),
+        .. s_stripeKeys, nameof(PooledStreamManagerOptions.ThrowExceptionOnToArray), nameof(PooledStreamManagerOptions.ZeroOnReturn),
+        nameof(PooledStreamManagerOptions.Guarded), nameof(PooledStreamManagerOptions.TrackLeaks), nameof(PooledStreamManagerOptions.MisusePolicy),
+        .. s_trimKeys, nameof(PoolOptions.Name),
     ];
 
     /// <summary>
@@ -81,16 +58,14 @@ internal static class OptionsConfiguration
 
     /// <summary>
     /// Checks <paramref name="configuration"/> as <typeparamref name="TOptions"/>: its keys against
-    /// <paramref name="optionNames"/>, then binds it to <paramref name="options"/> (fresh ones) and validates them, naming
-    /// the key and the value of the first bad one.
+    /// <paramref name="optionNames"/>, then binds it to <paramref name="options"/> (fresh ones) and validates them with
+    /// <paramref name="validate"/>, naming the key and the value of the first bad one.
     /// </summary>
     /// <param name="configuration">The section that holds the options.</param>
     /// <param name="options">Fresh options to bind to; discarded afterwards.</param>
     /// <param name="optionNames">The options <typeparamref name="TOptions"/> takes from configuration.</param>
     /// <param name="bind">Binds the section to the options (a call the binder's source generator sees with the options' type).</param>
-    /// <param name="validate">The options' validation: throws <see cref="ArgumentOutOfRangeException"/> naming the option.</param>
-    /// <exception cref="InvalidOperationException">A key is not an option, or a value cannot be read as its option's type.</exception>
-    /// <exception cref="ArgumentOutOfRangeException">A value is out of its option's range; ParamName is the option's name.</exception>
+    /// <param name="validate">The options' validation rule (<see cref="PoolOptionsValidator{TOptions}.Rule"/>).</param>
     public static void Check<TOptions>(
         IConfiguration configuration, TOptions options, string[] optionNames, Action<IConfiguration, TOptions> bind, Action<TOptions> validate)
     {

@@ -19,16 +19,13 @@ public static class PooledStreamManagerServiceCollectionExtensions
     /// </summary>
     /// <remarks>
     /// <para>
-    /// <paramref name="configure"/> is <c>services.Configure(configure)</c>: it, every other <c>Configure</c> and
-    /// <c>PostConfigure</c> of the options and configuration bound to them apply. The options are read once, when the
-    /// manager is first resolved, and validated then: an option out of range throws
-    /// <see cref="OptionsValidationException"/> at that moment, or when the host starts (they are registered with
-    /// <c>ValidateOnStart</c>). Later changes to the options do not reshape the manager.
+    /// Every <c>Configure</c>, <c>PostConfigure</c> and configuration of the options applies. They are read and validated
+    /// once, when the host starts or the manager is first resolved (an option out of range throws
+    /// <see cref="OptionsValidationException"/> then).
     /// </para>
     /// <para>
-    /// The manager is registered once: calling again adds its <paramref name="configure"/> to the same manager's options.
-    /// It holds no resource that needs disposing (a stream returns its buffers when the stream is disposed): once the
-    /// container is disposed and nothing else holds the manager, the GC collects it with its buffers.
+    /// The manager is registered once: calling again adds <paramref name="configure"/> to its options. It holds nothing
+    /// that needs disposing (a stream returns its buffers when it is disposed).
     /// </para>
     /// </remarks>
     /// <param name="services">The service collection.</param>
@@ -37,11 +34,7 @@ public static class PooledStreamManagerServiceCollectionExtensions
     /// <exception cref="ArgumentNullException"><paramref name="services"/> is null.</exception>
     public static IServiceCollection AddPooledStreamManager(this IServiceCollection services, Action<PooledStreamManagerOptions>? configure = null)
     {
-        if (services is null)
-        {
-            ThrowHelper.ThrowArgumentNull(nameof(services));
-        }
-
+        ArgumentNullException.ThrowIfNull(services);
         if (configure is not null)
         {
             services.Configure(configure);
@@ -55,20 +48,13 @@ public static class PooledStreamManagerServiceCollectionExtensions
     /// </summary>
     /// <remarks>
     /// <para>
-    /// <c>services.Configure&lt;PooledStreamManagerOptions&gt;(configuration)</c>, bound by the binder's source generator.
-    /// The keys are the options configuration can set: <c>BlockSize</c>, <c>MaximumBufferSize</c>,
-    /// <c>MaximumStreamCapacity</c>, <c>ItemsPerStripe</c>, <c>MaximumRetainedBytesPerSizeClass</c>,
-    /// <c>StripeCount</c>, <c>ThrowExceptionOnToArray</c>, <c>ZeroOnReturn</c>, <c>Guarded</c>, <c>TrackLeaks</c>,
-    /// <c>MisusePolicy</c> (by name: <c>Throw</c>, <c>Report</c>, <c>Ignore</c>), <c>TrimmingEnabled</c>,
-    /// <c>TrimInterval</c>, <c>TrimAge</c> (<c>"00:00:30"</c>) and <c>Name</c>. Everything else is as with
+    /// <c>services.Configure&lt;PooledStreamManagerOptions&gt;(configuration)</c>, bound by the binder's source generator;
+    /// the keys are the names of the options configuration can set. Everything else is as with
     /// <see cref="AddPooledStreamManager(IServiceCollection, Action{PooledStreamManagerOptions}?)"/>.
     /// </para>
     /// <para>
-    /// The configuration is checked now: a key that is not an option, or a value that cannot be read as its option's
-    /// type, throws <see cref="InvalidOperationException"/>; a value out of range throws
-    /// <see cref="ArgumentOutOfRangeException"/> (whose <see cref="ArgumentException.ParamName"/> is the option's name);
-    /// the messages name the configuration key and the value, and nothing is registered. The final options are
-    /// validated when the host starts or the manager is first resolved, as the other overload's are.
+    /// The configuration is checked now, and nothing is registered when it fails (the exceptions below, naming the key
+    /// and the value); the final options are validated when the host starts or the manager is first resolved.
     /// </para>
     /// </remarks>
     /// <param name="services">The service collection.</param>
@@ -79,22 +65,10 @@ public static class PooledStreamManagerServiceCollectionExtensions
     /// <exception cref="ArgumentOutOfRangeException">A value in <paramref name="configuration"/> is out of its option's range.</exception>
     public static IServiceCollection AddPooledStreamManager(this IServiceCollection services, IConfiguration configuration)
     {
-        if (services is null)
-        {
-            ThrowHelper.ThrowArgumentNull(nameof(services));
-        }
-
-        if (configuration is null)
-        {
-            ThrowHelper.ThrowArgumentNull(nameof(configuration));
-        }
-
+        ArgumentNullException.ThrowIfNull(services);
+        ArgumentNullException.ThrowIfNull(configuration);
         OptionsConfiguration.Check(
-            configuration,
-            new PooledStreamManagerOptions(),
-            OptionsConfiguration.PooledStreamManagerKeys,
-            static (section, options) => section.Bind(options),
-            static options => options.Validate());
+            configuration, new PooledStreamManagerOptions(), OptionsConfiguration.PooledStreamManagerKeys, static (section, options) => section.Bind(options), s_validator.Rule);
 
         services.Configure<PooledStreamManagerOptions>(configuration, OptionsConfiguration.RefuseUnknownKeys);
         return AddManager(services);
@@ -103,8 +77,7 @@ public static class PooledStreamManagerServiceCollectionExtensions
     /// <summary>Registers the manager, built from the options when first resolved, unless it is registered already.</summary>
     private static IServiceCollection AddManager(IServiceCollection services)
     {
-        services.AddOptions<PooledStreamManagerOptions>().ValidateOnStart();
-        services.TryAddEnumerable(ServiceDescriptor.Singleton<IValidateOptions<PooledStreamManagerOptions>>(s_validator));
+        s_validator.AddTo(services, Options.Options.DefaultName);
 
         // The monitor's instance, the one ValidateOnStart validated (IOptions<T> would run the configure calls again).
         services.TryAddSingleton(static serviceProvider =>

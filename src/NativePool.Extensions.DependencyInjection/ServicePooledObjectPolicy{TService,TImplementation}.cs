@@ -5,12 +5,10 @@ using Microsoft.Extensions.ObjectPool;
 
 namespace NativePool.Extensions.DependencyInjection;
 
-/// <summary>The policy of a pool registered with <c>AddStripedPooled</c>: instances come from the container's activator.</summary>
-/// <remarks>
-/// Instances are created with <see cref="ActivatorUtilities"/> (constructor injection from the root provider), so the
-/// container does not track them: the pool owns them, and disposes them when it is a disposing pool. A returned
-/// <see cref="IResettable"/> instance is kept only if it resets.
-/// </remarks>
+/// <summary>
+/// The policy of a pool registered with <c>AddStripedPooled</c>: instances come from <see cref="ActivatorUtilities"/> with
+/// the root provider, so the container does not track them.
+/// </summary>
 /// <typeparam name="TService">The registered service type.</typeparam>
 /// <typeparam name="TImplementation">The type created.</typeparam>
 internal sealed class ServicePooledObjectPolicy<TService, [DynamicallyAccessedMembers(DynamicallyAccessedMemberTypes.PublicConstructors)] TImplementation> : PooledObjectPolicy<TService>

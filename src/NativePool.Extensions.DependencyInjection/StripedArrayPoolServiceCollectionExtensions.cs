@@ -22,34 +22,26 @@ public static class StripedArrayPoolServiceCollectionExtensions
     /// </summary>
     /// <remarks>
     /// <para>
-    /// <c>services.Configure&lt;StripedArrayPoolOptions&gt;(name, …)</c>, <c>PostConfigure</c> and configuration bound
-    /// under that name apply as well as <paramref name="configure"/>. The options are read once, when the pool is first
-    /// resolved, and validated then: an option out of range throws <see cref="OptionsValidationException"/> at that
-    /// moment, or when the host starts (the name is registered with <c>ValidateOnStart</c>). Later changes to the
-    /// options do not reshape the pool. A <see cref="PoolOptions.Name"/> left null becomes <paramref name="name"/>, so
-    /// the pool's events and metrics carry it.
+    /// Every <c>Configure</c>, <c>PostConfigure</c> and configuration of the options named <paramref name="name"/> applies.
+    /// They are read and validated once, when the host starts or the pool is first resolved (an option out of range
+    /// throws <see cref="OptionsValidationException"/> then). A <see cref="PoolOptions.Name"/> left null becomes
+    /// <paramref name="name"/>, for the pool's events and metrics.
     /// </para>
     /// <para>
-    /// The pool is registered once per element type and name: calling again with the same ones adds its
-    /// <paramref name="configure"/> to the same pool's options. Pools of different element types under one name share
-    /// their options, as they share the name. The pool holds no resource that needs disposing: once the container is
-    /// disposed and nothing else holds the pool, the GC collects it with its arrays.
+    /// The pool is registered once per element type and name: calling again adds <paramref name="configure"/> to its
+    /// options, which pools of other element types under the name share. It holds nothing that needs disposing.
     /// </para>
     /// </remarks>
     /// <typeparam name="T">The element type.</typeparam>
     /// <param name="services">The service collection.</param>
     /// <param name="name">The pool's key and the name of its options; not empty.</param>
-    /// <param name="configure">
-    /// Configures the pool's options (<c>services.Configure(name, configure)</c>, run when the pool is first resolved),
-    /// or null for the defaults and whatever else configures them.
-    /// </param>
+    /// <param name="configure">Configures the pool's options (<c>services.Configure(name, configure)</c>), or null.</param>
     /// <returns><paramref name="services"/>.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="services"/> or <paramref name="name"/> is null.</exception>
     /// <exception cref="ArgumentException"><paramref name="name"/> is empty.</exception>
     public static IServiceCollection AddStripedArrayPool<T>(this IServiceCollection services, string name, Action<StripedArrayPoolOptions>? configure = null)
     {
         CheckArguments(services, name);
-
         if (configure is not null)
         {
             services.Configure(name, configure);
@@ -66,20 +58,12 @@ public static class StripedArrayPoolServiceCollectionExtensions
     /// <remarks>
     /// <para>
     /// <c>services.Configure&lt;StripedArrayPoolOptions&gt;(name, configuration)</c>, bound by the binder's source
-    /// generator. The keys are the options configuration can set: <c>MaximumArrayLength</c>, <c>ItemsPerStripe</c>,
-    /// <c>MaximumRetainedBytesPerSizeClass</c>, <c>StripeCount</c>, <c>ClearOnReturn</c>,
-    /// <c>ClearReferencesOnReturn</c>, <c>Guarded</c>, <c>TrackLeaks</c>, <c>MisusePolicy</c> and
-    /// <c>DoubleReturnPolicy</c> (by name: <c>Throw</c>, <c>Report</c>, <c>Ignore</c>), <c>TrimmingEnabled</c>,
-    /// <c>TrimInterval</c>, <c>TrimAge</c> (<c>"00:00:30"</c>) and <c>Name</c>. Everything else is as with
+    /// generator; the keys are the names of the options configuration can set. Everything else is as with
     /// <see cref="AddStripedArrayPool{T}(IServiceCollection, string, Action{StripedArrayPoolOptions}?)"/>.
     /// </para>
     /// <para>
-    /// The configuration is checked now: a key that is not an option, or a value that cannot be read as its option's
-    /// type (a word for a number, an enum name that is not defined), throws <see cref="InvalidOperationException"/>; a
-    /// value out of range (a negative length, an enum number that is not defined) throws
-    /// <see cref="ArgumentOutOfRangeException"/> (whose <see cref="ArgumentException.ParamName"/> is the option's name);
-    /// the messages name the configuration key and the value, and nothing is registered. The final options are
-    /// validated when the host starts or the pool is first resolved, as the other overload's are.
+    /// The configuration is checked now, and nothing is registered when it fails (the exceptions below, naming the key
+    /// and the value); the final options are validated when the host starts or the pool is first resolved.
     /// </para>
     /// </remarks>
     /// <typeparam name="T">The element type.</typeparam>
@@ -94,18 +78,9 @@ public static class StripedArrayPoolServiceCollectionExtensions
     public static IServiceCollection AddStripedArrayPool<T>(this IServiceCollection services, string name, IConfiguration configuration)
     {
         CheckArguments(services, name);
-
-        if (configuration is null)
-        {
-            ThrowHelper.ThrowArgumentNull(nameof(configuration));
-        }
-
+        ArgumentNullException.ThrowIfNull(configuration);
         OptionsConfiguration.Check(
-            configuration,
-            new StripedArrayPoolOptions(),
-            OptionsConfiguration.StripedArrayPoolKeys,
-            static (section, options) => section.Bind(options),
-            static options => options.Validate());
+            configuration, new StripedArrayPoolOptions(), OptionsConfiguration.StripedArrayPoolKeys, static (section, options) => section.Bind(options), s_validator.Rule);
 
         services.Configure<StripedArrayPoolOptions>(name, configuration, OptionsConfiguration.RefuseUnknownKeys);
         return AddPool<T>(services, name);
@@ -113,16 +88,8 @@ public static class StripedArrayPoolServiceCollectionExtensions
 
     private static void CheckArguments(IServiceCollection services, string name)
     {
-        if (services is null)
-        {
-            ThrowHelper.ThrowArgumentNull(nameof(services));
-        }
-
-        if (name is null)
-        {
-            ThrowHelper.ThrowArgumentNull(nameof(name));
-        }
-
+        ArgumentNullException.ThrowIfNull(services);
+        ArgumentNullException.ThrowIfNull(name);
         if (name.Length == 0)
         {
             ThrowHelper.ThrowEmptyName(nameof(name));
@@ -132,8 +99,7 @@ public static class StripedArrayPoolServiceCollectionExtensions
     /// <summary>Registers the pool keyed <paramref name="name"/>, built from its options when first resolved, unless it is registered already.</summary>
     private static IServiceCollection AddPool<T>(IServiceCollection services, string name)
     {
-        services.AddOptions<StripedArrayPoolOptions>(name).ValidateOnStart();
-        services.TryAddEnumerable(ServiceDescriptor.Singleton<IValidateOptions<StripedArrayPoolOptions>>(s_validator));
+        s_validator.AddTo(services, name);
         services.TryAddKeyedSingleton(name, static (serviceProvider, key) =>
         {
             string poolName = (string)key!;

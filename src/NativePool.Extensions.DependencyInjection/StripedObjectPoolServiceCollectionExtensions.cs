@@ -38,11 +38,7 @@ public static class StripedObjectPoolServiceCollectionExtensions
     /// <exception cref="ArgumentNullException"><paramref name="services"/> is null.</exception>
     public static IServiceCollection AddStripedObjectPools(this IServiceCollection services, Action<StripedObjectPoolProvider>? configure)
     {
-        if (services is null)
-        {
-            ThrowHelper.ThrowArgumentNull(nameof(services));
-        }
-
+        ArgumentNullException.ThrowIfNull(services);
         var provider = new StripedObjectPoolProvider();
         configure?.Invoke(provider);
         return ReplaceProvider(services, _ => provider);
@@ -50,29 +46,19 @@ public static class StripedObjectPoolServiceCollectionExtensions
 
     /// <summary>
     /// Makes <see cref="ObjectPoolProvider"/> resolve to a <see cref="StripedObjectPoolProvider"/> whose pools take their
-    /// options from <paramref name="configuration"/>: <c>services.Configure&lt;StripedObjectPoolOptions&gt;(configuration)</c>,
-    /// so <see cref="IOptions{TOptions}"/> of <see cref="StripedObjectPoolOptions"/> holds the bound values and later
-    /// <c>Configure</c> or <c>PostConfigure</c> calls apply too.
+    /// <see cref="IOptions{TOptions}"/> of <see cref="StripedObjectPoolOptions"/>, bound from <paramref name="configuration"/>.
     /// </summary>
     /// <remarks>
     /// <para>
-    /// The keys are <see cref="StripedObjectPoolOptions.MaximumRetained"/>, <see cref="StripedObjectPoolOptions.Guarded"/>,
-    /// <see cref="StripedObjectPoolOptions.TrackLeaks"/>, <see cref="StripedObjectPoolOptions.MisusePolicy"/> (by name),
-    /// <see cref="PoolOptions.TrimmingEnabled"/>, <see cref="PoolOptions.TrimInterval"/> and <see cref="PoolOptions.TrimAge"/>
-    /// (for example <c>"MaximumRetained": 64</c>, <c>"TrimInterval": "00:00:10"</c>). Each pool's
-    /// <see cref="StripedObjectPoolOptions.DisposeItems"/> is decided per pooled type and its name is its own, so those
-    /// keys are refused with every other key that is not an option. Binding is source-generated: no reflection, trim-
-    /// and AOT-safe.
+    /// The keys are the options' names (for example <c>"MaximumRetained": 64</c>, <c>"TrimInterval": "00:00:10"</c>),
+    /// bound by the binder's source generator. Each pool's <see cref="StripedObjectPoolOptions.DisposeItems"/> and name
+    /// are its own, so those keys are refused with every other key that is not an option.
     /// </para>
     /// <para>
     /// The configuration is checked now, so a bad value fails the registration rather than the first request that needs
-    /// a pool: a key that is not an option, or a value that cannot be read as its option's type, throws
-    /// <see cref="InvalidOperationException"/>; a value out of its option's range throws
-    /// <see cref="ArgumentOutOfRangeException"/> (whose <see cref="ArgumentException.ParamName"/> is the option's name);
-    /// the messages name the configuration key and the value. The final options (configuration, then every
-    /// <c>Configure</c> and <c>PostConfigure</c>) are validated again as options are: when a host starts
-    /// (<c>ValidateOnStart</c>), or else when the provider is first resolved, an out-of-range option then throws
-    /// <see cref="OptionsValidationException"/>.
+    /// a pool (the exceptions below, naming the key and the value). The final options (configuration, then every
+    /// <c>Configure</c> and <c>PostConfigure</c>) are validated when a host starts, or else when the provider is first
+    /// resolved, and an out-of-range option then throws <see cref="OptionsValidationException"/>.
     /// </para>
     /// </remarks>
     /// <param name="services">The service collection.</param>
@@ -83,26 +69,12 @@ public static class StripedObjectPoolServiceCollectionExtensions
     /// <exception cref="ArgumentOutOfRangeException">A value in <paramref name="configuration"/> is out of its option's range.</exception>
     public static IServiceCollection AddStripedObjectPools(this IServiceCollection services, IConfiguration configuration)
     {
-        if (services is null)
-        {
-            ThrowHelper.ThrowArgumentNull(nameof(services));
-        }
-
-        if (configuration is null)
-        {
-            ThrowHelper.ThrowArgumentNull(nameof(configuration));
-        }
-
+        ArgumentNullException.ThrowIfNull(services);
+        ArgumentNullException.ThrowIfNull(configuration);
         OptionsConfiguration.Check(
-            configuration,
-            new StripedObjectPoolOptions(),
-            OptionsConfiguration.StripedObjectPoolKeys,
-            static (section, options) => section.Bind(options),
-            static options => options.Validate());
-
+            configuration, new StripedObjectPoolOptions(), OptionsConfiguration.StripedObjectPoolKeys, static (section, options) => section.Bind(options), s_objectPoolValidator.Rule);
         services.Configure<StripedObjectPoolOptions>(configuration, OptionsConfiguration.RefuseUnknownKeys);
-        services.AddOptions<StripedObjectPoolOptions>().ValidateOnStart();
-        services.TryAddEnumerable(ServiceDescriptor.Singleton<IValidateOptions<StripedObjectPoolOptions>>(s_objectPoolValidator));
+        s_objectPoolValidator.AddTo(services, Options.Options.DefaultName);
         return ReplaceProvider(
             services,
             static serviceProvider => new StripedObjectPoolProvider(serviceProvider.GetRequiredService<IOptions<StripedObjectPoolOptions>>().Value));
@@ -116,10 +88,7 @@ public static class StripedObjectPoolServiceCollectionExtensions
     /// <remarks>See <see cref="AddStripedPooled{TService, TImplementation}(IServiceCollection, Action{PooledServiceOptions}?)"/>.</remarks>
     /// <typeparam name="TService">The pooled type, created by the container's activator.</typeparam>
     /// <param name="services">The service collection.</param>
-    /// <param name="configure">
-    /// Configures the pool's options (<c>services.Configure(typeof(TService).FullName, configure)</c>, run when the pool
-    /// is first resolved), or null for the defaults and whatever else configures them.
-    /// </param>
+    /// <param name="configure">Configures the pool's options (<c>services.Configure(typeof(TService).FullName, configure)</c>), or null.</param>
     /// <returns><paramref name="services"/>.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="services"/> is null.</exception>
     public static IServiceCollection AddStripedPooled<[DynamicallyAccessedMembers(DynamicallyAccessedMemberTypes.PublicConstructors)] TService>(
@@ -151,29 +120,21 @@ public static class StripedObjectPoolServiceCollectionExtensions
     /// </summary>
     /// <remarks>
     /// <para>
-    /// The pool's options are the <see cref="PooledServiceOptions"/> named by <typeparamref name="TService"/>'s full name
-    /// (<c>typeof(TService).FullName</c>, the name Microsoft's <c>AddPooled</c> gives its <c>DependencyInjectionPoolOptions</c>),
-    /// so <c>services.Configure&lt;PooledServiceOptions&gt;(typeof(TService).FullName, …)</c>, <c>PostConfigure</c> and
-    /// configuration bound under that name apply as well as <paramref name="configure"/>. They are read once, when the
-    /// pool is first resolved, and validated then: an option out of range throws <see cref="OptionsValidationException"/>
-    /// at that moment, or when the host starts (the name is registered with <c>ValidateOnStart</c>).
+    /// The options are named <c>typeof(TService).FullName</c>, as Microsoft's <c>AddPooled</c> names its own, and every
+    /// <c>Configure</c>, <c>PostConfigure</c> and configuration under that name applies. They are read and validated once,
+    /// when the host starts or the pool is first resolved (an option out of range throws <see cref="OptionsValidationException"/> then).
     /// </para>
     /// <para>
-    /// Instances are created with the container's activator (constructor injection) and owned by the pool. When
-    /// <typeparamref name="TImplementation"/> is <see cref="IDisposable"/> the pool is a disposing pool, and the
-    /// container's disposal disposes the pool and with it every instance it holds. A returned <see cref="IResettable"/>
-    /// instance is kept only if it resets. Named apart from Microsoft's <c>AddPooled</c>, whose pool does not dispose
-    /// instances. Registering a service again replaces its pool; every <paramref name="configure"/> given for it applies,
-    /// in order.
+    /// Instances are created by the container's activator and owned by the pool, which disposes them (and is disposed with
+    /// the container) when <typeparamref name="TImplementation"/> is <see cref="IDisposable"/>, unlike Microsoft's
+    /// <c>AddPooled</c>. A returned <see cref="IResettable"/> instance is kept only if it resets. Registering a service
+    /// again replaces its pool; every <paramref name="configure"/> given for it applies, in order.
     /// </para>
     /// </remarks>
     /// <typeparam name="TService">The type the pool hands out.</typeparam>
     /// <typeparam name="TImplementation">The type the pool creates.</typeparam>
     /// <param name="services">The service collection.</param>
-    /// <param name="configure">
-    /// Configures the pool's options (<c>services.Configure(typeof(TService).FullName, configure)</c>, run when the pool
-    /// is first resolved), or null for the defaults and whatever else configures them.
-    /// </param>
+    /// <param name="configure">Configures the pool's options (<c>services.Configure(typeof(TService).FullName, configure)</c>), or null.</param>
     /// <returns><paramref name="services"/>.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="services"/> is null.</exception>
     public static IServiceCollection AddStripedPooled<TService, [DynamicallyAccessedMembers(DynamicallyAccessedMemberTypes.PublicConstructors)] TImplementation>(
@@ -181,11 +142,7 @@ public static class StripedObjectPoolServiceCollectionExtensions
         where TService : class
         where TImplementation : class, TService
     {
-        if (services is null)
-        {
-            ThrowHelper.ThrowArgumentNull(nameof(services));
-        }
-
+        ArgumentNullException.ThrowIfNull(services);
         string name = PooledServiceName<TService>();
         if (configure is not null)
         {
@@ -202,16 +159,13 @@ public static class StripedObjectPoolServiceCollectionExtensions
     /// </summary>
     /// <remarks>
     /// <para>
-    /// <c>services.Configure&lt;PooledServiceOptions&gt;(typeof(TService).FullName, configuration)</c>, bound by the
-    /// binder's source generator; its one key is <c>MaximumRetained</c>. Everything else is as with
+    /// <c>services.Configure&lt;PooledServiceOptions&gt;(typeof(TService).FullName, configuration)</c>, source-generated;
+    /// its one key is <c>MaximumRetained</c>. Everything else is as with
     /// <see cref="AddStripedPooled{TService, TImplementation}(IServiceCollection, Action{PooledServiceOptions}?)"/>.
     /// </para>
     /// <para>
-    /// The configuration is checked now: a key that is not an option, or a value that cannot be read as its option's
-    /// type, throws <see cref="InvalidOperationException"/>; a value out of range throws
-    /// <see cref="ArgumentOutOfRangeException"/> (whose <see cref="ArgumentException.ParamName"/> is the option's name);
-    /// the messages name the configuration key and the value, and nothing is registered. The final options are
-    /// validated when the host starts or the pool is first resolved, as the other overload's are.
+    /// The configuration is checked now, and nothing is registered when it fails (the exceptions below, naming the key
+    /// and the value); the final options are validated when the host starts or the pool is first resolved.
     /// </para>
     /// </remarks>
     /// <typeparam name="TService">The type the pool hands out.</typeparam>
@@ -227,23 +181,10 @@ public static class StripedObjectPoolServiceCollectionExtensions
         where TService : class
         where TImplementation : class, TService
     {
-        if (services is null)
-        {
-            ThrowHelper.ThrowArgumentNull(nameof(services));
-        }
-
-        if (configuration is null)
-        {
-            ThrowHelper.ThrowArgumentNull(nameof(configuration));
-        }
-
+        ArgumentNullException.ThrowIfNull(services);
+        ArgumentNullException.ThrowIfNull(configuration);
         OptionsConfiguration.Check(
-            configuration,
-            new PooledServiceOptions(),
-            OptionsConfiguration.PooledServiceKeys,
-            static (section, options) => section.Bind(options),
-            static options => options.ToPoolOptions(disposeItems: false).Validate());
-
+            configuration, new PooledServiceOptions(), OptionsConfiguration.PooledServiceKeys, static (section, options) => section.Bind(options), s_pooledServiceValidator.Rule);
         string name = PooledServiceName<TService>();
         services.Configure<PooledServiceOptions>(name, configuration, OptionsConfiguration.RefuseUnknownKeys);
         return AddPooledService<TService, TImplementation>(services, name);
@@ -258,8 +199,7 @@ public static class StripedObjectPoolServiceCollectionExtensions
         where TService : class
         where TImplementation : class, TService
     {
-        services.AddOptions<PooledServiceOptions>(name).ValidateOnStart();
-        services.TryAddEnumerable(ServiceDescriptor.Singleton<IValidateOptions<PooledServiceOptions>>(s_pooledServiceValidator));
+        s_pooledServiceValidator.AddTo(services, name);
         services.AddSingleton(serviceProvider =>
         {
             // The monitor's instance: the one ValidateOnStart validated, so the configure calls run once.

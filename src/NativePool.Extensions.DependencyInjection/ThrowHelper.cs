@@ -9,36 +9,27 @@ internal static class ThrowHelper
 {
     [DoesNotReturn]
     [StackTraceHidden]
-    public static void ThrowArgumentNull(string paramName) => throw new ArgumentNullException(paramName);
-
-    /// <summary>An empty pool name: it would be the options' default name, which belongs to no pool.</summary>
-    [DoesNotReturn]
-    [StackTraceHidden]
     public static void ThrowEmptyName(string paramName) =>
         throw new ArgumentException("The pool's name must not be empty: it keys the pool and names its options.", paramName);
 
-    /// <summary>A configuration key that is not an option <paramref name="optionsType"/> takes from configuration.</summary>
     [DoesNotReturn]
     [StackTraceHidden]
     public static void ThrowUnknownConfigurationKey(string key, string optionsType, string[] optionNames) =>
         throw new InvalidOperationException(
             $"The configuration key '{key}' is not an option {optionsType} takes from configuration; those are: {string.Join(", ", optionNames)}.");
 
-    /// <summary>A configuration key that holds a section where its option needs a value.</summary>
     [DoesNotReturn]
     [StackTraceHidden]
     public static void ThrowConfigurationSectionNotValue(string key, string optionsType) =>
         throw new InvalidOperationException(
             $"The configuration at '{key}' is a section, not a value: every {optionsType} option is a single value.");
 
-    /// <summary>An empty configuration value, which the binder would skip.</summary>
     [DoesNotReturn]
     [StackTraceHidden]
     public static void ThrowEmptyConfigurationValue(string key, string optionsType) =>
         throw new InvalidOperationException(
             $"The configuration value '' at '{key}' cannot be read as its {optionsType} value: it is empty (remove the key to keep the default).");
 
-    /// <summary>A configuration value that the binder could not convert to its option's type (null: the section as a whole).</summary>
     [DoesNotReturn]
     [StackTraceHidden]
     public static void ThrowMalformedConfigurationValue(string key, string? value, string optionsType, Exception inner) =>
@@ -48,7 +39,6 @@ internal static class ThrowHelper
                 : $"The configuration value '{value}' at '{key}' cannot be read as its {optionsType} value: {inner.Message}",
             inner);
 
-    /// <summary>A configuration value that was read but is out of its option's range.</summary>
     [DoesNotReturn]
     [StackTraceHidden]
     public static void ThrowConfigurationValueOutOfRange(string optionName, string key, string? value, string reason) =>

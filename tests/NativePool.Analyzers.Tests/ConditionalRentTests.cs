@@ -106,4 +106,16 @@ public sealed class ConditionalRentTests
     public Task AConditionalRentPassedStraightToAMethodIsNotFollowed() => Verify.VerifyAsync(Sources.InMethod("""
                 Consume(condition ? pool.Rent(n) : new byte[n]);
         """));
+
+    [Fact]
+    public Task AConditionallyRentedArrayThatLeavesEarlyOnlyWhenNullIsClean() => Verify.VerifyAsync(Sources.InMethod("""
+                byte[]? buffer = condition ? pool.Rent(n) : null;
+                if (buffer is null)
+                {
+                    return;
+                }
+
+                Use(buffer);
+                pool.Return(buffer);
+        """));
 }

@@ -212,6 +212,40 @@ public sealed class PoolUsageAnalyzerTests
         """));
 
     [Fact]
+    public Task AFlagPassedAsAnOutArgumentIsNoLongerKnown() => Verify.VerifyAsync(Sources.InMethod("""
+                byte[] buffer = {|NP0003:pool.Rent(n)|};
+                bool returned = false;
+                if (condition)
+                {
+                    pool.Return(buffer);
+                    returned = true;
+                }
+
+                Decide(out returned);
+                if (!returned)
+                {
+                    {|NP0001:pool.Return(buffer)|};
+                }
+        """, """
+            private static void Decide(out bool value) => value = Environment.TickCount > 0;
+        """));
+
+    [Fact]
+    public Task ARepeatedComparisonIsNotAssumedAfterACompoundAssignmentToItsOperand() => Verify.VerifyAsync(Sources.InMethod("""
+                byte[]? buffer = null;
+                if (n > 256)
+                {
+                    buffer = {|NP0003:pool.Rent(n)|};
+                }
+
+                n += 1;
+                if (n > 256)
+                {
+                    pool.Return(buffer!);
+                }
+        """));
+
+    [Fact]
     public Task RentingAndReturningInTheSameIterationIsClean() => Verify.VerifyAsync(Sources.InMethod("""
                 for (int i = 0; i < n; i++)
                 {

@@ -11,17 +11,9 @@ namespace NativePool;
 /// class, copies what was written and returns the old array; <see cref="Dispose"/> returns the array.
 /// </summary>
 /// <remarks>
-/// <para>
-/// Contract: that of CommunityToolkit's <c>ArrayPoolBufferWriter&lt;T&gt;</c>. <c>GetSpan(0)</c> and <c>GetMemory(0)</c>
-/// give at least one element; a negative size hint throws <see cref="ArgumentOutOfRangeException"/>, as does a negative
-/// <see cref="Advance"/>; advancing past the free capacity throws <see cref="ArgumentException"/>. After
-/// <see cref="Dispose"/> every member but <see cref="WrittenCount"/> throws <see cref="ObjectDisposedException"/>, and
-/// further disposes do nothing: the array goes back exactly once, also when two threads dispose at once.
-/// </para>
-/// <para>
-/// Concurrency: one writer at a time; only <see cref="Dispose"/> may race (one exchange settles it). The spans handed
-/// out are the pooled array's: they must not be used after the next growth or after <see cref="Dispose"/>.
-/// </para>
+/// The contract of CommunityToolkit's <c>ArrayPoolBufferWriter&lt;T&gt;</c>: after <see cref="Dispose"/> every member but
+/// <see cref="WrittenCount"/> throws <see cref="ObjectDisposedException"/>. One writer at a time; only
+/// <see cref="Dispose"/> may race. The spans handed out must not be used after the next growth or <see cref="Dispose"/>.
 /// </remarks>
 /// <typeparam name="T">The element type.</typeparam>
 public sealed class PooledBufferWriter<T> : IBufferWriter<T>, IDisposable
@@ -40,7 +32,6 @@ public sealed class PooledBufferWriter<T> : IBufferWriter<T>, IDisposable
     }
 
     /// <summary>Creates a writer over <see cref="StripedArrayPool{T}.Shared"/>.</summary>
-    /// <param name="initialCapacity">The elements to rent room for now, 0 or more.</param>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="initialCapacity"/> is negative.</exception>
     public PooledBufferWriter(int initialCapacity)
         : this(StripedArrayPool<T>.Shared, initialCapacity)
@@ -48,7 +39,6 @@ public sealed class PooledBufferWriter<T> : IBufferWriter<T>, IDisposable
     }
 
     /// <summary>Creates a writer over <paramref name="pool"/> with <see cref="DefaultInitialCapacity"/> elements.</summary>
-    /// <param name="pool">The pool to rent from and return to.</param>
     /// <exception cref="ArgumentNullException"><paramref name="pool"/> is null.</exception>
     public PooledBufferWriter(ArrayPool<T> pool)
         : this(pool, DefaultInitialCapacity)
@@ -56,8 +46,6 @@ public sealed class PooledBufferWriter<T> : IBufferWriter<T>, IDisposable
     }
 
     /// <summary>Creates a writer over <paramref name="pool"/>.</summary>
-    /// <param name="pool">The pool to rent from and return to.</param>
-    /// <param name="initialCapacity">The elements to rent room for now, 0 or more.</param>
     /// <exception cref="ArgumentNullException"><paramref name="pool"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="initialCapacity"/> is negative.</exception>
     public PooledBufferWriter(ArrayPool<T> pool, int initialCapacity)
@@ -80,7 +68,6 @@ public sealed class PooledBufferWriter<T> : IBufferWriter<T>, IDisposable
     public int WrittenCount => _index;
 
     /// <summary>The elements written so far.</summary>
-    /// <exception cref="ObjectDisposedException">The writer is disposed.</exception>
     public ReadOnlySpan<T> WrittenSpan
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -88,15 +75,12 @@ public sealed class PooledBufferWriter<T> : IBufferWriter<T>, IDisposable
     }
 
     /// <summary>The elements written so far, as memory (valid until the next growth or <see cref="Dispose"/>).</summary>
-    /// <exception cref="ObjectDisposedException">The writer is disposed.</exception>
     public ReadOnlyMemory<T> WrittenMemory => new(Array, 0, _index);
 
     /// <summary>The length of the rented array.</summary>
-    /// <exception cref="ObjectDisposedException">The writer is disposed.</exception>
     public int Capacity => Array.Length;
 
     /// <summary>The elements that can be written before the writer grows.</summary>
-    /// <exception cref="ObjectDisposedException">The writer is disposed.</exception>
     public int FreeCapacity => Array.Length - _index;
 
     private T[] Array
@@ -115,7 +99,6 @@ public sealed class PooledBufferWriter<T> : IBufferWriter<T>, IDisposable
     }
 
     /// <summary>Clears the elements written and starts again at 0, keeping the array.</summary>
-    /// <exception cref="ObjectDisposedException">The writer is disposed.</exception>
     public void Clear()
     {
         Array.AsSpan(0, _index).Clear();
@@ -123,7 +106,6 @@ public sealed class PooledBufferWriter<T> : IBufferWriter<T>, IDisposable
     }
 
     /// <summary>Starts again at 0 without clearing, keeping the array (the elements written stay in it until overwritten).</summary>
-    /// <exception cref="ObjectDisposedException">The writer is disposed.</exception>
     public void ResetWrittenCount()
     {
         _ = Array;
@@ -131,10 +113,8 @@ public sealed class PooledBufferWriter<T> : IBufferWriter<T>, IDisposable
     }
 
     /// <summary>Commits <paramref name="count"/> elements written into the span or memory last handed out.</summary>
-    /// <param name="count">The elements written, 0 to <see cref="FreeCapacity"/>.</param>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="count"/> is negative.</exception>
     /// <exception cref="ArgumentException"><paramref name="count"/> is more than <see cref="FreeCapacity"/>.</exception>
-    /// <exception cref="ObjectDisposedException">The writer is disposed.</exception>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void Advance(int count)
     {
@@ -153,23 +133,15 @@ public sealed class PooledBufferWriter<T> : IBufferWriter<T>, IDisposable
     }
 
     /// <summary>Memory of at least <paramref name="sizeHint"/> elements (1 for 0) after what was written.</summary>
-    /// <param name="sizeHint">The elements wanted, 0 or more.</param>
-    /// <returns>The free memory of the array; valid until the next growth or <see cref="Dispose"/>.</returns>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="sizeHint"/> is negative.</exception>
-    /// <exception cref="ObjectDisposedException">The writer is disposed.</exception>
     public Memory<T> GetMemory(int sizeHint = 0) => EnsureFree(sizeHint).AsMemory(_index);
 
     /// <summary>A span of at least <paramref name="sizeHint"/> elements (1 for 0) after what was written.</summary>
-    /// <param name="sizeHint">The elements wanted, 0 or more.</param>
-    /// <returns>The free span of the array; valid until the next growth or <see cref="Dispose"/>.</returns>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="sizeHint"/> is negative.</exception>
-    /// <exception cref="ObjectDisposedException">The writer is disposed.</exception>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public Span<T> GetSpan(int sizeHint = 0) => EnsureFree(sizeHint).AsSpan(_index);
 
     /// <summary>The written elements as an array segment, for array-only APIs (valid until the next growth or <see cref="Dispose"/>).</summary>
-    /// <returns>The segment of the rented array holding <see cref="WrittenCount"/> elements.</returns>
-    /// <exception cref="ObjectDisposedException">The writer is disposed.</exception>
     public ArraySegment<T> DangerousGetArray() => new(Array, 0, _index);
 
     /// <summary>Returns the array to the pool, once; later calls do nothing.</summary>
@@ -184,7 +156,6 @@ public sealed class PooledBufferWriter<T> : IBufferWriter<T>, IDisposable
     }
 
     /// <summary>The written characters for a writer of <see cref="char"/>; otherwise the type and count.</summary>
-    /// <returns>A string.</returns>
     public override string ToString() =>
         typeof(T) == typeof(char) && _array is char[] chars
             ? new string(chars, 0, _index)

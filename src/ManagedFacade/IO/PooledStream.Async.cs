@@ -9,14 +9,6 @@ namespace NativePool;
 public sealed partial class PooledStream
 {
     /// <summary>Reads synchronously and returns the result as a completed task (a cancelled one for a cancelled token).</summary>
-    /// <param name="buffer">The destination.</param>
-    /// <param name="offset">Where in <paramref name="buffer"/> to start.</param>
-    /// <param name="count">The most bytes to read.</param>
-    /// <param name="cancellationToken">Checked before reading.</param>
-    /// <returns>The bytes read; a faulted task carries any other failure (a disposed stream).</returns>
-    /// <exception cref="ArgumentNullException"><paramref name="buffer"/> is null.</exception>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="offset"/> or <paramref name="count"/> is negative.</exception>
-    /// <exception cref="ArgumentException">The range is not within <paramref name="buffer"/>.</exception>
     public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken)
     {
         ValidateBufferArguments(buffer, offset, count);
@@ -24,9 +16,6 @@ public sealed partial class PooledStream
     }
 
     /// <summary>Reads synchronously and returns the result as a completed value task (a cancelled one for a cancelled token).</summary>
-    /// <param name="buffer">The destination.</param>
-    /// <param name="cancellationToken">Checked before reading.</param>
-    /// <returns>The bytes read; a faulted task carries any failure (a disposed stream).</returns>
     public override ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
     {
         if (cancellationToken.IsCancellationRequested)
@@ -45,14 +34,6 @@ public sealed partial class PooledStream
     }
 
     /// <summary>Writes synchronously and returns a completed task (a cancelled one for a cancelled token).</summary>
-    /// <param name="buffer">The source.</param>
-    /// <param name="offset">Where in <paramref name="buffer"/> to start.</param>
-    /// <param name="count">The bytes to write.</param>
-    /// <param name="cancellationToken">Checked before writing.</param>
-    /// <returns>A completed task; a faulted one carries any other failure (a disposed stream, a stream too long).</returns>
-    /// <exception cref="ArgumentNullException"><paramref name="buffer"/> is null.</exception>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="offset"/> or <paramref name="count"/> is negative.</exception>
-    /// <exception cref="ArgumentException">The range is not within <paramref name="buffer"/>.</exception>
     public override Task WriteAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken)
     {
         ValidateBufferArguments(buffer, offset, count);
@@ -60,9 +41,6 @@ public sealed partial class PooledStream
     }
 
     /// <summary>Writes synchronously and returns a completed value task (a cancelled one for a cancelled token).</summary>
-    /// <param name="buffer">The source.</param>
-    /// <param name="cancellationToken">Checked before writing.</param>
-    /// <returns>A completed task; a faulted one carries any failure (a disposed stream, a stream too long).</returns>
     public override ValueTask WriteAsync(ReadOnlyMemory<byte> buffer, CancellationToken cancellationToken = default)
     {
         if (cancellationToken.IsCancellationRequested)
@@ -82,14 +60,10 @@ public sealed partial class PooledStream
     }
 
     /// <summary>Does nothing, as <see cref="Flush"/>; a cancelled token gives a cancelled task.</summary>
-    /// <param name="cancellationToken">Checked first.</param>
-    /// <returns>A completed task.</returns>
     public override Task FlushAsync(CancellationToken cancellationToken) =>
         cancellationToken.IsCancellationRequested ? Task.FromCanceled(cancellationToken) : Task.CompletedTask;
 
     /// <summary>Writes the bytes from the position to the end into <paramref name="destination"/>, block by block with no intermediate buffer, and moves the position to the end.</summary>
-    /// <param name="destination">The stream to write to.</param>
-    /// <param name="bufferSize">Validated as <see cref="Stream.CopyTo(Stream, int)"/> does; unused (the blocks are written directly).</param>
     /// <exception cref="ArgumentNullException"><paramref name="destination"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="bufferSize"/> is not positive.</exception>
     /// <exception cref="NotSupportedException"><paramref name="destination"/> cannot be written.</exception>
@@ -118,10 +92,6 @@ public sealed partial class PooledStream
     }
 
     /// <summary>Writes the bytes from the position to the end into <paramref name="destination"/> asynchronously, block by block, and moves the position to the end.</summary>
-    /// <param name="destination">The stream to write to.</param>
-    /// <param name="bufferSize">Validated as <see cref="Stream.CopyToAsync(Stream, int, CancellationToken)"/> does; unused.</param>
-    /// <param name="cancellationToken">Passed to each write; a cancelled token gives a cancelled task.</param>
-    /// <returns>The copy.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="destination"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="bufferSize"/> is not positive.</exception>
     /// <exception cref="NotSupportedException"><paramref name="destination"/> cannot be written.</exception>
@@ -154,18 +124,12 @@ public sealed partial class PooledStream
     }
 
     /// <summary>Writes the whole contents into <paramref name="stream"/>, whatever the position (which does not move).</summary>
-    /// <param name="stream">The stream to write to.</param>
     /// <exception cref="ArgumentNullException"><paramref name="stream"/> is null.</exception>
-    /// <exception cref="ObjectDisposedException">This stream is disposed.</exception>
     public override void WriteTo(Stream stream) => WriteTo(stream, 0, Length);
 
     /// <summary>Writes <paramref name="count"/> bytes from <paramref name="offset"/> into <paramref name="stream"/>, whatever the position (which does not move).</summary>
-    /// <param name="stream">The stream to write to.</param>
-    /// <param name="offset">Where in this stream to start, 0 to <see cref="Length"/>.</param>
-    /// <param name="count">The bytes to write; <paramref name="offset"/> + <paramref name="count"/> at most <see cref="Length"/>.</param>
     /// <exception cref="ArgumentNullException"><paramref name="stream"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException">The range is not within the stream.</exception>
-    /// <exception cref="ObjectDisposedException">This stream is disposed.</exception>
     public void WriteTo(Stream stream, long offset, long count)
     {
         if (stream is null)
@@ -193,29 +157,18 @@ public sealed partial class PooledStream
     }
 
     /// <summary>Copies the whole contents into the start of <paramref name="buffer"/>.</summary>
-    /// <param name="buffer">The destination, at least <see cref="Length"/> bytes long.</param>
     /// <exception cref="ArgumentNullException"><paramref name="buffer"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="buffer"/> is shorter than the stream.</exception>
-    /// <exception cref="ObjectDisposedException">This stream is disposed.</exception>
     public void WriteTo(byte[] buffer) => WriteTo(buffer, 0, Length, 0);
 
     /// <summary>Copies <paramref name="count"/> bytes from <paramref name="offset"/> into the start of <paramref name="buffer"/>.</summary>
-    /// <param name="buffer">The destination.</param>
-    /// <param name="offset">Where in this stream to start.</param>
-    /// <param name="count">The bytes to copy.</param>
     /// <exception cref="ArgumentNullException"><paramref name="buffer"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException">The range is not within the stream, or does not fit <paramref name="buffer"/>.</exception>
-    /// <exception cref="ObjectDisposedException">This stream is disposed.</exception>
     public void WriteTo(byte[] buffer, long offset, long count) => WriteTo(buffer, offset, count, 0);
 
     /// <summary>Copies <paramref name="count"/> bytes from <paramref name="offset"/> into <paramref name="buffer"/> at <paramref name="targetIndex"/>.</summary>
-    /// <param name="buffer">The destination.</param>
-    /// <param name="offset">Where in this stream to start.</param>
-    /// <param name="count">The bytes to copy.</param>
-    /// <param name="targetIndex">Where in <paramref name="buffer"/> to start.</param>
     /// <exception cref="ArgumentNullException"><paramref name="buffer"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException">The range is not within the stream, or does not fit <paramref name="buffer"/> at <paramref name="targetIndex"/>.</exception>
-    /// <exception cref="ObjectDisposedException">This stream is disposed.</exception>
     public void WriteTo(byte[] buffer, long offset, long count, int targetIndex)
     {
         if (buffer is null)
@@ -244,16 +197,9 @@ public sealed partial class PooledStream
     /// Reads up to <paramref name="count"/> bytes at <paramref name="streamPosition"/> and moves that position past them,
     /// leaving <see cref="Position"/> alone: any number of threads may read one stream this way at once, each with its own position.
     /// </summary>
-    /// <param name="buffer">The destination.</param>
-    /// <param name="offset">Where in <paramref name="buffer"/> to start.</param>
-    /// <param name="count">The most bytes to read.</param>
-    /// <param name="streamPosition">Where to read; moved past the bytes read.</param>
-    /// <returns>The bytes read; 0 at or past the end.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="buffer"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="offset"/>, <paramref name="count"/> or <paramref name="streamPosition"/> is negative.</exception>
     /// <exception cref="ArgumentException">The range is not within <paramref name="buffer"/>.</exception>
-    /// <exception cref="InvalidOperationException">Another thread is writing the stream.</exception>
-    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
     public int SafeRead(byte[] buffer, int offset, int count, ref long streamPosition)
     {
         ValidateBufferArguments(buffer, offset, count);
@@ -261,12 +207,7 @@ public sealed partial class PooledStream
     }
 
     /// <summary>As <see cref="SafeRead(byte[], int, int, ref long)"/>, into a span.</summary>
-    /// <param name="buffer">The destination.</param>
-    /// <param name="streamPosition">Where to read; moved past the bytes read.</param>
-    /// <returns>The bytes read; 0 at or past the end.</returns>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="streamPosition"/> is negative.</exception>
-    /// <exception cref="InvalidOperationException">Another thread is writing the stream.</exception>
-    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
     public int SafeRead(Span<byte> buffer, ref long streamPosition)
     {
         if (streamPosition < 0)
@@ -288,11 +229,7 @@ public sealed partial class PooledStream
     }
 
     /// <summary>Reads the byte at <paramref name="streamPosition"/> and moves that position past it, leaving <see cref="Position"/> alone (see <see cref="SafeRead(byte[], int, int, ref long)"/>).</summary>
-    /// <param name="streamPosition">Where to read; moved past the byte read.</param>
-    /// <returns>The byte, or -1 at or past the end.</returns>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="streamPosition"/> is negative.</exception>
-    /// <exception cref="InvalidOperationException">Another thread is writing the stream.</exception>
-    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
     public int SafeReadByte(ref long streamPosition)
     {
         if (streamPosition < 0)

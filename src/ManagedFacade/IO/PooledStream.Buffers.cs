@@ -12,9 +12,7 @@ public sealed partial class PooledStream
     /// <see cref="Capacity64"/> long. A stream of more than one block is first moved into one pooled buffer (a copy of the
     /// contents, once); the blocks stay the stream's until <c>Dispose</c>.
     /// </summary>
-    /// <returns>The buffer; valid until <c>Dispose</c> (a later write may move the contents to a larger buffer).</returns>
     /// <exception cref="InvalidOperationException">The stream's capacity is more than an array can hold (<see cref="Array.MaxLength"/>), or the stream is in use by another thread.</exception>
-    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
     public override byte[] GetBuffer()
     {
         EnterWriter();
@@ -28,10 +26,7 @@ public sealed partial class PooledStream
         }
     }
 
-    /// <summary>The contents as an array segment of <see cref="Length"/> bytes (see <see cref="GetBuffer"/>).</summary>
-    /// <param name="buffer">The contents, or default.</param>
-    /// <returns>False once disposed, or when the stream's capacity is more than an array can hold (nothing is allocated then).</returns>
-    /// <exception cref="InvalidOperationException">The stream is in use by another thread.</exception>
+    /// <summary>The contents as an array segment of <see cref="Length"/> bytes (see <see cref="GetBuffer"/>); false, allocating nothing, once disposed or when the capacity is more than an array can hold.</summary>
     public override bool TryGetBuffer(out ArraySegment<byte> buffer)
     {
         buffer = default;
@@ -63,10 +58,8 @@ public sealed partial class PooledStream
     /// Raises the manager's <see cref="PooledStreamManager.StreamConvertedToArray"/> event, and on a stream long enough for the
     /// large object heap (85 000 bytes or more) the event source's <c>StreamCopiedToArray</c>.
     /// </summary>
-    /// <returns>A new array of <see cref="Length"/> bytes.</returns>
     /// <exception cref="NotSupportedException">The manager's <see cref="PooledStreamManagerOptions.ThrowExceptionOnToArray"/> is set.</exception>
     /// <exception cref="InvalidOperationException">The stream is longer than an array can be, or being written by another thread.</exception>
-    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
     public override byte[] ToArray()
     {
         EnterReader();
@@ -95,9 +88,6 @@ public sealed partial class PooledStream
     }
 
     /// <summary>The contents as a sequence over the blocks (or the buffer), without copying.</summary>
-    /// <returns>A sequence of <see cref="Length"/> bytes; its memory stays the stream's until <c>Dispose</c>, and shows the bytes as they are until the next write.</returns>
-    /// <exception cref="InvalidOperationException">The stream is being written by another thread.</exception>
-    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
     /// <remarks>A stream of more than one block allocates one small segment object per block for the sequence.</remarks>
     public ReadOnlySequence<byte> GetReadOnlySequence()
     {
@@ -138,11 +128,8 @@ public sealed partial class PooledStream
     }
 
     /// <summary>Writable memory at the position of at least <paramref name="sizeHint"/> bytes (1 for 0); <see cref="Advance"/> commits it.</summary>
-    /// <param name="sizeHint">The bytes wanted, 0 or more.</param>
-    /// <returns>The memory; commit what was written with <see cref="Advance"/> before the next write.</returns>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="sizeHint"/> is negative.</exception>
     /// <exception cref="System.IO.IOException">The stream would be longer than the manager allows.</exception>
-    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
     /// <remarks>
     /// Where the request fits in the current block (or buffer), the memory is the storage itself; otherwise it is a
     /// pooled buffer that <see cref="Advance"/> copies in. Either stays valid until <see cref="Advance"/> or
@@ -155,11 +142,8 @@ public sealed partial class PooledStream
     }
 
     /// <summary>Writable span at the position of at least <paramref name="sizeHint"/> bytes (1 for 0); <see cref="Advance"/> commits it.</summary>
-    /// <param name="sizeHint">The bytes wanted, 0 or more.</param>
-    /// <returns>The span; commit what was written with <see cref="Advance"/> before the next write.</returns>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="sizeHint"/> is negative.</exception>
     /// <exception cref="System.IO.IOException">The stream would be longer than the manager allows.</exception>
-    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
     public Span<byte> GetSpan(int sizeHint = 0)
     {
         byte[] array = Grant(sizeHint, out int offset, out int length);
@@ -171,10 +155,8 @@ public sealed partial class PooledStream
     /// <see cref="ArrayBufferWriter{T}"/>, several advances may share one <see cref="GetSpan"/> while their sum fits
     /// in what it handed out, and <c>Advance(0)</c> is always allowed.
     /// </summary>
-    /// <param name="count">The bytes written, 0 to what is left of the memory handed out.</param>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="count"/> is negative or more than is left of the memory handed out.</exception>
     /// <exception cref="InvalidOperationException">A positive count with no memory handed out since the last write (committing bytes nobody wrote would expose a pooled block's old contents).</exception>
-    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
     public void Advance(int count)
     {
         EnterWriter();

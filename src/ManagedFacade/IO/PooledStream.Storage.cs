@@ -110,18 +110,12 @@ public sealed partial class PooledStream
         _dirty = _length;
     }
 
-    /// <summary>Gives every block, buffer, retired array and the block list back to the manager; runs once, when no member holds a claim.</summary>
-    private void ReleaseStorage() => LetGoOfStorage(abandoned: false);
-
     /// <summary>
-    /// The stream was collected holding storage that no member will give back (never disposed, or disposed while a
-    /// member that then never finished held a claim): every array is counted as dropped, none is pooled again (a buffer
-    /// or sequence handed out may still be referenced elsewhere). Runs once, from <see cref="OnCollected"/>.
+    /// Gives every block, buffer, retired array and the block list back, once, when no member holds a claim; or, when the
+    /// stream was collected holding storage (<paramref name="abandoned"/>, from <see cref="OnCollected"/>), counts them
+    /// as dropped: a buffer or sequence handed out may still be referenced elsewhere.
     /// </summary>
-    private void AbandonStorage() => LetGoOfStorage(abandoned: true);
-
-    /// <summary>Lets go of every block, buffer, retired array and the block list: back to the pools, or <paramref name="abandoned"/> (counted as dropped).</summary>
-    private void LetGoOfStorage(bool abandoned)
+    private void ReleaseStorage(bool abandoned = false)
     {
         long dirty = _dirty;
         ReleaseGrant(abandoned);

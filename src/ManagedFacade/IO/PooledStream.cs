@@ -13,34 +13,11 @@ namespace NativePool;
 /// Get one from <see cref="PooledStreamManager.GetStream()"/>; dispose it when done.
 /// </summary>
 /// <remarks>
-/// <para>
-/// Contract: <see cref="MemoryStream"/>'s, member by member — reading, writing, seeking past the end (a later write
-/// zero-fills the gap), <see cref="SetLength"/> (growing zero-fills, shrinking moves the position back), the argument
-/// checks and their exception types, the asynchronous members (a cancelled token gives a cancelled task; other
-/// failures a faulted one). Positions and lengths are 64-bit, as RecyclableMemoryStream's: a stream may grow past
-/// 2 GiB (<see cref="Capacity64"/>), and only the members that must return one array (<see cref="GetBuffer"/>,
-/// <see cref="ToArray"/>) refuse a stream longer than an array can be.
-/// </para>
-/// <para>
-/// Storage. Up to the first <see cref="GetBuffer"/>, the contents are a list of blocks of
-/// <see cref="PooledStreamManager.BlockSize"/> bytes. <see cref="GetBuffer"/> on a stream of more than one block moves
-/// the contents into one buffer at least as long as <see cref="Capacity64"/>; from then on the stream grows that
-/// buffer. Storage the stream moves away from (the blocks, an outgrown buffer) stays the stream's until
-/// <c>Dispose</c>, so a sequence, buffer or memory handed out earlier never points at another stream's bytes.
-/// </para>
-/// <para>
-/// Concurrency: one thread at a time, as for <see cref="MemoryStream"/>, with parallel readers allowed through
-/// <see cref="SafeRead(Span{byte}, ref long)"/> and <see cref="SafeReadByte"/>. Misuse across threads cannot harm the
-/// pool: every member that touches the storage claims the stream in <see cref="_state"/> with one compare-exchange
-/// (readers share the claim, a writer holds it alone) and gives the claim back with another. A second writer, or a
-/// writer meeting readers, throws <see cref="InvalidOperationException"/> instead of racing. <c>Dispose</c> marks the
-/// stream in the same word: when no member holds a claim it releases the storage at once; otherwise the last member to
-/// give its claim back releases it. Exactly one thread sees the word go to "disposed, unclaimed", so the storage is
-/// released once, after every member that used it has finished, and nothing waits for anything: a stream disposed
-/// while another thread reads or writes it never hangs and never hands a block to two streams. A second
-/// <c>Dispose</c> raises the manager's <see cref="PooledStreamManager.StreamDoubleDisposed"/> event and the event
-/// source's <c>DoubleReturn</c> (in guarded mode it is misuse, handled per the manager's policy).
-/// </para>
+/// Behaves as <see cref="MemoryStream"/> member by member, with 64-bit positions and lengths. One thread at a time, with
+/// parallel readers through <see cref="SafeRead(Span{byte}, ref long)"/> and <see cref="SafeReadByte"/>: every member
+/// that touches the storage claims the stream in <see cref="_state"/> (readers share the claim, a writer holds it
+/// alone), a conflicting member throws <see cref="InvalidOperationException"/>, and the storage is released once, by
+/// <c>Dispose</c> or by the last member to give its claim back.
 /// </remarks>
 public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
 {
@@ -113,7 +90,6 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     public override bool CanWrite => !IsDisposed;
 
     /// <summary>The bytes in the stream.</summary>
-    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
     public override long Length
     {
         get
@@ -125,7 +101,6 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
 
     /// <summary>The position of the next read or write; may be set past the end (a write there zero-fills the gap).</summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is negative or more than the longest stream the manager allows.</exception>
-    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
     public override long Position
     {
         get
@@ -158,7 +133,6 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     /// <exception cref="ArgumentOutOfRangeException">The value set is less than <see cref="Length"/>.</exception>
     /// <exception cref="InvalidOperationException">The capacity is more than <see cref="int.MaxValue"/>: read <see cref="Capacity64"/>.</exception>
     /// <exception cref="IOException">The value set is more than the manager's <see cref="PooledStreamManagerOptions.MaximumStreamCapacity"/>.</exception>
-    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
     public override int Capacity
     {
         get
@@ -178,7 +152,6 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     /// <summary>As <see cref="Capacity"/>, 64-bit.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The value set is less than <see cref="Length"/>.</exception>
     /// <exception cref="IOException">The value set is more than the manager's <see cref="PooledStreamManagerOptions.MaximumStreamCapacity"/>.</exception>
-    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
     public long Capacity64
     {
         get
@@ -230,14 +203,6 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     }
 
     /// <summary>Reads up to <paramref name="count"/> bytes into <paramref name="buffer"/> from the position.</summary>
-    /// <param name="buffer">The destination.</param>
-    /// <param name="offset">Where in <paramref name="buffer"/> to start.</param>
-    /// <param name="count">The most bytes to read.</param>
-    /// <returns>The bytes read; 0 at or past the end.</returns>
-    /// <exception cref="ArgumentNullException"><paramref name="buffer"/> is null.</exception>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="offset"/> or <paramref name="count"/> is negative.</exception>
-    /// <exception cref="ArgumentException">The range is not within <paramref name="buffer"/>.</exception>
-    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
     public override int Read(byte[] buffer, int offset, int count)
     {
         ValidateBufferArguments(buffer, offset, count);
@@ -245,9 +210,6 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     }
 
     /// <summary>Reads up to <c>buffer.Length</c> bytes from the position.</summary>
-    /// <param name="buffer">The destination.</param>
-    /// <returns>The bytes read; 0 at or past the end.</returns>
-    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
     public override int Read(Span<byte> buffer)
     {
         EnterReader();
@@ -275,19 +237,10 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     }
 
     /// <summary>Reads one byte.</summary>
-    /// <returns>The byte, or -1 at or past the end.</returns>
-    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
     public override int ReadByte() => ReadByteAt(ref _position);
 
     /// <summary>Writes <paramref name="count"/> bytes of <paramref name="buffer"/> at the position.</summary>
-    /// <param name="buffer">The source.</param>
-    /// <param name="offset">Where in <paramref name="buffer"/> to start.</param>
-    /// <param name="count">The bytes to write.</param>
-    /// <exception cref="ArgumentNullException"><paramref name="buffer"/> is null.</exception>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="offset"/> or <paramref name="count"/> is negative.</exception>
-    /// <exception cref="ArgumentException">The range is not within <paramref name="buffer"/>.</exception>
     /// <exception cref="IOException">The stream would be longer than the manager allows.</exception>
-    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
     public override void Write(byte[] buffer, int offset, int count)
     {
         ValidateBufferArguments(buffer, offset, count);
@@ -295,9 +248,7 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     }
 
     /// <summary>Writes <paramref name="buffer"/> at the position, zero-filling any gap past the end first.</summary>
-    /// <param name="buffer">The source.</param>
     /// <exception cref="IOException">The stream would be longer than the manager allows.</exception>
-    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
     public override void Write(ReadOnlySpan<byte> buffer)
     {
         EnterWriter();
@@ -322,9 +273,7 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     }
 
     /// <summary>Writes one byte at the position.</summary>
-    /// <param name="value">The byte.</param>
     /// <exception cref="IOException">The stream would be longer than the manager allows.</exception>
-    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
     public override void WriteByte(byte value)
     {
         EnterWriter();
@@ -351,13 +300,9 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     }
 
     /// <summary>Moves the position; past the end is allowed.</summary>
-    /// <param name="offset">The offset from <paramref name="loc"/>.</param>
-    /// <param name="loc">Where the offset counts from.</param>
-    /// <returns>The new position.</returns>
     /// <exception cref="ArgumentException"><paramref name="loc"/> is not a <see cref="SeekOrigin"/>.</exception>
     /// <exception cref="ArgumentOutOfRangeException">The position would be past the longest stream the manager allows.</exception>
     /// <exception cref="IOException">The position would be before the start.</exception>
-    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
     public override long Seek(long offset, SeekOrigin loc)
     {
         EnsureNotDisposed();
@@ -385,7 +330,6 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     }
 
     /// <summary>Sets the length: growing zero-fills the new bytes, shrinking moves a position past the new end back to it.</summary>
-    /// <param name="value">The new length, 0 to the longest stream the manager allows.</param>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="value"/> is negative or past the longest stream the manager allows.</exception>
     /// <exception cref="IOException">The length is more than the manager's <see cref="PooledStreamManagerOptions.MaximumStreamCapacity"/>.</exception>
     /// <exception cref="NotSupportedException">The stream is disposed (it is no longer writable, as <see cref="MemoryStream"/> reports).</exception>
@@ -425,7 +369,6 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     }
 
     /// <summary>The stream's id, tag and length.</summary>
-    /// <returns>For example <c>Id = 42, Tag = upload, Length = 1024 bytes</c>.</returns>
     public override string ToString() =>
         FormattableString.Invariant($"Id = {Id}, Tag = {Tag}, Length = {(IsDisposed ? 0 : _length)} bytes");
 
@@ -580,7 +523,7 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
             return;
         }
 
-        AbandonStorage();
+        ReleaseStorage(abandoned: true);
         if ((state & DisposedBit) == 0)
         {
             _manager.OnStreamFinalized(this);

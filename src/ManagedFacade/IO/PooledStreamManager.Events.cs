@@ -12,10 +12,9 @@ namespace NativePool;
 /// also write the <c>NativePool</c> event source's stream events.
 /// </content>
 /// <remarks>
-/// Cost. A manager nobody observes pays nothing it did not pay before: creating and disposing a stream test one field
-/// (<see cref="_observesStreams"/>, which also stands for tracking), and every other event is raised from a path that
-/// is already out of line (a second <c>Dispose</c>, a stream collected undisposed, a request over capacity, a buffer
-/// the pool did not keep, <c>ToArray</c>), where its handler field is tested once.
+/// Each event is raised on the thread whose call caused it, and a handler's exception propagates to that call; a handler
+/// sees what happens after it is attached. A manager nobody observes pays one field test (<see cref="_observesStreams"/>) per stream created and disposed; the
+/// other events are raised from paths already out of line.
 /// </remarks>
 public sealed partial class PooledStreamManager
 {
@@ -44,10 +43,6 @@ public sealed partial class PooledStreamManager
     private bool _observesStreams;
 
     /// <summary>A stream was created (by any <c>GetStream</c>), before its first storage is rented.</summary>
-    /// <remarks>
-    /// Raised on the thread that called <c>GetStream</c>; a handler's exception propagates to that caller. A handler
-    /// attached while other threads create streams sees the streams created after it was attached; so for every event.
-    /// </remarks>
     public event EventHandler<StreamCreatedEventArgs>? StreamCreated
     {
         add => AddHandler(ref _streamCreated, value);
@@ -55,30 +50,20 @@ public sealed partial class PooledStreamManager
     }
 
     /// <summary>A stream was disposed for the first time.</summary>
-    /// <remarks>
-    /// Raised on the disposing thread, after the storage was given back (or, when another thread was still using the
-    /// stream, left for that thread to give back when it finishes). A second <c>Dispose</c> raises
-    /// <see cref="StreamDoubleDisposed"/> instead.
-    /// </remarks>
     public event EventHandler<StreamDisposedEventArgs>? StreamDisposed
     {
         add => AddHandler(ref _streamDisposed, value);
         remove => RemoveHandler(ref _streamDisposed, value);
     }
 
-    /// <summary>A stream already disposed was disposed again.</summary>
-    /// <remarks>
-    /// Raised on the disposing thread; in guarded mode it is raised first, and then the misuse is handled per
-    /// <see cref="PooledStreamManagerOptions.MisusePolicy"/> (by default the <c>Dispose</c> throws).
-    /// </remarks>
+    /// <summary>A stream already disposed was disposed again; in guarded mode the misuse policy then applies (by default the <c>Dispose</c> throws).</summary>
     public event EventHandler<StreamDoubleDisposedEventArgs>? StreamDoubleDisposed
     {
         add => AddHandler(ref _streamDoubleDisposed, value);
         remove => RemoveHandler(ref _streamDoubleDisposed, value);
     }
 
-    /// <summary>A stream was collected without being disposed: a leak. Its storage is counted as dropped, not pooled again.</summary>
-    /// <remarks>Raised on the finalizer thread, where a handler's exception ends the process.</remarks>
+    /// <summary>A stream was collected without being disposed: a leak, whose storage is counted as dropped. Raised on the finalizer thread.</summary>
     public event EventHandler<StreamFinalizedEventArgs>? StreamFinalized
     {
         add => AddHandler(ref _streamFinalized, value);
@@ -86,7 +71,6 @@ public sealed partial class PooledStreamManager
     }
 
     /// <summary>A write, <c>SetLength</c>, <c>Capacity</c> or <c>GetStream</c> needed more than <see cref="MaximumStreamCapacity"/>; it throws <see cref="System.IO.IOException"/> after the event.</summary>
-    /// <remarks>Raised on the thread of the refused call.</remarks>
     public event EventHandler<StreamOverCapacityEventArgs>? StreamOverCapacity
     {
         add => AddHandler(ref _streamOverCapacity, value);
@@ -94,7 +78,6 @@ public sealed partial class PooledStreamManager
     }
 
     /// <summary><see cref="PooledStream.ToArray"/> was called, whatever the length (the <c>StreamCopiedToArray</c> event source event is only for copies on the large object heap).</summary>
-    /// <remarks>Raised on the calling thread, before <see cref="ThrowExceptionOnToArray"/> makes the call throw.</remarks>
     public event EventHandler<StreamConvertedToArrayEventArgs>? StreamConvertedToArray
     {
         add => AddHandler(ref _streamConvertedToArray, value);
@@ -102,7 +85,6 @@ public sealed partial class PooledStreamManager
     }
 
     /// <summary>A block or buffer a stream gave back was not kept by the manager's pool: too large to pool, or the pool keeps enough of its size.</summary>
-    /// <remarks>Raised on the thread that gave it back (the one that disposed the stream, or that gave the last claim on it back).</remarks>
     public event EventHandler<BufferDiscardedEventArgs>? BufferDiscarded
     {
         add => AddHandler(ref _bufferDiscarded, value);
@@ -110,7 +92,6 @@ public sealed partial class PooledStreamManager
     }
 
     /// <summary>The manager's byte readings, raised when a stream is created and when it is disposed.</summary>
-    /// <remarks>Raised on the creating or disposing thread, with readings taken then (as the properties, exact once the manager is quiet).</remarks>
     public event EventHandler<UsageReportEventArgs>? UsageReport
     {
         add => AddHandler(ref _usageReport, value);

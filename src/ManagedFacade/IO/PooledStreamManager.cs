@@ -14,27 +14,9 @@ namespace NativePool;
 /// for a manager of your own shape.
 /// </summary>
 /// <remarks>
-/// <para>
-/// Storage. Blocks and buffers come from one <see cref="StripedArrayPool{T}"/> of bytes per manager (named as the
-/// manager, kind <c>stream</c> in the metrics), so what the streams give back is retained, bounded per size class,
-/// trimmed after gen-2 GCs, on a timer and under memory pressure, counted by the <c>NativePool</c> meter and reported by
-/// the <c>NativePool</c> event source exactly as the pools' own items are. Buffers longer than
-/// <see cref="MaximumBufferSize"/> are allocated at their exact length and dropped when the stream is disposed.
-/// </para>
-/// <para>
-/// Diagnostics. The manager raises RecyclableMemoryStreamManager's events in process (<see cref="StreamCreated"/>,
-/// <see cref="StreamDisposed"/>, <see cref="StreamDoubleDisposed"/>, <see cref="StreamFinalized"/>,
-/// <see cref="StreamOverCapacity"/>, <see cref="StreamConvertedToArray"/>, <see cref="BufferDiscarded"/>,
-/// <see cref="UsageReport"/>), and the <c>NativePool</c> event source writes the stream events out of process. A second
-/// <c>Dispose</c> of a stream is misuse in guarded mode, handled per <see cref="PooledStreamManagerOptions.MisusePolicy"/>
-/// (by default it throws). With leak tracking or guarded mode, <see cref="GetLeaks"/> names where each stream not yet
-/// disposed was created, and the events carry creation and dispose stacks.
-/// </para>
-/// <para>
-/// Concurrency: any number of threads may create and dispose streams at once; the manager never blocks outside guarded
-/// and leak-tracking modes (which take a lock per stream created and disposed). A stream itself is for one thread at a
-/// time, as a <see cref="System.IO.MemoryStream"/> is; only its disposal is safe to race.
-/// </para>
+/// Blocks and buffers come from one <see cref="StripedArrayPool{T}"/> of bytes per manager, named as the manager, so they
+/// are retained, trimmed, metered and traced as the pools' own items are. Any number of threads may create and dispose
+/// streams at once; the manager takes a lock only in guarded and leak-tracking modes.
 /// </remarks>
 public sealed partial class PooledStreamManager
 {
@@ -153,36 +135,25 @@ public sealed partial class PooledStreamManager
     internal int BlockMask => _blockSize - 1;
 
     /// <summary>Creates a manager with the default options.</summary>
-    /// <returns>A new manager.</returns>
     public static PooledStreamManager Create() => new(new PooledStreamManagerOptions(), isShared: false);
 
-    /// <summary>Creates a manager.</summary>
-    /// <param name="options">The shape of the manager; copied and validated now.</param>
-    /// <returns>A new manager.</returns>
+    /// <summary>Creates a manager of <paramref name="options"/>, which are copied and validated now.</summary>
     /// <exception cref="ArgumentNullException"><paramref name="options"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException">An option is out of range; the exception's ParamName names it.</exception>
     public static PooledStreamManager Create(PooledStreamManagerOptions options) => new(options, isShared: false);
 
     /// <summary>Creates an empty stream; no buffer is rented until the first write.</summary>
-    /// <returns>A stream to dispose when done (disposing returns its buffers).</returns>
     public PooledStream GetStream() => new(this, tag: null, requestedSize: 0, contiguous: false);
 
     /// <summary>Creates an empty stream named by <paramref name="tag"/> in events and <see cref="PooledStream.ToString"/>.</summary>
-    /// <param name="tag">Any text, or null.</param>
-    /// <returns>A stream to dispose when done.</returns>
     public PooledStream GetStream(string? tag) => new(this, tag, requestedSize: 0, contiguous: false);
 
     /// <summary>Creates an empty stream with room for at least <paramref name="capacity"/> bytes.</summary>
-    /// <param name="capacity">The bytes to make room for, 0 or more.</param>
-    /// <returns>A stream to dispose when done.</returns>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="capacity"/> is negative.</exception>
     /// <exception cref="System.IO.IOException"><paramref name="capacity"/> is more than <see cref="MaximumStreamCapacity"/>.</exception>
     public PooledStream GetStream(int capacity) => GetStream(null, capacity);
 
     /// <summary>Creates an empty stream named by <paramref name="tag"/> with room for at least <paramref name="requiredSize"/> bytes.</summary>
-    /// <param name="tag">Any text, or null.</param>
-    /// <param name="requiredSize">The bytes to make room for, 0 or more.</param>
-    /// <returns>A stream to dispose when done.</returns>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="requiredSize"/> is negative.</exception>
     /// <exception cref="System.IO.IOException"><paramref name="requiredSize"/> is more than <see cref="MaximumStreamCapacity"/>.</exception>
     public PooledStream GetStream(string? tag, long requiredSize) => GetStream(tag, requiredSize, asContiguousBuffer: false);
@@ -191,10 +162,6 @@ public sealed partial class PooledStreamManager
     /// Creates an empty stream named by <paramref name="tag"/> with room for at least <paramref name="requiredSize"/>
     /// bytes, in one contiguous buffer when <paramref name="asContiguousBuffer"/> is true and the size is more than a block.
     /// </summary>
-    /// <param name="tag">Any text, or null.</param>
-    /// <param name="requiredSize">The bytes to make room for, 0 or more.</param>
-    /// <param name="asContiguousBuffer">Start in one buffer (as if <see cref="PooledStream.GetBuffer"/> had been called), renting no block.</param>
-    /// <returns>A stream to dispose when done.</returns>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="requiredSize"/> is negative, or more than <see cref="Array.MaxLength"/> for a contiguous buffer.</exception>
     /// <exception cref="System.IO.IOException"><paramref name="requiredSize"/> is more than <see cref="MaximumStreamCapacity"/>.</exception>
     public PooledStream GetStream(string? tag, long requiredSize, bool asContiguousBuffer)
@@ -232,14 +199,10 @@ public sealed partial class PooledStreamManager
     }
 
     /// <summary>Creates a stream holding a copy of <paramref name="contents"/>, positioned at its start.</summary>
-    /// <param name="contents">The bytes to copy in.</param>
-    /// <returns>A stream to dispose when done.</returns>
     /// <exception cref="System.IO.IOException">The contents are more than <see cref="MaximumStreamCapacity"/>.</exception>
     public PooledStream GetStream(ReadOnlySpan<byte> contents) => GetStream(null, contents);
 
     /// <summary>Creates a stream holding a copy of <paramref name="buffer"/>, positioned at its start.</summary>
-    /// <param name="buffer">The bytes to copy in.</param>
-    /// <returns>A stream to dispose when done.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="buffer"/> is null.</exception>
     /// <exception cref="System.IO.IOException">The contents are more than <see cref="MaximumStreamCapacity"/>.</exception>
     public PooledStream GetStream(byte[] buffer)
@@ -253,11 +216,6 @@ public sealed partial class PooledStreamManager
     }
 
     /// <summary>Creates a stream named by <paramref name="tag"/> holding a copy of <paramref name="count"/> bytes of <paramref name="buffer"/> from <paramref name="offset"/>, positioned at its start.</summary>
-    /// <param name="tag">Any text, or null.</param>
-    /// <param name="buffer">The source.</param>
-    /// <param name="offset">Where in <paramref name="buffer"/> to start.</param>
-    /// <param name="count">The bytes to copy.</param>
-    /// <returns>A stream to dispose when done.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="buffer"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="offset"/> or <paramref name="count"/> is negative.</exception>
     /// <exception cref="ArgumentException">The range is not within <paramref name="buffer"/>.</exception>
@@ -288,9 +246,6 @@ public sealed partial class PooledStreamManager
     }
 
     /// <summary>Creates a stream named by <paramref name="tag"/> holding a copy of <paramref name="contents"/>, positioned at its start.</summary>
-    /// <param name="tag">Any text, or null.</param>
-    /// <param name="contents">The bytes to copy in.</param>
-    /// <returns>A stream to dispose when done.</returns>
     /// <exception cref="System.IO.IOException">The contents are more than <see cref="MaximumStreamCapacity"/>.</exception>
     public PooledStream GetStream(string? tag, ReadOnlySpan<byte> contents)
     {
@@ -309,20 +264,16 @@ public sealed partial class PooledStreamManager
         return stream;
     }
 
-    /// <summary>Where the streams created and not yet disposed were created (leak tracking or guarded mode; otherwise empty).</summary>
-    /// <returns>One creation stack per such stream; each is also raised as a <c>Leak</c> event of the <c>NativePool</c> event source.</returns>
+    /// <summary>Where the streams not yet disposed were created (leak tracking or guarded mode; otherwise empty), each also raised as a <c>Leak</c> event.</summary>
     public IReadOnlyList<StackTrace> GetLeaks() => _streams is null ? [] : _streams.GetLeaks();
 
     /// <summary>Reads the counters of the blocks and buffers pool (exact when the manager is quiet).</summary>
-    /// <returns>A snapshot: items are blocks and buffers, bytes are their bytes.</returns>
     public PoolStatistics GetStatistics() => _buffers.GetStatistics();
 
-    /// <summary>Releases idle blocks and buffers now, as the periodic trim would.</summary>
-    /// <returns>How many were released.</returns>
+    /// <summary>Releases idle blocks and buffers now, as the periodic trim would, and returns how many.</summary>
     public int Trim() => _buffers.Trim();
 
-    /// <summary>Releases every pooled block and buffer now, whatever its age.</summary>
-    /// <returns>How many were released.</returns>
+    /// <summary>Releases every pooled block and buffer now, whatever its age, and returns how many.</summary>
     public int Clear() => _buffers.Clear();
 
     /// <summary>The managers alive now.</summary>

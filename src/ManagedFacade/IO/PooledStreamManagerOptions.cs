@@ -4,10 +4,7 @@ namespace NativePool;
 
 /// <summary>How a <see cref="PooledStreamManager"/> made by <see cref="PooledStreamManager.Create(PooledStreamManagerOptions)"/> is shaped.</summary>
 /// <remarks>
-/// The shared options (stripes, <see cref="StripedPoolOptions.ItemsPerStripe"/>, and through <see cref="PoolOptions"/>
-/// trimming, the clock and the name) and their rules are <see cref="StripedPoolOptions"/>'s. The streams' blocks and large buffers are pinned byte arrays of
-/// the engine's power-of-two size classes, kept in one array pool of the manager; its retention is bounded per size
-/// class by <see cref="StripedPoolOptions.MaximumRetainedBytesPerSizeClass"/> and trimmed like every pool's.
+/// The options inherited from <see cref="StripedPoolOptions"/> shape the manager's one array pool of blocks and buffers.
 /// <see cref="PoolOptions.Name"/> defaults to <c>PooledStreamManager</c>.
 /// </remarks>
 public sealed class PooledStreamManagerOptions : StripedPoolOptions
@@ -31,50 +28,33 @@ public sealed class PooledStreamManagerOptions : StripedPoolOptions
     public int BlockSize { get; set; } = DefaultBlockSize;
 
     /// <summary>
-    /// The largest buffer kept in the pool, in bytes: a power of two from <see cref="BlockSize"/> to 1 GiB. A stream whose
-    /// contiguous buffer (<see cref="PooledStream.GetBuffer"/>) would be longer gets an exact-size array that is dropped
-    /// when the stream is disposed. Default 128 MiB.
+    /// The largest buffer kept in the pool, in bytes: a power of two from <see cref="BlockSize"/> to 1 GiB; a longer
+    /// contiguous buffer is an exact-size array dropped on dispose. Default 128 MiB.
     /// </summary>
     public int MaximumBufferSize { get; set; } = DefaultMaximumBufferSize;
 
     /// <summary>
-    /// The most bytes one stream may hold, or 0 for no limit but the structural one (the block list is one array, so
-    /// <see cref="BlockSize"/> × <see cref="Array.MaxLength"/>). A write, <c>SetLength</c> or <c>Capacity</c> that would
-    /// need more throws <see cref="System.IO.IOException"/> and raises the <c>StreamOverCapacity</c> event. Not negative.
-    /// Default 0.
+    /// The most bytes one stream may hold, or 0 (the default) for <see cref="BlockSize"/> × <see cref="Array.MaxLength"/>;
+    /// a call that would need more throws <see cref="System.IO.IOException"/>. Not negative.
     /// </summary>
     public long MaximumStreamCapacity { get; set; }
 
-    /// <summary>
-    /// Make <see cref="PooledStream.ToArray"/> throw <see cref="NotSupportedException"/>, to find the calls that copy a
-    /// pooled stream into an unpooled array. Default false.
-    /// </summary>
+    /// <summary>Make <see cref="PooledStream.ToArray"/> throw <see cref="NotSupportedException"/>, to find the calls that copy a stream into an unpooled array.</summary>
     public bool ThrowExceptionOnToArray { get; set; }
 
-    /// <summary>
-    /// Zero the bytes a stream wrote before its buffers go back to the pool, so no stream's contents outlive it in
-    /// memory. Costs a pass over the written bytes per dispose. Default false.
-    /// </summary>
+    /// <summary>Zero the bytes a stream wrote before its buffers go back to the pool, at the cost of a pass over them per dispose.</summary>
     public bool ZeroOnReturn { get; set; }
 
     /// <summary>
-    /// Guarded mode: remember the stack that created each stream, treat a second <c>Dispose</c> of a stream as misuse
-    /// (handled per <see cref="MisusePolicy"/>), and guard the buffers as a guarded <see cref="StripedArrayPool{T}"/>
-    /// does. A debugging aid (a lock and a stack trace per stream). The AppContext switch <c>NativePool.Guarded</c> or
-    /// <c>NATIVEPOOL_GUARDED=1</c> turns it on for every manager of the process. Default false.
+    /// Guarded mode, a debugging aid: remember each stream's creation stack, treat a second <c>Dispose</c> as misuse and
+    /// guard the buffers as a guarded <see cref="StripedArrayPool{T}"/> does (also on process-wide with <c>NATIVEPOOL_GUARDED=1</c>).
     /// </summary>
     public bool Guarded { get; set; }
 
-    /// <summary>
-    /// Remember the stack that created each stream until it is disposed, so <see cref="PooledStreamManager.GetLeaks"/>
-    /// can say where the streams never disposed were created. Costs a stack trace per stream. Default false.
-    /// </summary>
+    /// <summary>Remember each stream's creation stack until it is disposed, for <see cref="PooledStreamManager.GetLeaks"/>.</summary>
     public bool TrackLeaks { get; set; }
 
-    /// <summary>
-    /// What a guarded manager does when it detects misuse (a stream disposed twice, a buffer misused). Default
-    /// <see cref="PoolMisusePolicy.Throw"/>. A value the enum does not define is out of range.
-    /// </summary>
+    /// <summary>What a guarded manager does on misuse (a stream disposed twice, a buffer misused). Default <see cref="PoolMisusePolicy.Throw"/>.</summary>
     public PoolMisusePolicy MisusePolicy { get; set; }
 
     /// <summary>Receives each misuse when the policy is <see cref="PoolMisusePolicy.Report"/>; null to ignore reports.</summary>
