@@ -87,6 +87,40 @@ public class ProductLinesTests
     }
 
     [Fact]
+    public void InADefaultPoolACopyOfAnObjectScopeDisposedRightAfterTheOriginalIsRefusedAndTheObjectGoesToOneRenter()
+    {
+        // A default pool's scope carries no run-time check for copies (NP0012 rules them out), but the copy's return is of
+        // the object the thread's slot already holds: the pool refuses it instead of keeping the object twice.
+        var pool = new StripedObjectPool<StringBuilder>(new StringBuilderPooledObjectPolicy(), 4);
+        ObjectScope<StringBuilder> scope = pool.RentScoped();
+#pragma warning disable NP0012
+        ObjectScope<StringBuilder> copy = scope;
+#pragma warning restore NP0012
+        StringBuilder builder = scope.Value;
+        scope.Dispose();
+        bool refused = false;
+        try
+        {
+            copy.Dispose();
+        }
+        catch (InvalidOperationException)
+        {
+            refused = true;
+        }
+
+        Assert.True(refused, "The copy's dispose returned the object a second time.");
+        PoolStatistics statistics = pool.GetStatistics();
+        Assert.Equal(1, statistics.Pooled);
+        Assert.Equal(0, statistics.Outstanding);
+        StringBuilder first = pool.Get();
+        StringBuilder second = pool.Get();
+        Assert.Same(builder, first);
+        Assert.NotSame(first, second);
+        pool.Return(first);
+        pool.Return(second);
+    }
+
+    [Fact]
     public void UsingVarLeaseEqualsPoolRentScopedOnAnArrayPoolRentsTheDefaultLength()
     {
         var pool = StripedArrayPool<byte>.Create();

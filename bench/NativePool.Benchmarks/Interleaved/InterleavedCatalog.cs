@@ -12,6 +12,8 @@ public static class InterleavedCatalog
         .. FloorScenario.Create(),
         .. ScopedLeaseScenario.Create(),
         .. ObjectScopeScenario.Create(),
+        .. MemoryLeaseScopeScenario.Create(),
+        .. NativeScopeScenarios.Create(),
         .. CreatedPoolScenarios.Create(),
         .. GetReturnSingleScenario.Create(),
         .. DrainRefillScenarios.Create(),

@@ -7,8 +7,9 @@ namespace NativePool.IntegrationTests.Analyzers;
 /// <summary>
 /// A project that references the packed NativePool package gets its analyzers in a plain <c>dotnet build</c>: seeded
 /// misuse reports NP0001-NP0005 as warnings, and correct code next to it reports nothing; misuse that happens only on
-/// exception paths (NP0008-NP0011) is information, which a build with warnings as errors takes. The analyzers reach an
-/// app through every package that depends on NativePool.
+/// exception paths (NP0008-NP0011) is information, which a build with warnings as errors takes. A copy of a pool scope
+/// is an error (NP0012) that fails the build. The analyzers reach an app through every package that depends on
+/// NativePool.
 /// </summary>
 [Collection(DotnetBuilds.Name)]
 public sealed class PackedAnalyzerTests
@@ -154,6 +155,58 @@ public sealed class PackedAnalyzerTests
         }
         """;
 
+    // The copies NP0012 reports (lines 12 and 19), and what the same code looks like without them.
+    private const string ScopeCopies = """
+        using System.Text;
+        using NativePool;
+
+        namespace Consumer;
+
+        public static class Scopes
+        {
+            public static int Assigned(int n)
+            {
+                using ArrayScope<byte> scope = StripedArrayPool<byte>.Shared.RentScoped(n);
+                scope.Span.Fill(1);
+                ArrayScope<byte> copy = scope;
+                return copy.Span[0];
+            }
+
+            public static int PassedByValue(StripedObjectPool<StringBuilder> pool)
+            {
+                using ObjectScope<StringBuilder> scope = pool.RentScoped();
+                return Length(scope);
+            }
+
+            private static int Length(ObjectScope<StringBuilder> scope) => scope.Value.Length;
+        }
+        """;
+
+    private const string ScopesWithoutCopies = """
+        using System.Text;
+        using NativePool;
+
+        namespace Consumer;
+
+        public static class Scopes
+        {
+            public static int Assigned(int n)
+            {
+                using ArrayScope<byte> scope = StripedArrayPool<byte>.Shared.RentScoped(n);
+                scope.Span.Fill(1);
+                return scope.Span[0];
+            }
+
+            public static int PassedByValue(StripedObjectPool<StringBuilder> pool)
+            {
+                using ObjectScope<StringBuilder> scope = pool.RentScoped();
+                return Length(in scope);
+            }
+
+            private static int Length(in ObjectScope<StringBuilder> scope) => scope.Value.Length;
+        }
+        """;
+
     private readonly PackedPackages _packages;
     private readonly ITestOutputHelper _output;
 
@@ -204,6 +257,30 @@ public sealed class PackedAnalyzerTests
         var found = PackedConsumer.Diagnostics(log, "NP00");
         Assert.Equal([("ExceptionPaths.cs", 11, "NP0010"), ("ExceptionPaths.cs", 39, "NP0008")], found.Select(d => (d.File, d.Line, d.Id)).Order());
         Assert.All(found, d => Assert.Equal("warning", d.Severity));
+    }
+
+    [Fact]
+    [Trait("Category", "Packaging")]
+    public void CopyingAScopeFailsTheBuildWithNP0012AndTheSameCodeWithoutTheCopyBuilds()
+    {
+        using PackedConsumer consumer = PackedConsumer.Create(_output, _packages);
+        consumer.WriteProject();
+        consumer.WriteSource("Scopes.cs", ScopeCopies);
+
+        (int exit, string log) = consumer.Build();
+
+        // Without the analyzers in the package the copies compile: the build must fail, and on these two lines only.
+        Assert.True(exit != 0, $"dotnet build of the copies succeeded:\n{ChildProcess.Tail(log, 40)}");
+        var found = PackedConsumer.Diagnostics(log, "NP00");
+        Assert.Equal([("Scopes.cs", 12, "NP0012", "error"), ("Scopes.cs", 19, "NP0012", "error")], found.Order());
+        Assert.DoesNotMatch(@"error CS\d+", log);
+
+        consumer.WriteSource("Scopes.cs", ScopesWithoutCopies);
+
+        (exit, log) = consumer.Build();
+
+        Assert.True(exit == 0, $"dotnet build exited with {exit}:\n{ChildProcess.Tail(log, 40)}");
+        Assert.Empty(PackedConsumer.Diagnostics(log, "NP00"));
     }
 
     /// <summary>Builds <paramref name="consumer"/> with the seeded misuse and the correct code: five warnings, at their lines.</summary>

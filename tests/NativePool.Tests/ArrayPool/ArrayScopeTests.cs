@@ -143,6 +143,36 @@ public class ArrayScopeTests
         AssertEnded(otherCopy);
         Assert.Equal(100, copy.Length);
     }
+
+    // A default pool's scope carries no run-time check for copies (the analyzers rule them out), but a copy disposed right
+    // after the original returns the array the thread's slot already holds: the pool refuses it instead of keeping it twice.
+    [Fact]
+    public void InADefaultPoolACopyDisposedRightAfterTheOriginalIsRefusedAndTheArrayGoesToOneRenter()
+    {
+        ArrayScope<byte> scope = _pool.RentScoped(100);
+        ArrayScope<byte> copy = scope;
+        byte[] array = scope.Array;
+        scope.Dispose();
+
+        InvalidOperationException? refused = null;
+        try
+        {
+            copy.Dispose();
+        }
+        catch (InvalidOperationException e)
+        {
+            refused = e;
+        }
+
+        Assert.NotNull(refused);
+        StatisticsAssert.Counts(_pool.GetStatistics(), pooled: 1, dropped: 0, outstanding: 0);
+        byte[] first = _pool.Rent(100);
+        byte[] second = _pool.Rent(100);
+        Assert.Same(array, first);
+        Assert.NotSame(first, second);
+        _pool.Return(first);
+        _pool.Return(second);
+    }
 #pragma warning restore NP0012
 
     [Theory]
