@@ -9,36 +9,36 @@ internal sealed partial class StripedPool<T>
     /// <summary>
     /// Sums the counters of every thread and stripe. Exact once no other thread is renting or returning, whatever trim
     /// passes, drains and dead threads' finalizers run meanwhile: the read is retried when one of them moved items while
-    /// it read (see <see cref="PoolTotals.BeginSnapshot"/>).
+    /// it read (see <see cref="PoolOwner.BeginSnapshot"/>).
     /// </summary>
-    public PoolStatistics GetStatistics() => GetStatistics(static () => 0).Statistics;
+    public PoolCounts ReadCounts() => ReadCounts(static () => 0).Counts;
 
     /// <summary>
-    /// <see cref="GetStatistics()"/>, with counters a facade keeps beside the engine (native bytes allocated and freed)
+    /// <see cref="ReadCounts()"/>, with counters a facade keeps beside the engine (native bytes allocated and freed)
     /// read in the same consistent snapshot: an item a trim pass discards is, in both, either still pooled or gone.
     /// </summary>
     /// <param name="readExtra">Reads the facade's own counters.</param>
-    /// <returns>The pool's statistics and what <paramref name="readExtra"/> read.</returns>
-    public (PoolStatistics Statistics, TExtra Extra) GetStatistics<TExtra>(Func<TExtra> readExtra)
+    /// <returns>The pool's counts and what <paramref name="readExtra"/> read.</returns>
+    public (PoolCounts Counts, TExtra Extra) ReadCounts<TExtra>(Func<TExtra> readExtra)
     {
         while (true)
         {
-            long stamp = _totals.BeginSnapshot();
-            PoolStatistics statistics = ReadStatistics();
+            long stamp = _owner.BeginSnapshot();
+            PoolCounts counts = ReadCountsOnce();
             TExtra extra = readExtra();
-            if (_totals.IsSnapshotValid(stamp))
+            if (_owner.IsSnapshotValid(stamp))
             {
-                return (statistics, extra);
+                return (counts, extra);
             }
         }
     }
 
-    private PoolStatistics ReadStatistics()
+    private PoolCounts ReadCountsOnce()
     {
-        long allocated = _totals.RetiredAllocated;
-        long dropped = _totals.RetiredDropped;
-        long trimmed = _totals.Trimmed;
-        long misuses = _totals.Misuses;
+        long allocated = _owner.RetiredAllocated;
+        long dropped = _owner.RetiredDropped;
+        long trimmed = _owner.Trimmed;
+        long misuses = _owner.Misuses;
         long pooled = 0;
         long pooledBytes = 0;
 
@@ -73,15 +73,7 @@ internal sealed partial class StripedPool<T>
             }
         }
 
-        return new PoolStatistics
-        {
-            Allocated = allocated,
-            Dropped = dropped,
-            Trimmed = trimmed,
-            Pooled = pooled,
-            PooledBytes = pooledBytes,
-            Misuses = misuses,
-        };
+        return new PoolCounts(allocated, dropped, trimmed, pooled, pooledBytes, misuses);
     }
 
     private static int CountParked(ThreadCache<T> cache, int sizeClass)
@@ -127,14 +119,14 @@ internal sealed partial class StripedPool<T>
 
     /// <summary>Items of <paramref name="sizeClass"/> the pool holds now: its stripes and every live thread's slot and magazine.</summary>
     /// <param name="sizeClass">The class.</param>
-    /// <returns>A snapshot (exact once no other thread is renting or returning, as <see cref="GetStatistics"/>).</returns>
+    /// <returns>A snapshot (exact once no other thread is renting or returning, as <see cref="ReadCounts()"/>).</returns>
     public long CountPooled(int sizeClass)
     {
         while (true)
         {
-            long stamp = _totals.BeginSnapshot();
+            long stamp = _owner.BeginSnapshot();
             long pooled = ReadPooled(sizeClass);
-            if (_totals.IsSnapshotValid(stamp))
+            if (_owner.IsSnapshotValid(stamp))
             {
                 return pooled;
             }
