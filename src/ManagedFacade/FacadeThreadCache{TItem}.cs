@@ -120,7 +120,7 @@ internal static class FacadeThreadCache<TItem>
     /// <summary>Makes <paramref name="cache"/>, the calling thread's own, reachable from the inlined paths once it may park items.</summary>
     private static void Publish(ThreadCache<TItem> cache, bool isShared)
     {
-        if (!cache._slotsEnabled)
+        if (!cache.SlotsEnabled)
         {
             return;
         }

@@ -168,11 +168,7 @@ internal sealed partial class StripedPool<T>
 
         foreach (ThreadCache<T> cache in _threadCaches.Snapshot())
         {
-            // Volatile: a finalized cache has already discarded (and counted) what it held.
-            if (Volatile.Read(ref cache._retired) == 0)
-            {
-                removed += EmptyThreadCache(cache);
-            }
+            removed += EmptyThreadCache(cache);
         }
 
         LogTrimmed(removed);

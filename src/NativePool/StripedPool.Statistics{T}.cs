@@ -42,15 +42,9 @@ internal sealed partial class StripedPool<T>
         long pooled = 0;
         long pooledBytes = 0;
 
+        // Read after the retired totals: a cache retired since is not listed, and the read is retried (its fold is a move).
         foreach (ThreadCache<T> cache in _threadCaches.Snapshot())
         {
-
-            // Volatile: set by the finalizer of a dead thread's cache once its counts are in the retired totals read above.
-            if (Volatile.Read(ref cache._retired) != 0)
-            {
-                continue;
-            }
-
             // The owner thread counts these; OwnerCounter reads its latest published values, never torn.
             allocated += OwnerCounter.Read(ref cache._allocated);
             dropped += OwnerCounter.Read(ref cache._dropped);
@@ -104,13 +98,9 @@ internal sealed partial class StripedPool<T>
         long parked = 0;
         foreach (ThreadCache<T> cache in _threadCaches.Snapshot())
         {
-            // Volatile: set by the finalizer of a dead thread's cache once its items are counted as dropped.
-            if (Volatile.Read(ref cache._retired) == 0)
+            for (int c = 0; c < _classCount; c++)
             {
-                for (int c = 0; c < _classCount; c++)
-                {
-                    parked += CountParked(cache, c);
-                }
+                parked += CountParked(cache, c);
             }
         }
 
@@ -138,11 +128,7 @@ internal sealed partial class StripedPool<T>
         long pooled = GetStripes(sizeClass)?.CountItems() ?? 0;
         foreach (ThreadCache<T> cache in _threadCaches.Snapshot())
         {
-            // Volatile: set by the finalizer of a dead thread's cache once its items are counted as dropped.
-            if (Volatile.Read(ref cache._retired) == 0)
-            {
-                pooled += CountParked(cache, sizeClass);
-            }
+            pooled += CountParked(cache, sizeClass);
         }
 
         return pooled;
@@ -154,20 +140,7 @@ internal sealed partial class StripedPool<T>
     /// settle instead of guessing how many collections that takes.
     /// </summary>
     /// <returns>How many caches are not retired.</returns>
-    internal int CountLiveThreadCaches()
-    {
-        int live = 0;
-        foreach (ThreadCache<T> cache in _threadCaches.Snapshot())
-        {
-            // Volatile: set by the finalizer of a dead thread's cache once its counts are in the retired totals.
-            if (Volatile.Read(ref cache._retired) == 0)
-            {
-                live++;
-            }
-        }
-
-        return live;
-    }
+    internal int CountLiveThreadCaches() => _threadCaches.Snapshot().Count;
 
     /// <summary>Bytes one item of <paramref name="sizeClass"/> holds (0 for objects).</summary>
     /// <param name="sizeClass">The class.</param>

@@ -91,6 +91,9 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     /// </remarks>
     internal bool _slotsEnabled;
 
+    /// <summary>Whether returns may park items in this cache's slots (<see cref="_slotsEnabled"/>; owner-only).</summary>
+    public bool SlotsEnabled => _slotsEnabled;
+
     /// <summary>Whether the thread got a thread-slot token when the cache was made (given back when the cache is retired).</summary>
     internal readonly bool _holdsSlotToken;
 
