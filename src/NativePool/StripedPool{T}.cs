@@ -11,12 +11,10 @@ namespace NativePool;
 /// </summary>
 /// <remarks>
 /// <para>
-/// Tiers. A rent first looks in the calling thread's <see cref="ThreadCache{T}"/> slot for the class (one load and one
-/// store, no shared line, no interlocked instruction, no counter); on a miss it pops the thread's magazine, which is
-/// refilled from the stripes a batch per claim; then it allocates. A return parks the item in the slot; when the slot
-/// is taken, the parked item moves to the magazine (so the most recently returned item is always the next one rented on
-/// that thread), and a full magazine moves its coldest half to the stripes with one claim. Items of large classes have
-/// no magazine: the parked one goes straight to the stripes. When every stripe tried is full the item is dropped.
+/// Tiers: the thread's slot, then its magazine (refilled from and spilled to the stripes a batch per claim), then the
+/// stripes, then allocation; a return keeps the warmest item in the slot. Statistics come from the slow paths only;
+/// pool ids are recycled; an exact bound (<see cref="StripedPoolSettings.RetentionLimit"/>) splits over the stripes
+/// with no shared counter. The design notes (docs/design.md, "The thread-local tier") give each in full.
 /// </para>
 /// <para>
 /// Ownership. Every item is, at any instant, in exactly one place: one thread slot or magazine, one stripe slot, or a
@@ -24,20 +22,6 @@ namespace NativePool;
 /// remove, never hand out); a stripe slot only under its stripe's claim. So no item can be handed to two renters unless
 /// a caller returns it twice; the engine detects the cheap cases of that (the item is in the thread's slot or magazine,
 /// or on top of the stripe) and reports <see cref="ReturnResult.Duplicate"/>.
-/// </para>
-/// <para>
-/// Statistics without hit counting. A hit writes nothing but the slot, so rents and returns are not counted. The
-/// counters the slow paths keep (allocations, drops, trims) and the items the pool holds give the rest:
-/// <c>outstanding = allocated − pooled − dropped − trimmed</c>.
-/// </para>
-/// <para>
-/// Exact bounds (<see cref="StripedPoolSettings.RetentionLimit"/>): the limit is split over the stripes as their
-/// capacities, so the stripes hold exactly that many items at most and no shared counter is read or written on any
-/// path; such a pool has no magazines, and each thread's slot comes on top of the limit.
-/// </para>
-/// <para>
-/// Pool ids are recycled (see <see cref="ThreadCacheTable"/>): the pool gives its id back when it is disposed or
-/// finalized, and a cache is used only by the pool it names, so a stale entry is never mistaken for a live one.
 /// </para>
 /// </remarks>
 internal sealed partial class StripedPool<T> where T : class
