@@ -82,18 +82,6 @@ internal sealed class ThreadCacheRegistry<T> where T : class
         }
     }
 
-    /// <summary>How many handles the registry holds (collected caches included until the next prune).</summary>
-    internal int HandleCount
-    {
-        get
-        {
-            lock (_lock)
-            {
-                return _count;
-            }
-        }
-    }
-
     private void Prune()
     {
         int kept = 0;
