@@ -18,7 +18,7 @@ namespace NativePool;
 /// <para>
 /// The memo's owner is a thread static of its own, written with the cache, rather than read from the cache: the owner
 /// check and the cache's load then both hang off the thread-static base instead of one another. A memo whose pool has
-/// died keeps that pool's small shared state (<see cref="PoolTotals"/>) and cache reachable until the thread uses
+/// died keeps that pool's small shared state (<see cref="PoolOwner"/>) and cache reachable until the thread uses
 /// another independent pool of the same item type or ends; the cache's items are its own to lose to the trimmer.
 /// </para>
 /// </remarks>
@@ -37,18 +37,18 @@ internal static class FacadeThreadCache<TItem>
 
     /// <summary>The owner of <see cref="t_instance"/> (always written with it).</summary>
     [ThreadStatic]
-    private static PoolTotals? t_instanceOwner;
+    private static PoolOwner? t_instanceOwner;
 #pragma warning restore IDE1006
 
     /// <summary>The calling thread's cache of the pool whose owner is <paramref name="owner"/>, if the inlined paths may use it, else null.</summary>
     /// <param name="isShared">Whether the pool is its facade's <c>Shared</c> (a compare the JIT folds where it knows the receiver).</param>
     /// <param name="owner">The pool's shared state.</param>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public static ThreadCache<TItem>? Current(bool isShared, PoolTotals owner)
+    public static ThreadCache<TItem>? Current(bool isShared, PoolOwner owner)
     {
         // Read before the branch, whichever pool asks: both arms then hang off one thread-static base access, computed
         // inline, where an arm the JIT's profile thought cold would reach its thread static through a helper call.
-        PoolTotals? instanceOwner = t_instanceOwner;
+        PoolOwner? instanceOwner = t_instanceOwner;
         if (isShared)
         {
             return t_shared;
@@ -58,24 +58,21 @@ internal static class FacadeThreadCache<TItem>
     }
 
     /// <summary>
-    /// Parks <paramref name="item"/> in <paramref name="cache"/>'s slot of class <paramref name="sizeClass"/> if it is
-    /// empty; false when it is taken (the caller then returns through the engine).
+    /// Parks <paramref name="item"/> in <paramref name="cache"/>'s slot (<see cref="ThreadCache{T}.TryPark"/>) for a pool
+    /// that can be disposed; false when the slot is taken (the caller then misses).
     /// </summary>
     /// <remarks>
-    /// A plain store: the slot is the calling thread's own, and a return that only fills an empty slot needs no operation
-    /// mark (see the engine's trim protocol). A pool disposal that began meanwhile may have drained the slot before the
-    /// store, so the pool's shutdown mark is read again after it and the engine drains once more.
+    /// A pool disposal that began meanwhile may have drained the slot before the store, so the pool's shutdown mark is
+    /// read again after it and the engine drains once more.
     /// </remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static bool TryPark(ThreadCache<TItem> cache, int sizeClass, TItem item, StripedPool<TItem> engine)
     {
-        ref TItem? slot = ref cache.Slot(sizeClass);
-        if (slot is not null)
+        if (!cache.TryPark(sizeClass, item))
         {
             return false;
         }
 
-        slot = item;
         if (engine.IsShutDown)
         {
             engine.ReturnRacedShutdown();
@@ -84,22 +81,58 @@ internal static class FacadeThreadCache<TItem>
         return true;
     }
 
-    /// <summary>Makes the calling thread's cache of <paramref name="engine"/> reachable from the inlined paths, once it exists and may park items.</summary>
+    /// <summary>
+    /// The one rent miss of every size-class facade: the engine's miss with the cache the inlined path read
+    /// (<see cref="StripedPool{T}.RentMiss"/>), then, when the inlined path had none, the thread's cache published to it.
+    /// </summary>
     /// <param name="engine">The pool's engine.</param>
+    /// <param name="sizeClass">The class to rent.</param>
+    /// <param name="cache">What <see cref="Current"/> read, or null.</param>
+    /// <param name="slotProbed">Whether the inlined path's take already looked in the slot.</param>
     /// <param name="isShared">Whether the pool is its facade's <c>Shared</c>.</param>
-    public static void Publish(StripedPool<TItem> engine, bool isShared)
+    /// <returns>The item.</returns>
+    public static TItem RentMiss(StripedPool<TItem> engine, int sizeClass, ThreadCache<TItem>? cache, bool slotProbed, bool isShared)
     {
-        if (ThreadCacheTable.Get(engine.Id) is ThreadCache<TItem> cache && ReferenceEquals(cache.Owner, engine.Totals) && cache._slotsEnabled)
+        bool publish = cache is null;
+        TItem item = engine.RentMiss(sizeClass, ref cache, slotProbed);
+        if (publish)
         {
-            if (isShared)
-            {
-                t_shared = cache;
-            }
-            else
-            {
-                t_instanceOwner = engine.Totals;
-                t_instance = cache;
-            }
+            Publish(cache!, isShared);
+        }
+
+        return item;
+    }
+
+    /// <summary>The one return miss of every size-class facade, as <see cref="RentMiss"/>.</summary>
+    /// <returns>What the engine did with the item.</returns>
+    public static ReturnResult ReturnMiss(StripedPool<TItem> engine, int sizeClass, TItem item, ThreadCache<TItem>? cache, bool isShared)
+    {
+        bool publish = cache is null;
+        ReturnResult result = engine.ReturnMiss(sizeClass, item, ref cache);
+        if (publish)
+        {
+            Publish(cache!, isShared);
+        }
+
+        return result;
+    }
+
+    /// <summary>Makes <paramref name="cache"/>, the calling thread's own, reachable from the inlined paths once it may park items.</summary>
+    private static void Publish(ThreadCache<TItem> cache, bool isShared)
+    {
+        if (!cache.SlotsEnabled)
+        {
+            return;
+        }
+
+        if (isShared)
+        {
+            t_shared = cache;
+        }
+        else
+        {
+            t_instanceOwner = cache.Owner;
+            t_instance = cache;
         }
     }
 }

@@ -32,7 +32,7 @@ internal sealed class ProcessSettingValue<T>
             if (_rejection is not null)
             {
                 NativePoolEventSource.Log.SettingRejected(_rejection);
-                EngineThrowHelper.ThrowMalformedSetting(_rejection);
+                ThrowHelper.ThrowInvalidOperation(_rejection);
             }
 
             return _value;

@@ -63,7 +63,7 @@ internal sealed class RetentionBudget
 
         if (!ByteCount.TryParse(setting.Text, out long limit))
         {
-            EngineThrowHelper.ThrowMalformedSetting(setting.Rejection(ByteCount.Accepted));
+            ThrowHelper.ThrowInvalidOperation(setting.Rejection(ByteCount.Accepted));
         }
 
         return limit;

@@ -1,4 +1,6 @@
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
+using System.Threading;
 
 namespace NativePool;
 
@@ -46,4 +48,32 @@ internal struct OccupancyMasks
 
     /// <summary>Bit s set: stripe s is at capacity.</summary>
     [FieldOffset(2 * CacheLine.Size)] public long Full;
+
+    /// <summary>
+    /// Brings stripe <paramref name="stripe"/>'s bits up to date after its count went from <paramref name="before"/> to
+    /// <paramref name="after"/>; only the holder of that stripe's claim calls it.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void OnCountChanged(int stripe, int before, int after, int capacity)
+    {
+        // Interlocked (all four): races with other stripes' holders flipping their own bits in the same word.
+        long bit = 1L << stripe;
+        if (before == capacity && after < capacity)
+        {
+            Interlocked.And(ref Full, ~bit);
+        }
+        else if (after == capacity && before < capacity)
+        {
+            Interlocked.Or(ref Full, bit);
+        }
+
+        if (before != 0 && after == 0)
+        {
+            Interlocked.And(ref HasItems, ~bit);
+        }
+        else if (before == 0 && after != 0)
+        {
+            Interlocked.Or(ref HasItems, bit);
+        }
+    }
 }

@@ -14,13 +14,13 @@ internal sealed partial class StripeSet<T>
     /// <param name="releaseAll">Take every item now (high memory pressure, or disposal).</param>
     /// <param name="waitForClaims">Retry a claimed stripe until it is free (disposal only; claims last nanoseconds).</param>
     /// <param name="onRemoved">Called for each removed item after the stripe is released, or null.</param>
-    /// <param name="totals">
-    /// The pool's totals: each stripe's removal is one move there, counted as trimmed before the move closes, so a
+    /// <param name="owner">
+    /// The pool's owner: each stripe's removal is one move there, counted as trimmed before the move closes, so a
     /// statistics reader never sees an item that has left the stripe and is not yet trimmed.
     /// </param>
     /// <returns>How many items were removed.</returns>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    public int Trim(long nowMs, long trimAgeMs, bool releaseAll, bool waitForClaims, Action<T>? onRemoved, PoolTotals totals)
+    public int Trim(long nowMs, long trimAgeMs, bool releaseAll, bool waitForClaims, Action<T>? onRemoved, PoolOwner owner)
     {
         // Allocated before any claim: nothing that runs under a claim allocates, so an OutOfMemoryException can never
         // leave a stripe claimed (a set that waits for busy stripes would then wait on it for ever).
@@ -28,13 +28,13 @@ internal sealed partial class StripeSet<T>
         int removed = 0;
         for (int stripe = 0; stripe <= _stripeMask; stripe++)
         {
-            removed += TrimStripe(stripe, nowMs, trimAgeMs, releaseAll, waitForClaims, onRemoved, taken, totals);
+            removed += TrimStripe(stripe, nowMs, trimAgeMs, releaseAll, waitForClaims, onRemoved, taken, owner);
         }
 
         return removed;
     }
 
-    private int TrimStripe(int stripe, long nowMs, long trimAgeMs, bool releaseAll, bool waitForClaims, Action<T>? onRemoved, T?[]? taken, PoolTotals totals)
+    private int TrimStripe(int stripe, long nowMs, long trimAgeMs, bool releaseAll, bool waitForClaims, Action<T>? onRemoved, T?[]? taken, PoolOwner owner)
     {
         ref StripeHeader header = ref Header(stripe);
 
@@ -80,7 +80,7 @@ internal sealed partial class StripeSet<T>
         if (take != 0)
         {
             // The cold end is the bottom of the stack: the items returned longest ago.
-            totals.BeginMove();
+            owner.BeginMove();
             Span<T?> items = MemoryMarshal.CreateSpan(ref Region(stripe), count);
             if (taken is not null)
             {
@@ -90,17 +90,7 @@ internal sealed partial class StripeSet<T>
             items[take..].CopyTo(items);
             items[(count - take)..].Clear();
             header.Count = count - take;
-            if (count == header.Capacity)
-            {
-                // Races with other stripes' holders flipping their own bits in the same word.
-                Interlocked.And(ref _masks.Full, ~(1L << stripe));
-            }
-
-            if (take == count)
-            {
-                // Races with other stripes' holders flipping their own bits in the same word.
-                Interlocked.And(ref _masks.HasItems, ~(1L << stripe));
-            }
+            _masks.OnCountChanged(stripe, count, count - take, header.Capacity);
         }
 
         // Release: publishes the slide and the new count to the next claimer.
@@ -119,7 +109,7 @@ internal sealed partial class StripeSet<T>
             }
 
             // Closed only now: a reader of the pool's own counters (native bytes freed by the discard) sees them settled.
-            totals.EndMove(take);
+            owner.EndMove(take);
         }
 
         return take;

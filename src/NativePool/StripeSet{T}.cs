@@ -267,17 +267,7 @@ internal sealed partial class StripeSet<T> where T : class
             top.Clear();
             header.Count = count - moved;
             header.Touched = 1;
-            if (count == header.Capacity)
-            {
-                // Races with other stripes' holders flipping their own bits in the same word.
-                Interlocked.And(ref _masks.Full, ~(1L << stripe));
-            }
-
-            if (moved == count)
-            {
-                // Races with other stripes' holders flipping their own bits in the same word.
-                Interlocked.And(ref _masks.HasItems, ~(1L << stripe));
-            }
+            _masks.OnCountChanged(stripe, count, count - moved, header.Capacity);
         }
 
         Release(ref header);
@@ -302,17 +292,7 @@ internal sealed partial class StripeSet<T> where T : class
             items[..moved].CopyTo(MemoryMarshal.CreateSpan(ref Unsafe.Add(ref Region(stripe), count), moved));
             header.Count = count + moved;
             header.Touched = 1;
-            if (count == 0)
-            {
-                // Races with other stripes' holders flipping their own bits in the same word.
-                Interlocked.Or(ref _masks.HasItems, 1L << stripe);
-            }
-
-            if (count + moved == header.Capacity)
-            {
-                // Races with other stripes' holders flipping their own bits in the same word.
-                Interlocked.Or(ref _masks.Full, 1L << stripe);
-            }
+            _masks.OnCountChanged(stripe, count, count + moved, header.Capacity);
         }
 
         Release(ref header);
@@ -339,17 +319,7 @@ internal sealed partial class StripeSet<T> where T : class
             slot = null;
             header.Count = count - 1;
             header.Touched = 1;
-            if (count == header.Capacity)
-            {
-                // Races with other stripes' holders flipping their own bits in the same word.
-                Interlocked.And(ref _masks.Full, ~(1L << stripe));
-            }
-
-            if (count == 1)
-            {
-                // Races with other stripes' holders flipping their own bits in the same word.
-                Interlocked.And(ref _masks.HasItems, ~(1L << stripe));
-            }
+            _masks.OnCountChanged(stripe, count, count - 1, header.Capacity);
 
             result = StripeResult.Done;
         }
@@ -390,17 +360,7 @@ internal sealed partial class StripeSet<T> where T : class
             Unsafe.Add(ref region, count) = item;
             header.Count = count + 1;
             header.Touched = 1;
-            if (count == 0)
-            {
-                // Races with other stripes' holders flipping their own bits in the same word.
-                Interlocked.Or(ref _masks.HasItems, 1L << stripe);
-            }
-
-            if (count + 1 == header.Capacity)
-            {
-                // Races with other stripes' holders flipping their own bits in the same word.
-                Interlocked.Or(ref _masks.Full, 1L << stripe);
-            }
+            _masks.OnCountChanged(stripe, count, count + 1, header.Capacity);
 
             result = StripeResult.Done;
         }

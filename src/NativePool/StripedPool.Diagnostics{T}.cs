@@ -15,7 +15,7 @@ internal sealed partial class StripedPool<T> : IObservablePool
     public string Kind => _kind;
 
     /// <inheritdoc/>
-    public void CountMisuse() => _totals.CountMisuse();
+    public void CountMisuse() => _owner.CountMisuse();
 
     /// <summary>Raises <see cref="NativePoolEventSource.BufferAllocated"/> for an item created on a miss.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]

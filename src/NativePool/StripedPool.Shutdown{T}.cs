@@ -104,7 +104,7 @@ internal sealed partial class StripedPool<T>
 
         // No drain took it (or none will count it) when this claims it first: it leaves the pool here, as the drain's
         // items do, counted as trimmed in one move.
-        _totals.BeginMove();
+        _owner.BeginMove();
         bool claimed = false;
         try
         {
@@ -112,7 +112,7 @@ internal sealed partial class StripedPool<T>
         }
         finally
         {
-            _totals.EndMove(claimed ? 1 : 0);
+            _owner.EndMove(claimed ? 1 : 0);
         }
 
         if (claimed)
@@ -161,18 +161,14 @@ internal sealed partial class StripedPool<T>
         int removed = 0;
         for (int c = 0; c < _classCount; c++)
         {
-            int trimmed = GetStripes(c)?.Trim(0, 0, releaseAll: true, waitForClaims: true, _discardItem, _totals) ?? 0;
+            int trimmed = GetStripes(c)?.Trim(0, 0, releaseAll: true, waitForClaims: true, _discardItem, _owner) ?? 0;
             ReleaseBudget(c, trimmed);
             removed += trimmed;
         }
 
         foreach (ThreadCache<T> cache in _threadCaches.Snapshot())
         {
-            // Volatile: a finalized cache has already discarded (and counted) what it held.
-            if (Volatile.Read(ref cache._retired) == 0)
-            {
-                removed += EmptyThreadCache(cache);
-            }
+            removed += EmptyThreadCache(cache);
         }
 
         LogTrimmed(removed);
@@ -241,7 +237,7 @@ internal sealed partial class StripedPool<T>
 
             if (errors is not null)
             {
-                EngineThrowHelper.ThrowDiscardFailed(errors);
+                ThrowHelper.ThrowAggregate("Discarding the pooled items threw.", errors);
             }
         }
     }

@@ -9,48 +9,42 @@ internal sealed partial class StripedPool<T>
     /// <summary>
     /// Sums the counters of every thread and stripe. Exact once no other thread is renting or returning, whatever trim
     /// passes, drains and dead threads' finalizers run meanwhile: the read is retried when one of them moved items while
-    /// it read (see <see cref="PoolTotals.BeginSnapshot"/>).
+    /// it read (see <see cref="PoolOwner.BeginSnapshot"/>).
     /// </summary>
-    public PoolStatistics GetStatistics() => GetStatistics(static () => 0).Statistics;
+    public PoolCounts ReadCounts() => ReadCounts(static () => 0).Counts;
 
     /// <summary>
-    /// <see cref="GetStatistics()"/>, with counters a facade keeps beside the engine (native bytes allocated and freed)
+    /// <see cref="ReadCounts()"/>, with counters a facade keeps beside the engine (native bytes allocated and freed)
     /// read in the same consistent snapshot: an item a trim pass discards is, in both, either still pooled or gone.
     /// </summary>
     /// <param name="readExtra">Reads the facade's own counters.</param>
-    /// <returns>The pool's statistics and what <paramref name="readExtra"/> read.</returns>
-    public (PoolStatistics Statistics, TExtra Extra) GetStatistics<TExtra>(Func<TExtra> readExtra)
+    /// <returns>The pool's counts and what <paramref name="readExtra"/> read.</returns>
+    public (PoolCounts Counts, TExtra Extra) ReadCounts<TExtra>(Func<TExtra> readExtra)
     {
         while (true)
         {
-            long stamp = _totals.BeginSnapshot();
-            PoolStatistics statistics = ReadStatistics();
+            long stamp = _owner.BeginSnapshot();
+            PoolCounts counts = ReadCountsOnce();
             TExtra extra = readExtra();
-            if (_totals.IsSnapshotValid(stamp))
+            if (_owner.IsSnapshotValid(stamp))
             {
-                return (statistics, extra);
+                return (counts, extra);
             }
         }
     }
 
-    private PoolStatistics ReadStatistics()
+    private PoolCounts ReadCountsOnce()
     {
-        long allocated = _totals.RetiredAllocated;
-        long dropped = _totals.RetiredDropped;
-        long trimmed = _totals.Trimmed;
-        long misuses = _totals.Misuses;
+        long allocated = _owner.RetiredAllocated;
+        long dropped = _owner.RetiredDropped;
+        long trimmed = _owner.Trimmed;
+        long misuses = _owner.Misuses;
         long pooled = 0;
         long pooledBytes = 0;
 
+        // Read after the retired totals: a cache retired since is not listed, and the read is retried (its fold is a move).
         foreach (ThreadCache<T> cache in _threadCaches.Snapshot())
         {
-
-            // Volatile: set by the finalizer of a dead thread's cache once its counts are in the retired totals read above.
-            if (Volatile.Read(ref cache._retired) != 0)
-            {
-                continue;
-            }
-
             // The owner thread counts these; OwnerCounter reads its latest published values, never torn.
             allocated += OwnerCounter.Read(ref cache._allocated);
             dropped += OwnerCounter.Read(ref cache._dropped);
@@ -73,15 +67,7 @@ internal sealed partial class StripedPool<T>
             }
         }
 
-        return new PoolStatistics
-        {
-            Allocated = allocated,
-            Dropped = dropped,
-            Trimmed = trimmed,
-            Pooled = pooled,
-            PooledBytes = pooledBytes,
-            Misuses = misuses,
-        };
+        return new PoolCounts(allocated, dropped, trimmed, pooled, pooledBytes, misuses);
     }
 
     private static int CountParked(ThreadCache<T> cache, int sizeClass)
@@ -112,13 +98,9 @@ internal sealed partial class StripedPool<T>
         long parked = 0;
         foreach (ThreadCache<T> cache in _threadCaches.Snapshot())
         {
-            // Volatile: set by the finalizer of a dead thread's cache once its items are counted as dropped.
-            if (Volatile.Read(ref cache._retired) == 0)
+            for (int c = 0; c < _classCount; c++)
             {
-                for (int c = 0; c < _classCount; c++)
-                {
-                    parked += CountParked(cache, c);
-                }
+                parked += CountParked(cache, c);
             }
         }
 
@@ -127,14 +109,14 @@ internal sealed partial class StripedPool<T>
 
     /// <summary>Items of <paramref name="sizeClass"/> the pool holds now: its stripes and every live thread's slot and magazine.</summary>
     /// <param name="sizeClass">The class.</param>
-    /// <returns>A snapshot (exact once no other thread is renting or returning, as <see cref="GetStatistics"/>).</returns>
+    /// <returns>A snapshot (exact once no other thread is renting or returning, as <see cref="ReadCounts()"/>).</returns>
     public long CountPooled(int sizeClass)
     {
         while (true)
         {
-            long stamp = _totals.BeginSnapshot();
+            long stamp = _owner.BeginSnapshot();
             long pooled = ReadPooled(sizeClass);
-            if (_totals.IsSnapshotValid(stamp))
+            if (_owner.IsSnapshotValid(stamp))
             {
                 return pooled;
             }
@@ -146,11 +128,7 @@ internal sealed partial class StripedPool<T>
         long pooled = GetStripes(sizeClass)?.CountItems() ?? 0;
         foreach (ThreadCache<T> cache in _threadCaches.Snapshot())
         {
-            // Volatile: set by the finalizer of a dead thread's cache once its items are counted as dropped.
-            if (Volatile.Read(ref cache._retired) == 0)
-            {
-                pooled += CountParked(cache, sizeClass);
-            }
+            pooled += CountParked(cache, sizeClass);
         }
 
         return pooled;
@@ -162,20 +140,7 @@ internal sealed partial class StripedPool<T>
     /// settle instead of guessing how many collections that takes.
     /// </summary>
     /// <returns>How many caches are not retired.</returns>
-    internal int CountLiveThreadCaches()
-    {
-        int live = 0;
-        foreach (ThreadCache<T> cache in _threadCaches.Snapshot())
-        {
-            // Volatile: set by the finalizer of a dead thread's cache once its counts are in the retired totals.
-            if (Volatile.Read(ref cache._retired) == 0)
-            {
-                live++;
-            }
-        }
-
-        return live;
-    }
+    internal int CountLiveThreadCaches() => _threadCaches.Snapshot().Count;
 
     /// <summary>Bytes one item of <paramref name="sizeClass"/> holds (0 for objects).</summary>
     /// <param name="sizeClass">The class.</param>

@@ -49,7 +49,7 @@ internal sealed partial class StripedPool<T>
     /// until the flag clears, keeps out of the tier. Either way, while the pass takes, the owner is not between a W1
     /// whose R1 saw the tier open and its W2. A return that only parks an item in an empty slot runs without the mark:
     /// the pass takes slots with exchanges, so such a store lands before the exchange (and the item is trimmed, having
-    /// been returned) or after it (and stays for the owner). Each removal is a move in <see cref="PoolTotals"/>, counted
+    /// been returned) or after it (and stays for the owner). Each removal is a move in <see cref="PoolOwner"/>, counted
     /// as trimmed before it closes, so the statistics stay exact; dead threads' tiers go through their finalizers.
     /// </para>
     /// </remarks>
@@ -92,7 +92,7 @@ internal sealed partial class StripedPool<T>
             int removed = 0;
             for (int c = 0; c < _classCount; c++)
             {
-                int trimmed = GetStripes(c)?.Trim(nowMs, ageMs, all, waitForClaims: releaseAll, _discardItem, _totals) ?? 0;
+                int trimmed = GetStripes(c)?.Trim(nowMs, ageMs, all, waitForClaims: releaseAll, _discardItem, _owner) ?? 0;
                 ReleaseBudget(c, trimmed);
                 removed += trimmed;
             }
@@ -252,13 +252,13 @@ internal sealed partial class StripedPool<T>
 
     private int TakeAndDiscard(ref T? slot)
     {
-        _totals.BeginMove();
+        _owner.BeginMove();
 
         // Exchange: after a shutdown's mark an owner may still empty or fill this slot; whatever we take, only we discard it.
         T? item = Interlocked.Exchange(ref slot, null);
         if (item is null)
         {
-            _totals.EndMove(0);
+            _owner.EndMove(0);
             return 0;
         }
 
@@ -271,7 +271,7 @@ internal sealed partial class StripedPool<T>
         }
         finally
         {
-            _totals.EndMove(counted ? 1 : 0);
+            _owner.EndMove(counted ? 1 : 0);
         }
 
         return counted ? 1 : 0;

@@ -11,12 +11,10 @@ namespace NativePool;
 /// </summary>
 /// <remarks>
 /// <para>
-/// Tiers. A rent first looks in the calling thread's <see cref="ThreadCache{T}"/> slot for the class (one load and one
-/// store, no shared line, no interlocked instruction, no counter); on a miss it pops the thread's magazine, which is
-/// refilled from the stripes a batch per claim; then it allocates. A return parks the item in the slot; when the slot
-/// is taken, the parked item moves to the magazine (so the most recently returned item is always the next one rented on
-/// that thread), and a full magazine moves its coldest half to the stripes with one claim. Items of large classes have
-/// no magazine: the parked one goes straight to the stripes. When every stripe tried is full the item is dropped.
+/// Tiers: the thread's slot, then its magazine (refilled from and spilled to the stripes a batch per claim), then the
+/// stripes, then allocation; a return keeps the warmest item in the slot. Statistics come from the slow paths only;
+/// pool ids are recycled; an exact bound (<see cref="StripedPoolSettings.RetentionLimit"/>) splits over the stripes
+/// with no shared counter. The design notes (docs/design.md, "The thread-local tier") give each in full.
 /// </para>
 /// <para>
 /// Ownership. Every item is, at any instant, in exactly one place: one thread slot or magazine, one stripe slot, or a
@@ -24,20 +22,6 @@ namespace NativePool;
 /// remove, never hand out); a stripe slot only under its stripe's claim. So no item can be handed to two renters unless
 /// a caller returns it twice; the engine detects the cheap cases of that (the item is in the thread's slot or magazine,
 /// or on top of the stripe) and reports <see cref="ReturnResult.Duplicate"/>.
-/// </para>
-/// <para>
-/// Statistics without hit counting. A hit writes nothing but the slot, so rents and returns are not counted. The
-/// counters the slow paths keep (allocations, drops, trims) and the items the pool holds give the rest:
-/// <c>outstanding = allocated − pooled − dropped − trimmed</c>.
-/// </para>
-/// <para>
-/// Exact bounds (<see cref="StripedPoolSettings.RetentionLimit"/>): the limit is split over the stripes as their
-/// capacities, so the stripes hold exactly that many items at most and no shared counter is read or written on any
-/// path; such a pool has no magazines, and each thread's slot comes on top of the limit.
-/// </para>
-/// <para>
-/// Pool ids are recycled (see <see cref="ThreadCacheTable"/>): the pool gives its id back when it is disposed or
-/// finalized, and a cache is used only by the pool it names, so a stale entry is never mistaken for a live one.
 /// </para>
 /// </remarks>
 internal sealed partial class StripedPool<T> where T : class
@@ -53,7 +37,7 @@ internal sealed partial class StripedPool<T> where T : class
     private readonly Action<T>? _onDiscard;
     private readonly bool _coldThreadStart;
     private readonly Action<T>? _discardItem;
-    private readonly PoolTotals _totals;
+    private readonly PoolOwner _owner;
     private readonly RetentionBudget? _budget;
     private readonly int _retentionLimit;
     private readonly bool _waitsForBusyStripes;
@@ -73,7 +57,7 @@ internal sealed partial class StripedPool<T> where T : class
     {
         if (settings.ClassCount > SlotBuffer<T>.Length)
         {
-            EngineThrowHelper.ThrowTooManySizeClasses(nameof(settings), SlotBuffer<T>.Length);
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(settings), $"A pool has at most {SlotBuffer<T>.Length} size classes.");
         }
 
         _name = settings.Name ?? "";
@@ -94,7 +78,7 @@ internal sealed partial class StripedPool<T> where T : class
             _retentionLimit < 0 || (_classCount == 1 && _magazineCapacity[0] == 0 && _retentionLimit <= (long)settings.StripeCount * _capacityPerStripe[0]),
             "An exact limit is the object pools': one class, no magazine, no more than the stripes can hold.");
         _budget = settings.Budget;
-        _totals = new PoolTotals(settings.ThreadSlotTokens);
+        _owner = new PoolOwner(settings.ThreadSlotTokens);
         _clock = settings.Clock;
         _pressure = settings.Pressure;
         _trimAgeMs = (long)settings.TrimAge.TotalMilliseconds;
@@ -153,7 +137,7 @@ internal sealed partial class StripedPool<T> where T : class
     public int Id => _id;
 
     /// <summary>The shared state this pool's thread caches name as their owner.</summary>
-    public PoolTotals Totals => _totals;
+    public PoolOwner Owner => _owner;
 
     /// <summary>The number of size classes.</summary>
     public int ClassCount => _classCount;
@@ -177,24 +161,10 @@ internal sealed partial class StripedPool<T> where T : class
     {
         Debug.Assert((uint)sizeClass < (uint)_classCount, "The facade maps every rent to one of the pool's size classes before it calls the engine.");
         object? entry = caches.Get(_id);
-        if (entry is not null && ReferenceEquals(Unsafe.As<ThreadCacheBase>(entry).Owner, _totals))
+        if (entry is not null && ReferenceEquals(Unsafe.As<ThreadCacheBase>(entry).Owner, _owner))
         {
             ThreadCache<T> cache = Unsafe.As<ThreadCache<T>>(entry);
-            if (cache.TryEnter())
-            {
-                ref T? slot = ref cache.Slot(sizeClass);
-                T? item = slot;
-                if (item is not null)
-                {
-                    slot = null;
-                    cache.Exit();
-                    return item;
-                }
-
-                cache.Exit();
-            }
-
-            return RentSlow(sizeClass, cache);
+            return cache.TryTake(sizeClass) ?? RentSlow(sizeClass, cache);
         }
 
         return RentSlow(sizeClass, CreateCache());
@@ -211,21 +181,29 @@ internal sealed partial class StripedPool<T> where T : class
         Debug.Assert((uint)sizeClass < (uint)_classCount, "The facade maps every return to one of the pool's size classes before it calls the engine.");
         Debug.Assert(item is not null, "The facade rejects a null return before it calls the engine.");
         object? entry = caches.Get(_id);
-        if (entry is not null && ReferenceEquals(Unsafe.As<ThreadCacheBase>(entry).Owner, _totals))
+        if (entry is not null && ReferenceEquals(Unsafe.As<ThreadCacheBase>(entry).Owner, _owner))
         {
             ThreadCache<T> cache = Unsafe.As<ThreadCache<T>>(entry);
-            ref T? slot = ref cache.Slot(sizeClass);
-            if (slot is null && cache._slotsEnabled)
-            {
-                slot = item;
-                return ReturnResult.Stored;
-            }
-
-            return ReturnSlow(sizeClass, item, cache);
+            return cache._slotsEnabled && cache.TryPark(sizeClass, item) ? ReturnResult.Stored : ReturnSlow(sizeClass, item, cache);
         }
 
         return ReturnSlow(sizeClass, item, CreateCache());
     }
+
+    /// <summary>
+    /// A rent a facade's inlined take did not serve, with the facade's cache of the thread: <paramref name="cache"/> is
+    /// looked up (and created) only when the facade had none, and handed back for the facade to publish; the slot is
+    /// probed only when the facade's take did not (<paramref name="slotProbed"/>).
+    /// </summary>
+    public T RentMiss(int sizeClass, ref ThreadCache<T>? cache, bool slotProbed)
+    {
+        ThreadCache<T> held = cache ??= GetOrCreateCache();
+        return (slotProbed || !held._slotsEnabled ? null : held.TryTake(sizeClass)) ?? RentSlow(sizeClass, held);
+    }
+
+    /// <summary>A return a facade's inlined park did not take, with the facade's cache of the thread (as <see cref="RentMiss"/>).</summary>
+    public ReturnResult ReturnMiss(int sizeClass, T item, ref ThreadCache<T>? cache) =>
+        ReturnSlow(sizeClass, item, cache ??= GetOrCreateCache());
 
     /// <summary>Counts a rent the pool served outside its classes (an oversize array).</summary>
     public void RecordUnpooledRent() => OwnerCounter.Increment(ref GetOrCreateCache()._allocated);
@@ -348,6 +326,12 @@ internal sealed partial class StripedPool<T> where T : class
     [MethodImpl(MethodImplOptions.NoInlining)]
     private ReturnResult ReturnSlow(int sizeClass, T item, ThreadCache<T> cache)
     {
+        if (!cache._slotsEnabled)
+        {
+            // Slots never opened (no thread tier, no slot token, or a cold start): slots and magazines are empty.
+            return KeepOnStripes(sizeClass, item, item, cache, swapped: false);
+        }
+
         if (!cache.TryEnter())
         {
             // A trimmer is reclaiming this thread's tier: the item goes to the stripes, as with no thread tier. The
@@ -503,10 +487,11 @@ internal sealed partial class StripedPool<T> where T : class
         return item;
     }
 
-    private ThreadCache<T> GetOrCreateCache()
+    /// <summary>The calling thread's cache of this pool, created on its first use.</summary>
+    public ThreadCache<T> GetOrCreateCache()
     {
         object? entry = ThreadCacheTable.Get(_id);
-        return entry is not null && ReferenceEquals(Unsafe.As<ThreadCacheBase>(entry).Owner, _totals)
+        return entry is not null && ReferenceEquals(Unsafe.As<ThreadCacheBase>(entry).Owner, _owner)
             ? Unsafe.As<ThreadCache<T>>(entry)
             : CreateCache();
     }
@@ -514,8 +499,8 @@ internal sealed partial class StripedPool<T> where T : class
     [MethodImpl(MethodImplOptions.NoInlining)]
     private ThreadCache<T> CreateCache()
     {
-        bool holdsSlotToken = _totals.TryTakeThreadSlotToken();
-        var cache = new ThreadCache<T>(_totals, holdsSlotToken, _coldThreadStart, _onDiscard);
+        bool holdsSlotToken = _owner.TryTakeThreadSlotToken();
+        var cache = new ThreadCache<T>(_owner, holdsSlotToken, _coldThreadStart, _onDiscard);
         _threadCaches.Add(cache);
 
         // Replaces a stale entry of a dead pool that had this id, if any: that cache becomes garbage and is finalized.

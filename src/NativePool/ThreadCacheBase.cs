@@ -9,8 +9,8 @@ namespace NativePool;
 internal abstract class ThreadCacheBase
 {
     /// <summary>Creates a cache of the pool whose shared state is <paramref name="owner"/>.</summary>
-    protected ThreadCacheBase(PoolTotals owner) => Owner = owner;
+    protected ThreadCacheBase(PoolOwner owner) => Owner = owner;
 
     /// <summary>The shared state of the pool this cache belongs to; its identity is the pool's.</summary>
-    public PoolTotals Owner { get; }
+    public PoolOwner Owner { get; }
 }

@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.Runtime.InteropServices;
+using System.Threading;
 
 namespace NativePool;
 
@@ -16,9 +17,9 @@ namespace NativePool;
 /// </para>
 /// <para>
 /// The handles track resurrection: a cache whose thread has ended stays listed until it is collected, through its own
-/// finalizer, which retires its counts and sets <see cref="ThreadCache{T}._retired"/>; readers skip a retired cache. A
-/// lock guards the list: caches are added once per thread and pool, and the walks (a trim pass, a statistics read,
-/// disposal) are rare next to rents and returns, which never touch the registry.
+/// finalizer, which retires its counts and sets <see cref="ThreadCache{T}._retired"/>; <see cref="Snapshot"/> skips a
+/// retired cache. A lock guards the list: caches are added once per thread and pool, and the walks (a trim pass, a
+/// statistics read, disposal) are rare next to rents and returns, which never touch the registry.
 /// </para>
 /// </remarks>
 internal sealed class ThreadCacheRegistry<T> where T : class
@@ -45,7 +46,10 @@ internal sealed class ThreadCacheRegistry<T> where T : class
         }
     }
 
-    /// <summary>The listed caches not yet collected, retired ones included (callers check the flag they need).</summary>
+    /// <summary>
+    /// The listed caches that are neither collected nor retired: a retired cache's finalizer has already discarded what
+    /// it held and folded its counts into the pool's owner, so no walk may count or empty it again.
+    /// </summary>
     public List<ThreadCache<T>> Snapshot()
     {
         var live = new List<ThreadCache<T>>();
@@ -53,7 +57,8 @@ internal sealed class ThreadCacheRegistry<T> where T : class
         {
             for (int i = 0; i < _count; i++)
             {
-                if (_handles[i].Target is ThreadCache<T> cache)
+                // Volatile: the finalizer sets the flag once the counts are in the owner's retired totals (release).
+                if (_handles[i].Target is ThreadCache<T> cache && Volatile.Read(ref cache._retired) == 0)
                 {
                     live.Add(cache);
                 }
@@ -74,18 +79,6 @@ internal sealed class ThreadCacheRegistry<T> where T : class
             }
 
             _count = 0;
-        }
-    }
-
-    /// <summary>How many handles the registry holds (collected caches included until the next prune).</summary>
-    internal int HandleCount
-    {
-        get
-        {
-            lock (_lock)
-            {
-                return _count;
-            }
         }
     }
 

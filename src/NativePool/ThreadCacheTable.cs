@@ -25,11 +25,11 @@ internal static class ThreadCacheTable
     /// <summary>The most pools that may be alive at once (ids 0 … MaximumPools − 1).</summary>
     internal const int MaximumPools = 1 << 24;
 
-    /// <summary>The table index of the thread's scope ledger; pool ids start after it.</summary>
-    internal const int ScopeLedgerIndex = 0;
+    /// <summary>The table index of the thread's <see cref="Extension"/>; pool ids start after it.</summary>
+    internal const int ExtensionIndex = 0;
 
     private static readonly SortedSet<int> s_freeIds = [];
-    private static int s_nextPoolId = ScopeLedgerIndex + 1;
+    private static int s_nextPoolId = ExtensionIndex + 1;
     private static int s_maximumPools = MaximumPools;
 
 #pragma warning disable IDE1006 // dotnet/runtime names thread statics t_; .editorconfig naming rules cannot select by attribute.
@@ -37,35 +37,38 @@ internal static class ThreadCacheTable
     private static object?[]? t_caches;
 
     [ThreadStatic]
-    private static LeaseToken? t_spareLeaseToken;
+    private static object? t_sideExtension;
 #pragma warning restore IDE1006
 
-    /// <summary>The calling thread's ledger of live scopes, or null before its first scope.</summary>
+    /// <summary>The facade's per-thread object kept in the table (its scope ledger), or null; the engine never reads it.</summary>
     /// <remarks>
-    /// It lives at index <see cref="ScopeLedgerIndex"/> of the cache table (no pool has that id), so a scope's rent, its
+    /// It lives at index <see cref="ExtensionIndex"/> of the cache table (no pool has that id), so a scope's rent, its
     /// ledger and its return share the table's one thread-static access.
     /// </remarks>
-    internal static ScopeLedger? ScopeLedger
+    internal static object? Extension
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         get
         {
             object?[]? caches = t_caches;
-            return caches is not null && caches.Length != 0 ? Unsafe.As<ScopeLedger?>(caches[ScopeLedgerIndex]) : null;
+            return caches is not null && caches.Length != 0 ? caches[ExtensionIndex] : null;
         }
 
         [MethodImpl(MethodImplOptions.NoInlining)]
-        set => SetEntry(ScopeLedgerIndex, value);
+        set => SetEntry(ExtensionIndex, value);
     }
 
-    /// <summary>The head of the calling thread's free list of lease tokens (see <see cref="LeaseToken"/>).</summary>
-    internal static LeaseToken? SpareLeaseToken
+    /// <summary>
+    /// A second per-thread object of the facade's, beside the table (the head of its lease-token free list), so that it
+    /// shares this class's thread-static base with the table; the engine never reads it.
+    /// </summary>
+    internal static object? SideExtension
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        get => t_spareLeaseToken;
+        get => t_sideExtension;
 
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        set => t_spareLeaseToken = value;
+        set => t_sideExtension = value;
     }
 
     /// <summary>The number of ids handed out and not given back (tests).</summary>
@@ -75,7 +78,7 @@ internal static class ThreadCacheTable
         {
             lock (s_freeIds)
             {
-                return s_nextPoolId - (ScopeLedgerIndex + 1) - s_freeIds.Count;
+                return s_nextPoolId - (ExtensionIndex + 1) - s_freeIds.Count;
             }
         }
     }
@@ -123,7 +126,7 @@ internal static class ThreadCacheTable
 
             if (s_nextPoolId >= s_maximumPools)
             {
-                EngineThrowHelper.ThrowTooManyPools(s_maximumPools);
+                ThrowHelper.ThrowInvalidOperation($"More than {s_maximumPools} NativePool pools are alive at once.");
             }
 
             return s_nextPoolId++;
@@ -132,15 +135,15 @@ internal static class ThreadCacheTable
 
     /// <summary>Gives <paramref name="poolId"/> back for reuse; its pool must never use it again.</summary>
     /// <returns>
-    /// True when the id went back. False, and nothing changes, for an id that was never handed out (the scope ledger's
-    /// index among them) or is already free: taking it would later give one id to two pools, or a pool the ledger's
+    /// True when the id went back. False, and nothing changes, for an id that was never handed out (the extension's
+    /// index among them) or is already free: taking it would later give one id to two pools, or a pool the extension's
     /// entry.
     /// </returns>
     public static bool ReleasePoolId(int poolId)
     {
         lock (s_freeIds)
         {
-            return poolId > ScopeLedgerIndex && poolId < s_nextPoolId && s_freeIds.Add(poolId);
+            return poolId > ExtensionIndex && poolId < s_nextPoolId && s_freeIds.Add(poolId);
         }
     }
 

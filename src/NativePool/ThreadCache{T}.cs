@@ -23,7 +23,7 @@ namespace NativePool;
 /// thread's slots under its own protocol (see
 /// <c>StripedPool.Shutdown</c>). When the thread dies the cache becomes unreachable (the pool holds it weakly, the dead
 /// thread's table and thread statics are garbage) and its finalizer discards what is still parked, counts it as
-/// dropped, folds the counts into the pool's <see cref="PoolTotals"/> and gives back its thread-slot token, all in one
+/// dropped, folds the counts into the pool's <see cref="PoolOwner"/> and gives back its thread-slot token, all in one
 /// move a statistics reader retries around.
 /// </para>
 /// </remarks>
@@ -66,8 +66,8 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     /// <summary>The trim clock's reading (ms) when the trimmer first saw the current <see cref="_operation"/> (trimmer-owned).</summary>
     internal long _trimSeenAtMs;
 
-    /// <summary>The ledger of this thread's live scopes of this pool (owner-only; null before the first scope).</summary>
-    internal ScopeLedger? _scopeLedger;
+    /// <summary>The facade's per-thread object for this pool (its scope ledger), or null; owner-only, never read by the engine.</summary>
+    internal object? Extension { get; set; }
 
     /// <summary>Items created because the pool had none (owner-written).</summary>
     internal long _allocated;
@@ -91,6 +91,9 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     /// </remarks>
     internal bool _slotsEnabled;
 
+    /// <summary>Whether returns may park items in this cache's slots (<see cref="_slotsEnabled"/>; owner-only).</summary>
+    public bool SlotsEnabled => _slotsEnabled;
+
     /// <summary>Whether the thread got a thread-slot token when the cache was made (given back when the cache is retired).</summary>
     internal readonly bool _holdsSlotToken;
 
@@ -104,7 +107,7 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     /// <param name="holdsSlotToken">Whether the thread got a thread-slot token: returns may park items here.</param>
     /// <param name="coldStart">Whether the slots stay closed until the thread's <see cref="ColdRents"/>th rent.</param>
     /// <param name="discard">What the finalizer does with items still parked, or null.</param>
-    public ThreadCache(PoolTotals owner, bool holdsSlotToken, bool coldStart, Action<T>? discard)
+    public ThreadCache(PoolOwner owner, bool holdsSlotToken, bool coldStart, Action<T>? discard)
         : base(owner)
     {
         _holdsSlotToken = holdsSlotToken;
@@ -191,6 +194,49 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     // Volatile: release; the slot and magazine stores of the operation are visible before the even mark.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void Exit() => Volatile.Write(ref _operation, _operation + 1);
+
+    /// <summary>
+    /// The thread tier's one take: the item parked in the slot of <paramref name="sizeClass"/>, or null (owner-only).
+    /// </summary>
+    /// <remarks>
+    /// The load and the clearing store run inside an operation mark, so a trimmer reclaiming an idle thread's slots
+    /// never takes the item being handed out; while a trimmer holds the cache, the take finds nothing.
+    /// </remarks>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public T? TryTake(int sizeClass)
+    {
+        T? item = null;
+        if (TryEnter())
+        {
+            ref T? slot = ref Slot(sizeClass);
+            item = slot;
+            slot = null;
+            Exit();
+        }
+
+        return item;
+    }
+
+    /// <summary>
+    /// The thread tier's one park: <paramref name="item"/> into the slot of <paramref name="sizeClass"/> if it is empty;
+    /// false when it is taken (owner-only).
+    /// </summary>
+    /// <remarks>
+    /// A plain store with no operation mark: only the owner fills a slot, and a trimmer only empties one (see the trim
+    /// protocol in <c>StripedPool.Trim</c>). A disposable facade reads its pool's shutdown mark again after a park.
+    /// </remarks>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public bool TryPark(int sizeClass, T item)
+    {
+        ref T? slot = ref Slot(sizeClass);
+        if (slot is not null)
+        {
+            return false;
+        }
+
+        slot = item;
+        return true;
+    }
 
     /// <summary>The slot of class <paramref name="sizeClass"/>; the caller has checked the class is in range.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]

@@ -116,7 +116,9 @@ public ref struct ArrayScope<T>
     private static (ScopeLedger Ledger, long Number) BeginInLedger(ThreadCache<T[]>? cache)
     {
         // The ledger rides on the pool's cache of this thread when there is one; otherwise the thread's own ledger serves.
-        ScopeLedger ledger = cache is not null ? cache._scopeLedger ??= new ScopeLedger() : ScopeLedger.Current;
+        ScopeLedger ledger = cache is not null
+            ? Unsafe.As<ScopeLedger?>(cache.Extension) ?? (ScopeLedger)(cache.Extension = new ScopeLedger())
+            : ScopeLedger.Current;
         return (ledger, ledger.Begin());
     }
 }

@@ -47,7 +47,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     private static readonly StripedArrayPool<T> s_shared = CreateSharedForProcess();
 
     private readonly StripedPool<T[]> _engine;
-    private readonly PoolTotals _owner;
+    private readonly PoolOwner _owner;
     private readonly int _maximumArrayLength;
     private readonly int _classCount;
     private readonly bool _clearOnReturn;
@@ -98,7 +98,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
             PoolObservation.AddGuardedPool();
         }
 
-        _owner = _engine.Totals;
+        _owner = _engine.Owner;
         PoolRegistry.Register(_engine);
         PoolObservation.Subscribe(this);
     }
@@ -130,7 +130,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
                 Budget = null,
             },
             static sizeClass => PinnedArray<T>.Allocate(SizeClasses.GetLength(sizeClass)));
-        _owner = _engine.Totals;
+        _owner = _engine.Owner;
     }
 
     /// <summary>The process's <see cref="Shared"/>: built with its settings, or the stand-in that throws when one of them is malformed.</summary>
@@ -270,28 +270,22 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     /// <summary>The rent, with this pool's cache on the calling thread already read (<see cref="CurrentCache"/>).</summary>
     /// <remarks>
     /// The inlined path is one compare that also folds the observation state (<see cref="_rentLimit"/> is 0 while anybody
-    /// observes), the cache's operation mark around the slot's load and its clearing store (so a trimmer reclaiming an
-    /// idle thread's slots never takes the array being handed out), and nothing else. An empty slot, an uncommon length,
-    /// events, guards go out of line to <see cref="RentMiss"/>.
+    /// observes) and the thread tier's take (<see cref="ThreadCache{T}.TryTake"/>), nothing else. An empty slot, an
+    /// uncommon length, events, guards go out of line to <see cref="RentMiss"/>.
     /// </remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal T[] Rent(int minimumLength, ThreadCache<T[]>? cache)
     {
-        if (cache is not null && (uint)(minimumLength - 1) < (uint)_rentLimit && cache.TryEnter())
+        if (cache is not null && (uint)(minimumLength - 1) < (uint)_rentLimit)
         {
-            ref T[]? slot = ref cache.Slot(SizeClasses.GetIndex(minimumLength));
-            T[]? array = slot;
+            T[]? array = cache.TryTake(SizeClasses.GetIndex(minimumLength));
             if (array is not null)
             {
-                slot = null;
-                cache.Exit();
                 return array;
             }
-
-            cache.Exit();
         }
 
-        return RentMiss(minimumLength);
+        return RentMiss(minimumLength, cache);
     }
 
     /// <summary>The return, with this pool's cache on the calling thread already read (<see cref="CurrentCache"/>).</summary>
@@ -310,18 +304,13 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
 
             // The exact-type check folds away for value types: an array of unmanaged or struct elements is exactly T[].
             if ((uint)sizeClass < (uint)_returnClasses && SizeClasses.GetLength(sizeClass) == length &&
-                (typeof(T).IsValueType || array.GetType() == typeof(T[])))
+                (typeof(T).IsValueType || array.GetType() == typeof(T[])) && cache.TryPark(sizeClass, array))
             {
-                ref T[]? slot = ref cache.Slot(sizeClass);
-                if (slot is null)
-                {
-                    slot = array;
-                    return;
-                }
+                return;
             }
         }
 
-        _ = ReturnMiss(array, clearArray);
+        _ = ReturnMiss(array, clearArray, cache);
     }
 
     /// <summary>
@@ -333,20 +322,22 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     internal bool ReturnKept(T[] array)
     {
         Debug.Assert(CurrentCache() is null, "Only a pool without a thread tier returns here.");
-        return ReturnMiss(array, clearArray: false);
+        return ReturnMiss(array, clearArray: false, cache: null);
     }
 
-    /// <summary>Every rent the inlined path does not serve; afterwards the thread's cache is published to it.</summary>
+    /// <summary>Every rent the inlined path does not serve, with the cache it read (see <see cref="FacadeThreadCache{TItem}.RentMiss"/>).</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private T[] RentMiss(int minimumLength)
+    private T[] RentMiss(int minimumLength, ThreadCache<T[]>? cache)
     {
         if (_rejection is not null)
         {
             ThrowHelper.ThrowInvalidOperation(_rejection);
         }
 
+        // The inlined take looked in the slot when it had the cache and the limit was open.
         T[] array = (uint)(minimumLength - 1) < (uint)_maximumArrayLength
-            ? _engine.Rent(SizeClasses.GetIndex(minimumLength))
+            ? FacadeThreadCache<T[]>.RentMiss(
+                _engine, SizeClasses.GetIndex(minimumLength), cache, slotProbed: cache is not null && (uint)(minimumLength - 1) < (uint)_rentLimit, ReferenceEquals(this, s_shared))
             : RentUncommon(minimumLength);
 
         if (PoolObservation.IsActive)
@@ -354,14 +345,13 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
             OnRentObserved(array);
         }
 
-        PublishCache();
         return array;
     }
 
-    /// <summary>Every return the inlined path does not take; afterwards the thread's cache is published to it.</summary>
+    /// <summary>Every return the inlined path does not take, with the cache it read (see <see cref="FacadeThreadCache{TItem}.ReturnMiss"/>).</summary>
     /// <returns>Whether the pool kept the array.</returns>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private bool ReturnMiss(T[]? array, bool clearArray)
+    private bool ReturnMiss(T[]? array, bool clearArray, ThreadCache<T[]>? cache)
     {
         if (_rejection is not null)
         {
@@ -396,22 +386,18 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
                 MemoryMarshal.CreateSpan(ref MemoryMarshal.GetArrayDataReference(array), length).Clear();
             }
 
-            ReturnResult result = _engine.Return(sizeClass, array);
+            ReturnResult result = FacadeThreadCache<T[]>.ReturnMiss(_engine, sizeClass, array, cache, ReferenceEquals(this, s_shared));
             if (result == ReturnResult.Duplicate)
             {
                 OnDuplicateReturn(array);
             }
 
-            PublishCache();
             return result == ReturnResult.Stored;
         }
 
         ReturnUncommon(array);
         return false;
     }
-
-    /// <summary>Makes this thread's cache of the pool reachable from the inlined paths, once it exists and may park items.</summary>
-    private void PublishCache() => FacadeThreadCache<T[]>.Publish(_engine, ReferenceEquals(this, s_shared));
 
     /// <summary>Closes the inlined paths while anybody observes pools (they then miss, and the miss raises the events).</summary>
     /// <param name="observed">Whether a listener is attached or a guarded pool exists.</param>

@@ -137,7 +137,7 @@ public static class NativePoolMetrics
         var measurements = new List<Measurement<long>>(pools.Count);
         foreach (IObservablePool pool in pools)
         {
-            measurements.Add(new Measurement<long>(read(pool.GetStatistics()), PoolTags(pool)));
+            measurements.Add(new Measurement<long>(read(PoolStatistics.From(pool.ReadCounts())), PoolTags(pool)));
         }
 
         return measurements;

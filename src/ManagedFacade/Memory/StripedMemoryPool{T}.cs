@@ -58,7 +58,7 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
 
 
     private readonly StripedPool<PinnedMemoryOwner<T>> _engine;
-    private readonly PoolTotals _owner;
+    private readonly PoolOwner _owner;
     private readonly int _maxBufferSize;
     private readonly int _defaultLength;
     private readonly int _classCount;
@@ -66,11 +66,10 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
     private readonly bool _isShared;
     private readonly bool _reuseOwners;
 
-    // MaxBufferSize until the pool is disposed, then 0, so the rent fast path needs one comparison for both checks.
+    // The inlined paths' limits, as in every size-class facade: MaxBufferSize and the class count until the pool is
+    // disposed, then 0 (the return's also 0 in a clearing pool), so each fast path needs one comparison.
     private int _rentLimit;
-
-    // 1 while a return may park its owner in the thread's slot inline: not in a clearing pool, nor after Dispose.
-    private int _returnOpen;
+    private int _returnClasses;
 
     private unsafe StripedMemoryPool(StripedMemoryPoolOptions options, bool isShared)
     {
@@ -97,8 +96,8 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
             kind: "memory",
             name: options.Name ?? $"StripedMemoryPool<{typeof(T).Name}>{(isShared ? ".Shared" : "")}");
         _engine = new StripedPool<PinnedMemoryOwner<T>>(settings, Allocate);
-        _owner = _engine.Totals;
-        _returnOpen = _clearOnReturn ? 0 : 1;
+        _owner = _engine.Owner;
+        _returnClasses = _clearOnReturn ? 0 : _classCount;
         PoolRegistry.Register(_engine);
     }
 
@@ -164,15 +163,11 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
     private PinnedMemoryOwner<T> RentOwner(int minBufferSize)
     {
         ThreadCache<PinnedMemoryOwner<T>>? cache = CurrentCache();
-        if (cache is not null && (uint)(minBufferSize - 1) < (uint)_rentLimit && cache.TryEnter())
+        if (cache is not null && (uint)(minBufferSize - 1) < (uint)_rentLimit)
         {
-            ref PinnedMemoryOwner<T>? slot = ref cache.Slot(SizeClasses.GetIndex(minBufferSize));
-            PinnedMemoryOwner<T>? owner = slot;
+            PinnedMemoryOwner<T>? owner = cache.TryTake(SizeClasses.GetIndex(minBufferSize));
             if (owner is not null)
             {
-                slot = null;
-                cache.Exit();
-
                 // A Dispose that began while we took the owner may have taken it from our slot too (see StripedPool.Shutdown).
                 if (_engine.IsShutDown)
                 {
@@ -182,23 +177,23 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
                 owner.Lease(minBufferSize);
                 return owner;
             }
-
-            cache.Exit();
         }
 
-        return RentOwnerMiss(minBufferSize);
+        return RentOwnerMiss(minBufferSize, cache);
     }
 
-    /// <summary>Every rent the inlined path does not serve; afterwards the thread's cache is published to it.</summary>
+    /// <summary>Every rent the inlined path does not serve, with the cache it read (see <see cref="FacadeThreadCache{TItem}.RentMiss"/>).</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private PinnedMemoryOwner<T> RentOwnerMiss(int minBufferSize)
+    private PinnedMemoryOwner<T> RentOwnerMiss(int minBufferSize, ThreadCache<PinnedMemoryOwner<T>>? cache)
     {
         if ((uint)(minBufferSize - 1) >= (uint)_rentLimit)
         {
             return RentUncommon(minBufferSize);
         }
 
-        PinnedMemoryOwner<T> owner = _engine.Rent(SizeClasses.GetIndex(minBufferSize));
+        // Past the limit check, so the inlined take looked in the slot whenever it had the cache.
+        PinnedMemoryOwner<T> owner = FacadeThreadCache<PinnedMemoryOwner<T>>.RentMiss(
+            _engine, SizeClasses.GetIndex(minBufferSize), cache, slotProbed: cache is not null, ReferenceEquals(this, s_shared));
 
         // A Dispose that began while we took the owner may have taken it from our slot too (see StripedPool.Shutdown).
         if (_engine.IsShutDown)
@@ -207,7 +202,6 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
         }
 
         owner.Lease(minBufferSize);
-        PublishCache();
         return owner;
     }
 
@@ -215,9 +209,6 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
     /// <remarks>As <see cref="StripedArrayPool{T}"/>'s, through the same <see cref="FacadeThreadCache{TItem}"/>.</remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private ThreadCache<PinnedMemoryOwner<T>>? CurrentCache() => FacadeThreadCache<PinnedMemoryOwner<T>>.Current(ReferenceEquals(this, s_shared), _owner);
-
-    /// <summary>Makes this thread's cache of the pool reachable from the inlined paths, once it exists and may park items.</summary>
-    private void PublishCache() => FacadeThreadCache<PinnedMemoryOwner<T>>.Publish(_engine, ReferenceEquals(this, s_shared));
 
     /// <summary>Releases idle buffers now, as the periodic trim would (everything under high memory pressure).</summary>
     /// <returns>How many buffers were released.</returns>
@@ -237,17 +228,17 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
     {
         ThreadCache<PinnedMemoryOwner<T>>? cache = CurrentCache();
         // Through the owner's class, always one of this pool's (the owner was made for it).
-        if (cache is not null && _returnOpen != 0 && FacadeThreadCache<PinnedMemoryOwner<T>>.TryPark(cache, owner.SizeClass, owner, _engine))
+        if (cache is not null && (uint)owner.SizeClass < (uint)_returnClasses && FacadeThreadCache<PinnedMemoryOwner<T>>.TryPark(cache, owner.SizeClass, owner, _engine))
         {
             return;
         }
 
-        ReturnMiss(owner);
+        ReturnMiss(owner, cache);
     }
 
     /// <summary>Every return the inlined path does not take: a taken slot, a clearing pool, a disposed one.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private void ReturnMiss(PinnedMemoryOwner<T> owner)
+    private void ReturnMiss(PinnedMemoryOwner<T> owner, ThreadCache<PinnedMemoryOwner<T>>? cache)
     {
         if (_clearOnReturn)
         {
@@ -257,7 +248,7 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
         if (_rentLimit != 0)
         {
             // Cannot be a duplicate: exactly one dispose per lease gets here (the handle's exchange, or the generation).
-            _engine.Return(owner.SizeClass, owner);
+            FacadeThreadCache<PinnedMemoryOwner<T>>.ReturnMiss(_engine, owner.SizeClass, owner, cache, ReferenceEquals(this, s_shared));
 
             // A Dispose that began while we stored the owner may have drained before our store: drain again.
             if (_engine.IsShutDown)
@@ -265,7 +256,6 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
                 _engine.ReturnRacedShutdown();
             }
 
-            PublishCache();
             return;
         }
 
@@ -291,7 +281,7 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
             Volatile.Write(ref pool._rentLimit, 0);
 
             // Volatile: later returns take the slow path and are dropped; one racing this write is settled by the re-check.
-            Volatile.Write(ref pool._returnOpen, 0);
+            Volatile.Write(ref pool._returnClasses, 0);
             PoolRegistry.Unregister(pool._engine);
         });
     }

@@ -37,14 +37,16 @@ internal sealed class NativeBlockCore<T>
     where T : unmanaged
 {
     private readonly StripedPool<NativeBlock<T>> _engine;
-    private readonly PoolTotals _owner;
+    private readonly PoolOwner _owner;
     private readonly NativeBlockCounters _counters = new();
     private readonly nuint _alignment;
     private readonly int _maximumBlockSize;
     private readonly bool _isShared;
 
-    // The largest pooled block size until the pool is disposed, then 0: the rent fast path needs one comparison.
+    // The inlined paths' limits, as in every size-class facade: the largest pooled block size and the class count until
+    // the pool is disposed, then 0, so each fast path needs one comparison.
     private int _rentLimit;
+    private int _returnClasses;
 
     /// <summary>Creates the core from validated-here options.</summary>
     /// <param name="options">The options.</param>
@@ -64,6 +66,7 @@ internal sealed class NativeBlockCore<T>
         int classCount = NativeSizeClasses.GetIndex(options.MaximumBlockSize) + 1;
         _maximumBlockSize = NativeSizeClasses.GetSize(classCount - 1);
         _rentLimit = _maximumBlockSize;
+        _returnClasses = classCount;
 
         StripedPoolSettings settings = options.ToSettings(
             classCount,
@@ -73,7 +76,7 @@ internal sealed class NativeBlockCore<T>
             sideEffectingDiscard: true,
             threadSlotTokens: options.MaximumCachingThreads);
         _engine = new StripedPool<NativeBlock<T>>(settings, Allocate, static block => block.Free());
-        _owner = _engine.Totals;
+        _owner = _engine.Owner;
         PoolRegistry.Register(_engine);
     }
 
@@ -102,19 +105,12 @@ internal sealed class NativeBlockCore<T>
     {
         NativeBlock<T>? block = null;
         ThreadCache<NativeBlock<T>>? cache = CurrentCache();
-        if (cache is not null && (uint)(byteLength - 1) < (uint)_rentLimit && cache.TryEnter())
+        if (cache is not null && (uint)(byteLength - 1) < (uint)_rentLimit)
         {
-            ref NativeBlock<T>? slot = ref cache.Slot(NativeSizeClasses.GetIndex(byteLength));
-            block = slot;
-            if (block is not null)
-            {
-                slot = null;
-            }
-
-            cache.Exit();
+            block = cache.TryTake(NativeSizeClasses.GetIndex(byteLength));
         }
 
-        block ??= RentMiss(byteLength);
+        block ??= RentMiss(byteLength, cache);
 
         // A Dispose that began while we took the block may have taken (and freed) it from our slot too.
         if (_engine.IsShutDown)
@@ -135,13 +131,13 @@ internal sealed class NativeBlockCore<T>
             return;
         }
 
-        if (block.SizeClass >= 0 && _rentLimit != 0)
+        if ((uint)block.SizeClass < (uint)_returnClasses)
         {
             // Cannot be a duplicate: the generation lets exactly one dispose per lease through.
             ThreadCache<NativeBlock<T>>? cache = CurrentCache();
             if (cache is null || !FacadeThreadCache<NativeBlock<T>>.TryPark(cache, block.SizeClass, block, _engine))
             {
-                ReturnMiss(block);
+                ReturnMiss(block, cache);
             }
 
             return;
@@ -160,11 +156,11 @@ internal sealed class NativeBlockCore<T>
     public NativeBlockStatistics GetStatistics()
     {
         NativeBlockCounters counters = _counters;
-        (PoolStatistics blocks, (long Allocated, long Freed, long LiveBytes) native) = _engine.GetStatistics(
+        (PoolCounts blocks, (long Allocated, long Freed, long LiveBytes) native) = _engine.ReadCounts(
             () => (counters.AllocatedBlocks, counters.FreedBlocks, counters.AllocatedBytes - counters.FreedBytes));
         return new NativeBlockStatistics
         {
-            Blocks = blocks,
+            Blocks = PoolStatistics.From(blocks),
             BlocksAllocated = native.Allocated,
             BlocksFreed = native.Freed,
             LiveBytes = native.LiveBytes,
@@ -183,6 +179,9 @@ internal sealed class NativeBlockCore<T>
         {
             // Volatile: rents and returns on other threads see the pool closed and take the slow paths.
             Volatile.Write(ref core._rentLimit, 0);
+
+            // Volatile: as above, for returns; one racing this write is settled by the shutdown re-check.
+            Volatile.Write(ref core._returnClasses, 0);
             PoolRegistry.Unregister(core._engine);
         });
     }
@@ -191,23 +190,19 @@ internal sealed class NativeBlockCore<T>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private ThreadCache<NativeBlock<T>>? CurrentCache() => FacadeThreadCache<NativeBlock<T>>.Current(isShared: false, _owner);
 
-    /// <summary>Every rent the inlined slot does not serve; afterwards the thread's cache is published to the memo.</summary>
+    /// <summary>Every rent the inlined slot does not serve, with the cache it read (see <see cref="FacadeThreadCache{TItem}.RentMiss"/>).</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private NativeBlock<T> RentMiss(int byteLength)
-    {
-        NativeBlock<T> block = (uint)(byteLength - 1) < (uint)_rentLimit
-            ? _engine.Rent(NativeSizeClasses.GetIndex(byteLength))
+    private NativeBlock<T> RentMiss(int byteLength, ThreadCache<NativeBlock<T>>? cache) =>
+        (uint)(byteLength - 1) < (uint)_rentLimit
+            ? FacadeThreadCache<NativeBlock<T>>.RentMiss(_engine, NativeSizeClasses.GetIndex(byteLength), cache, slotProbed: cache is not null, isShared: false)
             : RentUncommon(byteLength);
-        FacadeThreadCache<NativeBlock<T>>.Publish(_engine, isShared: false);
-        return block;
-    }
 
-    /// <summary>A pooled block's return the inlined slot does not take; afterwards the thread's cache is published to the memo.</summary>
+    /// <summary>A pooled block's return the inlined slot does not take, with the cache it read (see <see cref="FacadeThreadCache{TItem}.ReturnMiss"/>).</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private void ReturnMiss(NativeBlock<T> block)
+    private void ReturnMiss(NativeBlock<T> block, ThreadCache<NativeBlock<T>>? cache)
     {
         // Dropped means freed (past the budget, or the stripes full).
-        _engine.Return(block.SizeClass, block);
+        FacadeThreadCache<NativeBlock<T>>.ReturnMiss(_engine, block.SizeClass, block, cache, isShared: false);
 
         // A Dispose that began while we stored the block may have drained before our store: drain again.
         if (_engine.IsShutDown)
@@ -215,7 +210,6 @@ internal sealed class NativeBlockCore<T>
             _engine.ReturnRacedShutdown();
         }
 
-        FacadeThreadCache<NativeBlock<T>>.Publish(_engine, isShared: false);
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]

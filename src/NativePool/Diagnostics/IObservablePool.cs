@@ -22,14 +22,14 @@ internal interface IObservablePool
 
     /// <summary>The whole pool's counters.</summary>
     /// <returns>A snapshot.</returns>
-    public PoolStatistics GetStatistics();
+    public PoolCounts ReadCounts();
 
     /// <summary>Items of <paramref name="sizeClass"/> the pool holds now (stripes, thread slots and magazines).</summary>
     /// <param name="sizeClass">The class.</param>
     /// <returns>The count (a snapshot).</returns>
     public long CountPooled(int sizeClass);
 
-    /// <summary>Counts one misuse the pool reported (<see cref="PoolStatistics.Misuses"/>); a misuse the policy ignores is not counted.</summary>
+    /// <summary>Counts one misuse the pool reported (<see cref="PoolCounts.Misuses"/>); a misuse the policy ignores is not counted.</summary>
     /// <remarks>Called from the reporting path of any thread; the count is kept with one interlocked increment.</remarks>
     public void CountMisuse();
 }

@@ -9,7 +9,7 @@ namespace NativePool.IntegrationTests.Packaging;
 public class LibraryAssemblyTests
 {
     private static readonly Assembly s_dropIns = typeof(StripedArrayPool<>).Assembly;
-    private static readonly Assembly s_engine = typeof(PoolStatistics).Assembly;
+    private static readonly Assembly s_engine = Assembly.Load("NativePool.Engine");
     private static readonly Assembly s_aspNetCore = typeof(NativePool.AspNetCore.StripedKestrelMemoryPoolFactory).Assembly;
     private static readonly Assembly s_dependencyInjection = typeof(Microsoft.Extensions.DependencyInjection.StripedObjectPoolServiceCollectionExtensions).Assembly;
 
@@ -20,6 +20,13 @@ public class LibraryAssemblyTests
         Assert.Equal("NativePool.Engine", s_engine.GetName().Name);
         Assert.Equal("NativePool.AspNetCore", s_aspNetCore.GetName().Name);
         Assert.Equal("NativePool.Extensions.DependencyInjection", s_dependencyInjection.GetName().Name);
+    }
+
+    [Fact]
+    public void EveryPublicTypeOfThePackageIsInNativePoolAndTheEngineHasNone()
+    {
+        Assert.Empty(s_engine.GetExportedTypes());
+        Assert.Same(s_dropIns, typeof(PoolStatistics).Assembly);
     }
 
     [Fact]

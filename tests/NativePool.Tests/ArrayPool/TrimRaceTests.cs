@@ -69,7 +69,7 @@ public class TrimRaceTests
         StripedPool<byte[]> engine = pool.Engine;
 
         // Broken on purpose: empties the stripes but counts the removals in a totals object the pool never reads.
-        var elsewhere = new PoolTotals(threadSlotTokens: -1);
+        var elsewhere = new PoolOwner(threadSlotTokens: -1);
         PoolStatistics? phantom = FindInexactReading(pool, () =>
         {
             for (int c = 0; c < engine.ClassCount; c++)

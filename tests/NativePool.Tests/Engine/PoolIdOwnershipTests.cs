@@ -43,7 +43,7 @@ public sealed class PoolIdOwnershipTests
 
             Assert.Equal(liveIdsBefore + kept.Count, ThreadCacheTable.LiveIds);
             Assert.False(TryCreate(out StripedPool<object>? stray), $"Out of ids, a pool still got id {stray?.Id}.");
-            Assert.DoesNotContain(kept, pool => pool.Id == ThreadCacheTable.ScopeLedgerIndex);
+            Assert.DoesNotContain(kept, pool => pool.Id == ThreadCacheTable.ExtensionIndex);
         }
         finally
         {
@@ -55,7 +55,7 @@ public sealed class PoolIdOwnershipTests
         }
 
         StripedPool<object> next = Create();
-        Assert.NotEqual(ThreadCacheTable.ScopeLedgerIndex, next.Id);
+        Assert.NotEqual(ThreadCacheTable.ExtensionIndex, next.Id);
         next.Shutdown();
     }
 
@@ -74,7 +74,7 @@ public sealed class PoolIdOwnershipTests
 
         Assert.Equal(liveIdsBefore, ThreadCacheTable.LiveIds);
         StripedPool<object> next = Create();
-        Assert.NotEqual(ThreadCacheTable.ScopeLedgerIndex, next.Id);
+        Assert.NotEqual(ThreadCacheTable.ExtensionIndex, next.Id);
         next.Shutdown();
     }
 
@@ -87,13 +87,13 @@ public sealed class PoolIdOwnershipTests
         int liveIdsBefore = ThreadCacheTable.LiveIds;
 
         Assert.False(ThreadCacheTable.ReleasePoolId(id));
-        Assert.False(ThreadCacheTable.ReleasePoolId(ThreadCacheTable.ScopeLedgerIndex));
+        Assert.False(ThreadCacheTable.ReleasePoolId(ThreadCacheTable.ExtensionIndex));
         Assert.False(ThreadCacheTable.ReleasePoolId(-1));
         Assert.False(ThreadCacheTable.ReleasePoolId(ThreadCacheTable.MaximumPools));
 
         Assert.Equal(liveIdsBefore, ThreadCacheTable.LiveIds);
         StripedPool<object> next = Create();
-        Assert.NotEqual(ThreadCacheTable.ScopeLedgerIndex, next.Id);
+        Assert.NotEqual(ThreadCacheTable.ExtensionIndex, next.Id);
         next.Shutdown();
     }
 

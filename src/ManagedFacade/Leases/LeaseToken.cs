@@ -9,7 +9,7 @@ namespace NativePool;
 /// </summary>
 /// <remarks>
 /// Tokens are reused through a short per-thread free list, so leases allocate nothing in steady state. The list's head
-/// is a thread static of <see cref="ThreadCacheTable"/>, beside the cache table, so that a scope's rent, return and
+/// is the engine's opaque <see cref="ThreadCacheTable.SideExtension"/>, beside the cache table, so that a scope's rent, return and
 /// token share one thread-static base. A token is only
 /// put back after its generation has moved on, so a stale copy of an old lease can never match the token's new lease.
 /// The generation is 64-bit and moves by one per lease: it comes round only after 2^64 leases of one token (over 500
@@ -37,13 +37,13 @@ internal sealed class LeaseToken
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static LeaseToken Take()
     {
-        LeaseToken? token = ThreadCacheTable.SpareLeaseToken;
+        LeaseToken? token = Unsafe.As<LeaseToken?>(ThreadCacheTable.SideExtension);
         if (token is null)
         {
             return new LeaseToken();
         }
 
-        ThreadCacheTable.SpareLeaseToken = token._next;
+        ThreadCacheTable.SideExtension = token._next;
         return token;
     }
 
@@ -58,13 +58,13 @@ internal sealed class LeaseToken
         }
 
         // The free list is this thread's alone; its length rides on the head token so one thread-static is touched.
-        LeaseToken? head = ThreadCacheTable.SpareLeaseToken;
+        LeaseToken? head = Unsafe.As<LeaseToken?>(ThreadCacheTable.SideExtension);
         int depth = head is null ? 0 : head._depth;
         if (depth < MaxSparePerThread)
         {
             _next = head;
             _depth = depth + 1;
-            ThreadCacheTable.SpareLeaseToken = this;
+            ThreadCacheTable.SideExtension = this;
         }
 
         return true;

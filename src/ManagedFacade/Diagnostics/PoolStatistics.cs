@@ -65,4 +65,15 @@ public readonly record struct PoolStatistics
     public override string ToString() =>
         FormattableString.Invariant(
             $"allocated {Allocated}, dropped {Dropped}, trimmed {Trimmed}, pooled {Pooled} ({PooledBytes} B), outstanding {Outstanding}, misuses {Misuses}");
+
+    /// <summary>The snapshot of the engine's reading <paramref name="counts"/>.</summary>
+    internal static PoolStatistics From(PoolCounts counts) => new()
+    {
+        Allocated = counts.Allocated,
+        Dropped = counts.Dropped,
+        Trimmed = counts.Trimmed,
+        Pooled = counts.Pooled,
+        PooledBytes = counts.PooledBytes,
+        Misuses = counts.Misuses,
+    };
 }

@@ -5,7 +5,10 @@ using System.Diagnostics.CodeAnalysis;
 
 namespace NativePool;
 
-/// <summary>The facade's throws and their messages, out of line so the public fast paths stay small and inlinable.</summary>
+/// <summary>
+/// Every throw of the engine and of the facade (which sees it as an internal of the engine), with its message, out of
+/// line so the callers stay small and inlinable.
+/// </summary>
 internal static class ThrowHelper
 {
     [DoesNotReturn]

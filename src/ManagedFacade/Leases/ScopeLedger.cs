@@ -53,7 +53,7 @@ internal sealed class ScopeLedger
     public static ScopeLedger Current
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        get => ThreadCacheTable.ScopeLedger ?? Create();
+        get => Unsafe.As<ScopeLedger?>(ThreadCacheTable.Extension) ?? Create();
     }
 
     /// <summary>The number of slots the ledger holds (tests).</summary>
@@ -120,7 +120,7 @@ internal sealed class ScopeLedger
     private static ScopeLedger Create()
     {
         var ledger = new ScopeLedger();
-        ThreadCacheTable.ScopeLedger = ledger;
+        ThreadCacheTable.Extension = ledger;
         return ledger;
     }
 

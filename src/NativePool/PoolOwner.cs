@@ -3,15 +3,15 @@ using System.Threading;
 namespace NativePool;
 
 /// <summary>
-/// The state one pool shares with its thread caches: its identity, the pool-wide counters that are not per thread
-/// (trims, the folded counts of dead threads, reported misuses, the thread-slot tokens).
+/// What a pool's thread caches name as their owner: the pool's identity, and the pool-wide counters that are not per
+/// thread (trims, the folded counts of dead threads, reported misuses, the thread-slot tokens).
 /// </summary>
 /// <remarks>
 /// Thread caches reference this object, never the pool itself, so a pool that nobody references is collected (and gives
 /// its id back) even while threads that used it live on. Every field changes only on slow paths (trim, thread death,
 /// cache creation, a reported misuse), always with an interlocked operation.
 /// </remarks>
-internal sealed class PoolTotals
+internal sealed class PoolOwner
 {
     private long _trimmed;
     private long _movesBegun;
@@ -21,9 +21,9 @@ internal sealed class PoolTotals
     private long _misuses;
     private int _threadSlotTokens;
 
-    /// <summary>Creates the totals.</summary>
+    /// <summary>Creates the owner of a new pool.</summary>
     /// <param name="threadSlotTokens">How many threads may park items (-1: all).</param>
-    public PoolTotals(int threadSlotTokens) => _threadSlotTokens = threadSlotTokens;
+    public PoolOwner(int threadSlotTokens) => _threadSlotTokens = threadSlotTokens;
 
     // Volatile reads below: snapshots of counters other threads add to.
 
@@ -36,7 +36,7 @@ internal sealed class PoolTotals
     /// <summary>Drops counted by threads that have died, including the items they still had parked.</summary>
     public long RetiredDropped => Volatile.Read(ref _retiredDropped);
 
-    /// <summary>Misuses the pool reported (see <see cref="PoolStatistics.Misuses"/>).</summary>
+    /// <summary>Misuses the pool reported (see <see cref="PoolCounts.Misuses"/>).</summary>
     // Volatile: a reader on another thread sees every count the reporting threads' increments published.
     public long Misuses => Volatile.Read(ref _misuses);
 
