@@ -30,7 +30,12 @@ public ref struct ObjectScope<T> where T : class
     // Mutable: Dispose empties the scope so that a second Dispose of the same variable does nothing. Do not make readonly.
     private T? _value;
     private readonly StripedObjectPool<T>? _pool;
-    private readonly ScopeLedger? _ledger;
+
+    /// <summary>
+    /// The scope's number in its thread's ledger in a guarded pool; 0 otherwise. The ledger itself is not kept: a ref
+    /// struct never leaves the thread that rented it, so <see cref="ScopeLedger.Current"/> finds it again, and the
+    /// default scope stays two fields wide.
+    /// </summary>
     private readonly long _number;
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -40,12 +45,12 @@ public ref struct ObjectScope<T> where T : class
         _value = value;
         if (guarded)
         {
-            (_ledger, _number) = BeginInLedger();
+            _number = BeginInLedger();
         }
     }
 
     /// <summary>True until the scope is disposed (in a guarded pool, until any copy is); false for a default scope.</summary>
-    public readonly bool IsActive => _value is not null && (_ledger is null || _ledger.IsLive(_number));
+    public readonly bool IsActive => _value is not null && (_number == 0 || ScopeLedger.Current.IsLive(_number));
 
     /// <summary>The rented object.</summary>
     /// <exception cref="ObjectDisposedException">The scope has been disposed, or is a default scope.</exception>
@@ -55,7 +60,7 @@ public ref struct ObjectScope<T> where T : class
         get
         {
             T? value = _value;
-            if (value is null || (_ledger is not null && !_ledger.IsLive(_number)))
+            if (value is null || (_number != 0 && !ScopeLedger.Current.IsLive(_number)))
             {
                 ThrowHelper.ThrowLeaseEnded();
             }
@@ -71,16 +76,12 @@ public ref struct ObjectScope<T> where T : class
     {
         T? value = _value;
         _value = null;
-        if (value is not null && (_ledger is null || _ledger.TryEnd(_number)))
+        if (value is not null && (_number == 0 || ScopeLedger.Current.TryEnd(_number)))
         {
             _pool!.Return(value);
         }
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private static (ScopeLedger Ledger, long Number) BeginInLedger()
-    {
-        ScopeLedger ledger = ScopeLedger.Current;
-        return (ledger, ledger.Begin());
-    }
+    private static long BeginInLedger() => ScopeLedger.Current.Begin();
 }
