@@ -36,14 +36,15 @@ internal struct StripeHeader
 /// Layout (checked by <c>LayoutTests</c>): 3 × <see cref="CacheLine.Size"/> bytes; <see cref="HasItems"/> at
 /// <see cref="CacheLine.Size"/>, <see cref="Full"/> at 2 × <see cref="CacheLine.Size"/>, so neither shares a line with the
 /// other or with the owning object's other fields. Bit <c>s</c> describes stripe <c>s</c> and is only changed by the
-/// holder of that stripe's claim, so after every claim is released each bit is exact.
+/// holder of that stripe's claim; the bits are kept lazily (see <c>StripeSet</c>): after every claim is released, a
+/// stripe that holds items has its <see cref="HasItems"/> bit and a stripe with room has no <see cref="Full"/> bit.
 /// </remarks>
 [StructLayout(LayoutKind.Explicit, Size = 3 * CacheLine.Size)]
 internal struct OccupancyMasks
 {
-    /// <summary>Bit s set: stripe s holds at least one item.</summary>
+    /// <summary>Bit s set: stripe s may hold items (clear: it holds none).</summary>
     [FieldOffset(CacheLine.Size)] public long HasItems;
 
-    /// <summary>Bit s set: stripe s is at capacity.</summary>
+    /// <summary>Bit s set: stripe s is at capacity (clear: it may have room).</summary>
     [FieldOffset(2 * CacheLine.Size)] public long Full;
 }

@@ -92,14 +92,12 @@ internal sealed partial class StripeSet<T>
             header.Count = count - take;
             if (count == header.Capacity)
             {
-                // Races with other stripes' holders flipping their own bits in the same word.
-                Interlocked.And(ref _masks.Full, ~(1L << stripe));
+                ClearFull(stripe);
             }
 
             if (take == count)
             {
-                // Races with other stripes' holders flipping their own bits in the same word.
-                Interlocked.And(ref _masks.HasItems, ~(1L << stripe));
+                ClearHasItems(stripe);
             }
         }
 

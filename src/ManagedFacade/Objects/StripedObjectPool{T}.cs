@@ -75,6 +75,9 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     private readonly IPooledObjectPolicy<T> _policy;
     private readonly PooledObjectPolicy<T>? _fastPolicy;
     private readonly bool _isDefaultPolicy;
+
+    /// <summary>The default policy on a sealed type that is not <see cref="IResettable"/>: every returned object is kept as it is, with no type check.</summary>
+    private readonly bool _keepsAsIs;
     private readonly bool _disposesItems;
     private readonly int _maximumRetained;
     private readonly int _stripeCapacity;
@@ -128,6 +131,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         _policy = policy;
         _fastPolicy = policy as PooledObjectPolicy<T>;
         _isDefaultPolicy = IsDefaultPolicy(policy.GetType());
+        _keepsAsIs = _isDefaultPolicy && typeof(T).IsSealed && !typeof(IResettable).IsAssignableFrom(typeof(T));
         _disposesItems = disposeItems;
         _maximumRetained = maximumRetained;
 
@@ -394,9 +398,10 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private bool AcceptReturn(T obj)
     {
-        if (_isDefaultPolicy && obj is not IResettable)
+        if (_keepsAsIs || (_isDefaultPolicy && obj is not IResettable))
         {
-            // DefaultPooledObjectPolicy<T>, inlined: an object that cannot be reset is kept as it is.
+            // DefaultPooledObjectPolicy<T>, inlined: an object that cannot be reset is kept as it is (known from the type
+            // alone when it is sealed: the interface check is a helper call in code shared by reference types).
             return true;
         }
 
