@@ -480,7 +480,7 @@ internal sealed partial class StripedPool<T> where T : class
     /// costs as much as the stripe operation itself; a thread rarely changes cores within a few dozen operations.
     /// </remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private ref int HomeStripe(ThreadCache<T> cache)
+    internal ref int HomeStripe(ThreadCache<T> cache)
     {
         if (--cache._homeCountdown < 0)
         {

@@ -72,6 +72,8 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     private const int GuardFrames = 2;
 
     private readonly StripedPool<T> _engine;
+    private readonly int _engineId;
+    private readonly PoolTotals _engineTotals;
     private readonly IPooledObjectPolicy<T> _policy;
     private readonly PooledObjectPolicy<T>? _fastPolicy;
     private readonly bool _isDefaultPolicy;
@@ -157,6 +159,8 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         // The process switch is read before the engine exists: a malformed one fails the construction with nothing built.
         bool guarded = options.Guarded || GuardedMode.IsOnProcessWide;
         _engine = new StripedPool<T>(settings, CreateForEngine, disposeItems ? Discard : null);
+        _engineId = _engine.Id;
+        _engineTotals = _engine.Totals;
         if (guarded || options.TrackLeaks)
         {
             _guard = new ItemGuard<T>(
@@ -221,7 +225,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         ThreadCaches caches = ThreadCacheTable.Current;
         if (_fastOpen)
         {
-            T item = _engine.Rent(0, caches);
+            T item = TakeParkedOrStriped(caches) ?? _engine.Rent(0, caches);
 
             // A Dispose that began while we took the item may have taken it from our slot too (see Dispose).
             if (_engine.IsShutDown)
@@ -233,6 +237,104 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         }
 
         return GetInFull(caches);
+    }
+
+    /// <summary>
+    /// The thread's parked object, else the top of its home stripe, without the engine's general rent (magazines, byte
+    /// budgets, size classes: none of which an object pool has). Null when the thread has no cache of this pool yet, a
+    /// trimmer is reclaiming it, or the stripes hold nothing: the engine's rent then creates the cache or builds an object.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private T? TakeParkedOrStriped(ThreadCaches caches)
+    {
+        object? entry = caches.Get(_engineId);
+        if (entry is null || !ReferenceEquals(Unsafe.As<ThreadCacheBase>(entry).Owner, _engineTotals))
+        {
+            return null;
+        }
+
+        ThreadCache<T> cache = Unsafe.As<ThreadCache<T>>(entry);
+        if (!cache.TryEnter())
+        {
+            return null;
+        }
+
+        ref T? slot = ref cache.Slot(0);
+        T? item = slot;
+        if (item is not null)
+        {
+            slot = null;
+            cache.Exit();
+            return item;
+        }
+
+        cache.Exit();
+        return PopFromStripes(cache);
+    }
+
+    /// <summary>Pops the thread's home stripe (then the nearest ones with objects); null when they hold none.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private T? PopFromStripes(ThreadCache<T> cache) => _engine.GetStripes(0)?.Pop(ref _engine.HomeStripe(cache));
+
+    /// <summary>
+    /// Parks <paramref name="obj"/> in the thread's empty slot, or parks it in place of the slot's object and pushes that
+    /// one onto the thread's home stripe; false, with the pool unchanged, when the engine's general return must decide
+    /// (no cache yet, a trimmer reclaiming it, no stripes yet, the stripes full, or a double return).
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool TryParkOrPush(T obj, ThreadCaches caches)
+    {
+        object? entry = caches.Get(_engineId);
+        if (entry is null || !ReferenceEquals(Unsafe.As<ThreadCacheBase>(entry).Owner, _engineTotals))
+        {
+            return false;
+        }
+
+        ThreadCache<T> cache = Unsafe.As<ThreadCache<T>>(entry);
+        ref T? slot = ref cache.Slot(0);
+        if (slot is null && cache._slotsEnabled)
+        {
+            // Fills an empty slot only: needs no operation mark (a trimmer takes slots with an exchange).
+            slot = obj;
+            return true;
+        }
+
+        return PushParked(obj, cache);
+    }
+
+    /// <summary>The slot is taken: the returned object takes it (the next get on this thread gets it back), the parked one goes to the stripes.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool PushParked(T obj, ThreadCache<T> cache)
+    {
+        StripeSet<T>? stripes = _engine.GetStripes(0);
+        if (stripes is null || !cache.TryEnter())
+        {
+            return false;
+        }
+
+        try
+        {
+            ref T? slot = ref cache.Slot(0);
+            T? parked = slot;
+            if (parked is null || ReferenceEquals(parked, obj) || !cache._slotsEnabled)
+            {
+                return false;
+            }
+
+            slot = obj;
+            if (stripes.Push(ref _engine.HomeStripe(cache), parked, obj) == StripeResult.Done)
+            {
+                return true;
+            }
+
+            // Full, or obj is on top of a stripe (a double return): put the slot back as it was for the engine's return.
+            slot = parked;
+            return false;
+        }
+        finally
+        {
+            cache.Exit();
+        }
     }
 
     /// <summary>The get while anybody observes pools or after <see cref="Dispose"/>: the disposed check, events, guards.</summary>
@@ -303,7 +405,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
             return;
         }
 
-        if (_engine.Return(0, obj, caches) == ReturnResult.Duplicate)
+        if (!TryParkOrPush(obj, caches) && _engine.Return(0, obj, caches) == ReturnResult.Duplicate)
         {
             OnDuplicateReturn();
         }
