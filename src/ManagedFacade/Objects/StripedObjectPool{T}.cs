@@ -225,7 +225,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         ThreadCaches caches = ThreadCacheTable.Current;
         if (_fastOpen)
         {
-            T item = TakeParkedOrStriped(caches) ?? _engine.Rent(0, caches);
+            T item = TakeParkedOrStriped(caches) ?? RentThroughEngine(caches);
 
             // A Dispose that began while we took the item may have taken it from our slot too (see Dispose).
             if (_engine.IsShutDown)
@@ -271,6 +271,14 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         cache.Exit();
         return PopFromStripes(cache);
     }
+
+    /// <summary>The engine's general rent, out of line so it does not grow the inlined <see cref="Get"/> (it has the table lookup of its own).</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private T RentThroughEngine(ThreadCaches caches) => _engine.Rent(0, caches);
+
+    /// <summary>The engine's general return, out of line so it does not grow the inlined <see cref="Return"/>.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private ReturnResult ReturnThroughEngine(T obj, ThreadCaches caches) => _engine.Return(0, obj, caches);
 
     /// <summary>Pops the thread's home stripe (then the nearest ones with objects); null when they hold none.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
@@ -405,7 +413,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
             return;
         }
 
-        if (!TryParkOrPush(obj, caches) && _engine.Return(0, obj, caches) == ReturnResult.Duplicate)
+        if (!TryParkOrPush(obj, caches) && ReturnThroughEngine(obj, caches) == ReturnResult.Duplicate)
         {
             OnDuplicateReturn();
         }
