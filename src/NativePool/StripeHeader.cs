@@ -38,42 +38,49 @@ internal struct StripeHeader
 /// Layout (checked by <c>LayoutTests</c>): 3 × <see cref="CacheLine.Size"/> bytes; <see cref="HasItems"/> at
 /// <see cref="CacheLine.Size"/>, <see cref="Full"/> at 2 × <see cref="CacheLine.Size"/>, so neither shares a line with the
 /// other or with the owning object's other fields. Bit <c>s</c> describes stripe <c>s</c> and is only changed by the
-/// holder of that stripe's claim, so after every claim is released each bit is exact.
+/// holder of that stripe's claim; the bits are kept lazily (see <c>StripeSet</c>): after every claim is released, a
+/// stripe that holds items has its <see cref="HasItems"/> bit and a stripe with room has no <see cref="Full"/> bit.
 /// </remarks>
 [StructLayout(LayoutKind.Explicit, Size = 3 * CacheLine.Size)]
 internal struct OccupancyMasks
 {
-    /// <summary>Bit s set: stripe s holds at least one item.</summary>
+    /// <summary>Bit s set: stripe s may hold items (clear: it holds none).</summary>
     [FieldOffset(CacheLine.Size)] public long HasItems;
 
-    /// <summary>Bit s set: stripe s is at capacity.</summary>
+    /// <summary>Bit s set: stripe s is at capacity (clear: it may have room).</summary>
     [FieldOffset(2 * CacheLine.Size)] public long Full;
 
     /// <summary>
-    /// Brings stripe <paramref name="stripe"/>'s bits up to date after its count went from <paramref name="before"/> to
-    /// <paramref name="after"/>; only the holder of that stripe's claim calls it.
+    /// Sets stripe <paramref name="stripe"/>'s bit in <paramref name="mask"/> (<see cref="HasItems"/> or <see cref="Full"/>)
+    /// unless it is set already; only the holder of that stripe's claim calls it.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public void OnCountChanged(int stripe, int before, int after, int capacity)
+    public static void Set(ref long mask, int stripe)
     {
-        // Interlocked (all four): races with other stripes' holders flipping their own bits in the same word.
         long bit = 1L << stripe;
-        if (before == capacity && after < capacity)
-        {
-            Interlocked.And(ref Full, ~bit);
-        }
-        else if (after == capacity && before < capacity)
-        {
-            Interlocked.Or(ref Full, bit);
-        }
 
-        if (before != 0 && after == 0)
+        // Volatile: only this stripe's claim holder (the caller) flips its bit, so this read is exact and saves the lock.
+        if ((Volatile.Read(ref mask) & bit) == 0)
         {
-            Interlocked.And(ref HasItems, ~bit);
+            // Interlocked: races with other stripes' holders flipping their own bits in the same word.
+            Interlocked.Or(ref mask, bit);
         }
-        else if (before == 0 && after != 0)
+    }
+
+    /// <summary>
+    /// Clears stripe <paramref name="stripe"/>'s bit in <paramref name="mask"/> (<see cref="HasItems"/> or <see cref="Full"/>)
+    /// unless it is clear already; only the holder of that stripe's claim calls it.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static void Clear(ref long mask, int stripe)
+    {
+        long bit = 1L << stripe;
+
+        // Volatile: as in Set, the caller alone flips this bit.
+        if ((Volatile.Read(ref mask) & bit) != 0)
         {
-            Interlocked.Or(ref HasItems, bit);
+            // Interlocked: races with other stripes' holders flipping their own bits in the same word.
+            Interlocked.And(ref mask, ~bit);
         }
     }
 }

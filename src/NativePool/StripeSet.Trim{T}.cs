@@ -90,7 +90,15 @@ internal sealed partial class StripeSet<T>
             items[take..].CopyTo(items);
             items[(count - take)..].Clear();
             header.Count = count - take;
-            _masks.OnCountChanged(stripe, count, count - take, header.Capacity);
+            if (count == header.Capacity)
+            {
+                OccupancyMasks.Clear(ref _masks.Full, stripe);
+            }
+
+            if (take == count)
+            {
+                OccupancyMasks.Clear(ref _masks.HasItems, stripe);
+            }
         }
 
         // Release: publishes the slide and the new count to the next claimer.

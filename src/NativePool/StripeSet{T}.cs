@@ -33,14 +33,18 @@ namespace NativePool;
 /// warmest item on top) and an exact count.
 /// </para>
 /// <para>
-/// Occupancy. Two bitmasks (<see cref="OccupancyMasks"/>) say which stripes hold items and which are full. A bit is
-/// flipped only by the holder of its stripe's claim, when the count crosses 0↔1 or capacity−1↔capacity, so a rent that
-/// misses on an empty pool or a return that finds a full pool reads one word and stops: O(1), not O(stripes).
+/// Occupancy. Two bitmasks (<see cref="OccupancyMasks"/>) say which stripes may hold items and which may be full, kept
+/// lazily so a stripe that one thread empties and refills over and over flips no bit: a bit is only flipped by the holder
+/// of its stripe's claim, set when the stripe goes from empty to holding items (<c>HasItems</c>) or is found full
+/// (<c>Full</c>), cleared when it is found empty (<c>HasItems</c>) or goes from full to having room (<c>Full</c>). A
+/// stripe that holds items therefore always has its <c>HasItems</c> bit, and one with room never has its <c>Full</c>
+/// bit; a stale bit costs one claim that finds nothing and clears it. So a rent that misses on an empty pool, or a
+/// return that finds a full pool, reads one word and stops once each stripe has been looked at: O(1), not O(stripes).
 /// </para>
 /// </remarks>
 internal sealed partial class StripeSet<T> where T : class
 {
-    /// <summary>How many other stripes a rent or a return tries before it allocates or drops.</summary>
+    /// <summary>How many busy stripes a rent or a return tries per round before it backs off (stripes found empty or full do not count).</summary>
     internal const int MaxStealAttempts = 4;
 
     /// <summary>How many rounds a rent or return retries stripes that were busy before it allocates or drops: the first
@@ -127,11 +131,11 @@ internal sealed partial class StripeSet<T> where T : class
     /// <summary>Distance in slots between two stripes' regions (for layout tests).</summary>
     internal int SlotStride => _slotStride;
 
-    /// <summary>Bit s set: stripe s holds items. A snapshot.</summary>
+    /// <summary>Bit s set: stripe s may hold items (clear: it holds none). A snapshot.</summary>
     // Volatile: a snapshot for readers outside any claim; the claim holders change it with Interlocked.Or/And.
     internal long HasItemsMask => Volatile.Read(ref _masks.HasItems);
 
-    /// <summary>Bit s set: stripe s is full. A snapshot.</summary>
+    /// <summary>Bit s set: stripe s is full (clear: it may have room). A snapshot.</summary>
     // Volatile: a snapshot for readers outside any claim; the claim holders change it with Interlocked.Or/And.
     internal long FullMask => Volatile.Read(ref _masks.Full);
 
@@ -157,7 +161,16 @@ internal sealed partial class StripeSet<T> where T : class
     /// <summary>Pops from <paramref name="home"/>, then from the nearest stripes that hold items.</summary>
     /// <returns>An item, or null when the stripes hold none (a stripe busy for a moment is retried, briefly).</returns>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public T? Pop(int home)
+    public T? Pop(int home) => Pop(ref home);
+
+    /// <summary>
+    /// Pops from <paramref name="home"/>, then from the nearest stripes that hold items; a pop from another stripe makes
+    /// that stripe the new <paramref name="home"/>, so a thread that empties its stripe does not walk past it again on every
+    /// later rent.
+    /// </summary>
+    /// <returns>An item, or null when the stripes hold none (a stripe busy for a moment is retried, briefly).</returns>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public T? Pop(ref int home)
     {
         // A home stripe seen empty is not claimed at all: after a drain empties it, every further rent would otherwise
         // pay a compare-and-swap just to learn that. A stale count only sends this rent to the walk one time early.
@@ -166,7 +179,7 @@ internal sealed partial class StripeSet<T> where T : class
             return item;
         }
 
-        return PopSlow(home);
+        return PopSlow(ref home);
     }
 
     /// <summary>Pushes onto <paramref name="home"/>, then onto the nearest stripes that have room.</summary>
@@ -175,7 +188,19 @@ internal sealed partial class StripeSet<T> where T : class
     /// <param name="item">The item to keep.</param>
     /// <param name="probe">The item the caller is returning: finding it on top of a stripe means a double return.</param>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public StripeResult Push(int home, T item, T probe)
+    public StripeResult Push(int home, T item, T probe) => Push(ref home, item, probe);
+
+    /// <summary>
+    /// Pushes onto <paramref name="home"/>, then onto the nearest stripes that have room; a push onto another stripe makes
+    /// that stripe the new <paramref name="home"/>, so a thread that fills its stripe does not walk past it again on every
+    /// later return.
+    /// </summary>
+    /// <returns><see cref="StripeResult.Done"/>, <see cref="StripeResult.Full"/> (not kept) or <see cref="StripeResult.Duplicate"/>.</returns>
+    /// <param name="home">The stripe to try first; on return, the stripe that took the item.</param>
+    /// <param name="item">The item to keep.</param>
+    /// <param name="probe">The item the caller is returning: finding it on top of a stripe means a double return.</param>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public StripeResult Push(ref int home, T item, T probe)
     {
         StripeResult result = CountOf(home) < Header(home).Capacity ? TryPush(home, item, probe) : PeekFullStripe(home, probe);
         if (result is StripeResult.Done or StripeResult.Duplicate)
@@ -183,7 +208,7 @@ internal sealed partial class StripeSet<T> where T : class
             return result;
         }
 
-        return PushSlow(home, item, probe);
+        return PushSlow(ref home, item, probe);
     }
 
     /// <summary>Moves up to <paramref name="destination"/>.Length items off one stripe (home first) with one claim.</summary>
@@ -221,7 +246,7 @@ internal sealed partial class StripeSet<T> where T : class
 
             // Volatile: bits flip under other stripes' claims; a stale bit only costs one wasted attempt.
             long candidates = pop ? Volatile.Read(ref _masks.HasItems) : ~Volatile.Read(ref _masks.Full) & _allStripes;
-            for (int attempt = 0; candidates != 0 && attempt <= MaxStealAttempts; attempt++)
+            for (int attempt = 0; candidates != 0 && attempt <= MaxStealAttempts;)
             {
                 int stripe = NearestStripe(candidates, home);
                 StripeResult result = pop
@@ -232,6 +257,8 @@ internal sealed partial class StripeSet<T> where T : class
                     return moved;
                 }
 
+                // A stale bit (the stripe was found empty or full, and its bit fixed) is no attempt.
+                attempt += result == StripeResult.Contended ? 1 : 0;
                 contended |= result == StripeResult.Contended;
                 candidates &= ~(1L << stripe);
             }
@@ -267,7 +294,14 @@ internal sealed partial class StripeSet<T> where T : class
             top.Clear();
             header.Count = count - moved;
             header.Touched = 1;
-            _masks.OnCountChanged(stripe, count, count - moved, header.Capacity);
+            if (count == header.Capacity)
+            {
+                OccupancyMasks.Clear(ref _masks.Full, stripe);
+            }
+        }
+        else
+        {
+            OccupancyMasks.Clear(ref _masks.HasItems, stripe);
         }
 
         Release(ref header);
@@ -292,7 +326,14 @@ internal sealed partial class StripeSet<T> where T : class
             items[..moved].CopyTo(MemoryMarshal.CreateSpan(ref Unsafe.Add(ref Region(stripe), count), moved));
             header.Count = count + moved;
             header.Touched = 1;
-            _masks.OnCountChanged(stripe, count, count + moved, header.Capacity);
+            if (count == 0)
+            {
+                OccupancyMasks.Set(ref _masks.HasItems, stripe);
+            }
+        }
+        else if (items.Length != 0)
+        {
+            OccupancyMasks.Set(ref _masks.Full, stripe);
         }
 
         Release(ref header);
@@ -319,12 +360,16 @@ internal sealed partial class StripeSet<T> where T : class
             slot = null;
             header.Count = count - 1;
             header.Touched = 1;
-            _masks.OnCountChanged(stripe, count, count - 1, header.Capacity);
+            if (count == header.Capacity)
+            {
+                OccupancyMasks.Clear(ref _masks.Full, stripe);
+            }
 
             result = StripeResult.Done;
         }
         else
         {
+            OccupancyMasks.Clear(ref _masks.HasItems, stripe);
             item = null;
             result = StripeResult.Empty;
         }
@@ -360,12 +405,16 @@ internal sealed partial class StripeSet<T> where T : class
             Unsafe.Add(ref region, count) = item;
             header.Count = count + 1;
             header.Touched = 1;
-            _masks.OnCountChanged(stripe, count, count + 1, header.Capacity);
+            if (count == 0)
+            {
+                OccupancyMasks.Set(ref _masks.HasItems, stripe);
+            }
 
             result = StripeResult.Done;
         }
         else
         {
+            OccupancyMasks.Set(ref _masks.Full, stripe);
             result = StripeResult.Full;
         }
 
@@ -420,12 +469,12 @@ internal sealed partial class StripeSet<T> where T : class
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private T? PopSlow(int home)
+    private T? PopSlow(ref int home)
     {
         bool interrupted = false;
         try
         {
-            return PopRounds(home, ref interrupted);
+            return PopRounds(ref home, ref interrupted);
         }
         finally
         {
@@ -433,7 +482,7 @@ internal sealed partial class StripeSet<T> where T : class
         }
     }
 
-    private T? PopRounds(int home, ref bool interrupted)
+    private T? PopRounds(ref int home, ref bool interrupted)
     {
         for (int round = 0; round < _roundLimit; round++)
         {
@@ -442,15 +491,18 @@ internal sealed partial class StripeSet<T> where T : class
             // Volatile: bits flip under other stripes' claims; a stale bit only costs one wasted attempt. The home
             // stripe is skipped in the first round only: the fast path has just tried it.
             long candidates = Volatile.Read(ref _masks.HasItems) & (round == 0 ? ~(1L << home) : -1L);
-            for (int attempt = 0; candidates != 0 && attempt < MaxStealAttempts; attempt++)
+            for (int attempt = 0; candidates != 0 && attempt < MaxStealAttempts;)
             {
                 int stripe = NearestStripe(candidates, home);
                 StripeResult result = TryPop(stripe, out T? item);
                 if (result == StripeResult.Done)
                 {
+                    home = stripe;
                     return item;
                 }
 
+                // A stale bit (the stripe was found empty, and its bit cleared) is no attempt.
+                attempt += result == StripeResult.Contended ? 1 : 0;
                 contended |= result == StripeResult.Contended;
                 candidates &= ~(1L << stripe);
             }
@@ -474,12 +526,12 @@ internal sealed partial class StripeSet<T> where T : class
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private StripeResult PushSlow(int home, T item, T probe)
+    private StripeResult PushSlow(ref int home, T item, T probe)
     {
         bool interrupted = false;
         try
         {
-            return PushRounds(home, item, probe, ref interrupted);
+            return PushRounds(ref home, item, probe, ref interrupted);
         }
         finally
         {
@@ -487,7 +539,7 @@ internal sealed partial class StripeSet<T> where T : class
         }
     }
 
-    private StripeResult PushRounds(int home, T item, T probe, ref bool interrupted)
+    private StripeResult PushRounds(ref int home, T item, T probe, ref bool interrupted)
     {
         for (int round = 0; round < _roundLimit; round++)
         {
@@ -495,15 +547,18 @@ internal sealed partial class StripeSet<T> where T : class
 
             // Volatile: bits flip under other stripes' claims; a stale bit only costs one wasted attempt.
             long candidates = ~Volatile.Read(ref _masks.Full) & _allStripes & (round == 0 ? ~(1L << home) : -1L);
-            for (int attempt = 0; candidates != 0 && attempt < MaxStealAttempts; attempt++)
+            for (int attempt = 0; candidates != 0 && attempt < MaxStealAttempts;)
             {
                 int stripe = NearestStripe(candidates, home);
                 StripeResult result = TryPush(stripe, item, probe);
                 if (result is StripeResult.Done or StripeResult.Duplicate)
                 {
+                    home = stripe;
                     return result;
                 }
 
+                // A stale bit (the stripe was found full, and its bit set) is no attempt.
+                attempt += result == StripeResult.Contended ? 1 : 0;
                 contended |= result == StripeResult.Contended;
                 candidates &= ~(1L << stripe);
             }

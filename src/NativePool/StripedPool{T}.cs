@@ -290,7 +290,7 @@ internal sealed partial class StripedPool<T> where T : class
 
         if (set is not null)
         {
-            T? item = set.Pop(HomeStripe(cache));
+            T? item = set.Pop(ref HomeStripe(cache));
             if (item is not null)
             {
                 ReleaseBudget(sizeClass, 1);
@@ -415,7 +415,7 @@ internal sealed partial class StripedPool<T> where T : class
         }
 
         StripeSet<T> set = _classes[sizeClass] ?? CreateStripes(sizeClass);
-        StripeResult result = set.Push(HomeStripe(cache), toStripes, item);
+        StripeResult result = set.Push(ref HomeStripe(cache), toStripes, item);
         if (result == StripeResult.Done)
         {
             return ReturnResult.Stored;
@@ -454,27 +454,31 @@ internal sealed partial class StripedPool<T> where T : class
         }
     }
 
-    /// <summary>The calling thread's home stripe: its processor id, re-read every <see cref="ThreadCache{T}.HomeRefreshPeriod"/> stripe operations.</summary>
+    /// <summary>
+    /// The calling thread's home stripe: its processor id, re-read every <see cref="ThreadCache{T}.HomeRefreshPeriod"/>
+    /// stripe operations; in between, a pop or push that the home stripe could not serve moves the home to the stripe
+    /// that served it (a thread that empties or fills its stripe then stops walking past it on every operation).
+    /// </summary>
     /// <remarks>
     /// <see cref="Thread.GetCurrentProcessorId"/> is a hint that may be stale anyway, and on some virtual machines it
     /// costs as much as the stripe operation itself; a thread rarely changes cores within a few dozen operations.
     /// </remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private int HomeStripe(ThreadCache<T> cache)
+    internal ref int HomeStripe(ThreadCache<T> cache)
     {
-        if (--cache._homeCountdown >= 0)
+        if (--cache._homeCountdown < 0)
         {
-            return cache._home;
+            RefreshHome(cache);
         }
 
-        return RefreshHome(cache);
+        return ref cache._home;
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private int RefreshHome(ThreadCache<T> cache)
+    private void RefreshHome(ThreadCache<T> cache)
     {
         cache._homeCountdown = ThreadCache<T>.HomeRefreshPeriod;
-        return cache._home = Thread.GetCurrentProcessorId() & _stripeMask;
+        cache._home = Thread.GetCurrentProcessorId() & _stripeMask;
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]

@@ -72,9 +72,14 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     private const int GuardFrames = 2;
 
     private readonly StripedPool<T> _engine;
+    private readonly int _engineId;
+    private readonly PoolOwner _engineOwner;
     private readonly IPooledObjectPolicy<T> _policy;
     private readonly PooledObjectPolicy<T>? _fastPolicy;
     private readonly bool _isDefaultPolicy;
+
+    /// <summary>The default policy on a sealed type that is not <see cref="IResettable"/>: every returned object is kept as it is, with no type check.</summary>
+    private readonly bool _keepsAsIs;
     private readonly bool _disposesItems;
     private readonly int _maximumRetained;
     private readonly int _stripeCapacity;
@@ -128,6 +133,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         _policy = policy;
         _fastPolicy = policy as PooledObjectPolicy<T>;
         _isDefaultPolicy = IsDefaultPolicy(policy.GetType());
+        _keepsAsIs = _isDefaultPolicy && typeof(T).IsSealed && !typeof(IResettable).IsAssignableFrom(typeof(T));
         _disposesItems = disposeItems;
         _maximumRetained = maximumRetained;
 
@@ -153,6 +159,8 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         // The process switch is read before the engine exists: a malformed one fails the construction with nothing built.
         bool guarded = options.Guarded || GuardedMode.IsOnProcessWide;
         _engine = new StripedPool<T>(settings, CreateForEngine, disposeItems ? Discard : null);
+        _engineId = _engine.Id;
+        _engineOwner = _engine.Owner;
         if (guarded || options.TrackLeaks)
         {
             _guard = new ItemGuard<T>(
@@ -217,7 +225,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         ThreadCaches caches = ThreadCacheTable.Current;
         if (_fastOpen)
         {
-            T item = _engine.Rent(0, caches);
+            T item = TakeParkedOrStriped(caches) ?? RentThroughEngine(caches);
 
             // A Dispose that began while we took the item may have taken it from our slot too (see Dispose).
             if (_engine.IsShutDown)
@@ -229,6 +237,112 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         }
 
         return GetInFull(caches);
+    }
+
+    /// <summary>
+    /// The thread's parked object, else the top of its home stripe, without the engine's general rent (magazines, byte
+    /// budgets, size classes: none of which an object pool has). Null when the thread has no cache of this pool yet, a
+    /// trimmer is reclaiming it, or the stripes hold nothing: the engine's rent then creates the cache or builds an object.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private T? TakeParkedOrStriped(ThreadCaches caches)
+    {
+        object? entry = caches.Get(_engineId);
+        if (entry is null || !ReferenceEquals(Unsafe.As<ThreadCacheBase>(entry).Owner, _engineOwner))
+        {
+            return null;
+        }
+
+        ThreadCache<T> cache = Unsafe.As<ThreadCache<T>>(entry);
+        if (!cache.TryEnter())
+        {
+            return null;
+        }
+
+        ref T? slot = ref cache.Slot(0);
+        T? item = slot;
+        if (item is not null)
+        {
+            slot = null;
+            cache.Exit();
+            return item;
+        }
+
+        cache.Exit();
+        return PopFromStripes(cache);
+    }
+
+    /// <summary>The engine's general rent, out of line so it does not grow the inlined <see cref="Get"/> (it has the table lookup of its own).</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private T RentThroughEngine(ThreadCaches caches) => _engine.Rent(0, caches);
+
+    /// <summary>The engine's general return, out of line so it does not grow the inlined <see cref="Return"/>.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private ReturnResult ReturnThroughEngine(T obj, ThreadCaches caches) => _engine.Return(0, obj, caches);
+
+    /// <summary>Pops the thread's home stripe (then the nearest ones with objects); null when they hold none.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private T? PopFromStripes(ThreadCache<T> cache) => _engine.GetStripes(0)?.Pop(ref _engine.HomeStripe(cache));
+
+    /// <summary>
+    /// Parks <paramref name="obj"/> in the thread's empty slot, or parks it in place of the slot's object and pushes that
+    /// one onto the thread's home stripe; false, with the pool unchanged, when the engine's general return must decide
+    /// (no cache yet, a trimmer reclaiming it, no stripes yet, the stripes full, or a double return).
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool TryParkOrPush(T obj, ThreadCaches caches)
+    {
+        object? entry = caches.Get(_engineId);
+        if (entry is null || !ReferenceEquals(Unsafe.As<ThreadCacheBase>(entry).Owner, _engineOwner))
+        {
+            return false;
+        }
+
+        ThreadCache<T> cache = Unsafe.As<ThreadCache<T>>(entry);
+        ref T? slot = ref cache.Slot(0);
+        if (slot is null && cache._slotsEnabled)
+        {
+            // Fills an empty slot only: needs no operation mark (a trimmer takes slots with an exchange).
+            slot = obj;
+            return true;
+        }
+
+        return PushParked(obj, cache);
+    }
+
+    /// <summary>The slot is taken: the returned object takes it (the next get on this thread gets it back), the parked one goes to the stripes.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool PushParked(T obj, ThreadCache<T> cache)
+    {
+        StripeSet<T>? stripes = _engine.GetStripes(0);
+        if (stripes is null || !cache.TryEnter())
+        {
+            return false;
+        }
+
+        try
+        {
+            ref T? slot = ref cache.Slot(0);
+            T? parked = slot;
+            if (parked is null || ReferenceEquals(parked, obj) || !cache._slotsEnabled)
+            {
+                return false;
+            }
+
+            slot = obj;
+            if (stripes.Push(ref _engine.HomeStripe(cache), parked, obj) == StripeResult.Done)
+            {
+                return true;
+            }
+
+            // Full, or obj is on top of a stripe (a double return): put the slot back as it was for the engine's return.
+            slot = parked;
+            return false;
+        }
+        finally
+        {
+            cache.Exit();
+        }
     }
 
     /// <summary>The get while anybody observes pools or after <see cref="Dispose"/>: the disposed check, events, guards.</summary>
@@ -299,7 +413,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
             return;
         }
 
-        if (_engine.Return(0, obj, caches) == ReturnResult.Duplicate)
+        if (!TryParkOrPush(obj, caches) && ReturnThroughEngine(obj, caches) == ReturnResult.Duplicate)
         {
             OnDuplicateReturn();
         }
@@ -394,9 +508,10 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private bool AcceptReturn(T obj)
     {
-        if (_isDefaultPolicy && obj is not IResettable)
+        if (_keepsAsIs || (_isDefaultPolicy && obj is not IResettable))
         {
-            // DefaultPooledObjectPolicy<T>, inlined: an object that cannot be reset is kept as it is.
+            // DefaultPooledObjectPolicy<T>, inlined: an object that cannot be reset is kept as it is (known from the type
+            // alone when it is sealed: the interface check is a helper call in code shared by reference types).
             return true;
         }
 

@@ -95,6 +95,11 @@ public class StripeSetTests
         var set = new StripeSet<Item>(stripeCount: 2, capacityPerStripe: 1);
         set.TryPush(0, new Item(0));
         set.TryPush(1, new Item(1));
+
+        // Each stripe is found full once (a push from the other home walks to it), which marks it.
+        var first = new Item(3);
+        Assert.Equal(StripeResult.Full, set.Push(0, first, first));
+        Assert.Equal(StripeResult.Full, set.Push(1, first, first));
         Assert.Equal(0b11L, set.FullMask);
 
         // Claim stripe 1 as if another thread were inside it: a full pool must not even try it.
@@ -120,7 +125,7 @@ public class StripeSetTests
     }
 
     [Fact]
-    public void OccupancyMasksFollowEmptyAndFullStripes()
+    public void OccupancyMasksNeverHideItemsOrRoomAndFlipNothingWhileAStripeIsEmptiedAndRefilled()
     {
         var set = new StripeSet<Item>(stripeCount: 4, capacityPerStripe: 2);
         Assert.Equal(0L, set.HasItemsMask);
@@ -130,19 +135,49 @@ public class StripeSetTests
         Assert.Equal(0b0100L, set.HasItemsMask);
         Assert.Equal(0L, set.FullMask);
 
+        // Filled, but not yet found full: the bit is set by the first push that finds no room.
         set.TryPush(2, new Item(2));
+        Assert.Equal(0L, set.FullMask);
+        Assert.Equal(StripeResult.Full, set.TryPush(2, new Item(3)));
         Assert.Equal(0b0100L, set.FullMask);
 
+        // Room again: the bit goes at once, so no return skips a stripe that has room.
         set.TryPop(2, out _);
         Assert.Equal(0L, set.FullMask);
         Assert.Equal(0b0100L, set.HasItemsMask);
 
+        // Emptied, but not yet found empty: the bit stays, so refilling the stripe needs no interlocked instruction.
         set.TryPop(2, out _);
+        Assert.Equal(0b0100L, set.HasItemsMask);
+        set.TryPush(2, new Item(4));
+        set.TryPop(2, out _);
+        Assert.Equal(0b0100L, set.HasItemsMask);
+
+        // Found empty: the bit goes, so a rent that misses on an empty pool reads one word.
+        Assert.Equal(StripeResult.Empty, set.TryPop(2, out _));
         Assert.Equal(0L, set.HasItemsMask);
     }
 
     [Fact]
-    public void OccupancyMasksAreExactAfterRacingPushesAndPops()
+    public void APopOrPushThatTheHomeStripeCannotServeMovesTheHomeToTheStripeThatServedIt()
+    {
+        var set = new StripeSet<Item>(stripeCount: 4, capacityPerStripe: 1);
+        var item = new Item(1);
+        int home = 0;
+        set.TryPush(0, new Item(0));
+        Assert.Equal(StripeResult.Done, set.Push(ref home, item, item));
+        Assert.Equal(1, home);
+        Assert.Equal(1, set.CountOf(1));
+
+        int drained = home;
+        Assert.Same(item, set.Pop(ref home));
+        Assert.Equal(drained, home);
+        Assert.NotNull(set.Pop(ref home));
+        Assert.Equal(0, home);
+    }
+
+    [Fact]
+    public void OccupancyMasksNeverHideItemsOrRoomAfterRacingPushesAndPops()
     {
         const int Stripes = 4;
         const int Capacity = 3;
@@ -186,8 +221,15 @@ public class StripeSetTests
         {
             int count = set.CountOf(s);
             Assert.InRange(count, 0, Capacity);
-            Assert.Equal(count > 0, (set.HasItemsMask & (1L << s)) != 0);
-            Assert.Equal(count == Capacity, (set.FullMask & (1L << s)) != 0);
+            if (count > 0)
+            {
+                Assert.NotEqual(0L, set.HasItemsMask & (1L << s));
+            }
+
+            if (count < Capacity)
+            {
+                Assert.Equal(0L, set.FullMask & (1L << s));
+            }
         }
     }
 
