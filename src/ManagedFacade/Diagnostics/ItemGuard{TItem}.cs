@@ -204,15 +204,16 @@ internal sealed class ItemGuard<TItem>
     [MethodImpl(MethodImplOptions.NoInlining)]
     internal static StackTrace CallerStack(int guardFrames)
     {
+        // One walk of the stack (its cost grows with the caller's depth); the library's frames are sliced off the result.
         var full = new StackTrace(false);
+        StackFrame[] frames = full.GetFrames();
         int skip = 0;
-        while (skip < full.FrameCount && skip <= guardFrames && IsLibraryFrame(full.GetFrame(skip)))
+        while (skip < frames.Length && skip <= guardFrames && IsLibraryFrame(frames[skip]))
         {
             skip++;
         }
 
-        // Built in this method too, so its frame 0 is the same as the full stack's.
-        return new StackTrace(skip, false);
+        return skip == 0 ? full : new StackTrace(frames[skip..]);
     }
 
     [UnconditionalSuppressMessage("Trimming", "IL2026", Justification = "A frame whose method metadata was trimmed away counts as the caller's: the stack is then only longer.")]
