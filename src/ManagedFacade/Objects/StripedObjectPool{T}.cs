@@ -300,7 +300,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
 
         ThreadCache<T> cache = Unsafe.As<ThreadCache<T>>(entry);
         ref T? slot = ref cache.Slot(0);
-        if (slot is null && cache._slotsEnabled)
+        if (slot is null && cache.SlotsEnabled)
         {
             // Fills an empty slot only: needs no operation mark (a trimmer takes slots with an exchange).
             slot = obj;
@@ -324,7 +324,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         {
             ref T? slot = ref cache.Slot(0);
             T? parked = slot;
-            if (parked is null || ReferenceEquals(parked, obj) || !cache._slotsEnabled)
+            if (parked is null || ReferenceEquals(parked, obj) || !cache.SlotsEnabled)
             {
                 return false;
             }
