@@ -11,6 +11,8 @@ namespace NativePool.Benchmarks.Interleaved.Scenarios.Applications;
 /// <see cref="ArrayPool{T}"/> field. Ours is <c>StripedArrayPool&lt;byte&gt;.Shared</c>, the peer
 /// <c>ArrayPool&lt;byte&gt;.Shared</c>. One operation is one whole document (about 17 KiB, six growths). Goal ≤ 0.90:
 /// 99 % of the time is the copies between pooled buffers, so this row measures where the pool places its arrays.
+/// Two floor rows, reported without a goal, run the same writers through <see cref="HeldArrayPool"/>: our arrays at
+/// no pool cost.
 /// </summary>
 public static class GrowingWriterScenarios
 {
@@ -31,6 +33,18 @@ public static class GrowingWriterScenarios
             AllocationGoal.OursNoMoreThanPeer,
             () => new(StripedArrayPool<byte>.Shared),
             () => new(ArrayPool<byte>.Shared)),
+        new InterleavedScenario<HandWritten<Held>, HandWritten<Bcl>>(
+            "app: growing writer through a pool that costs nothing, holding our arrays (floor), vs ArrayPool.Shared",
+            double.PositiveInfinity,
+            AllocationGoal.OursNoMoreThanPeer,
+            () => default,
+            () => default),
+        new InterleavedScenario<Toolkit<Held>, Toolkit<Bcl>>(
+            "app: CommunityToolkit ArrayPoolBufferWriter growth through a pool that costs nothing, holding our arrays (floor), vs ArrayPool.Shared",
+            double.PositiveInfinity,
+            AllocationGoal.OursNoMoreThanPeer,
+            () => default,
+            () => default),
     ];
 
     /// <summary>One document through a hand-written growing buffer; returns the bytes written.</summary>

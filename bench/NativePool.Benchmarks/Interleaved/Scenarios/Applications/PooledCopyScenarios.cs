@@ -5,7 +5,8 @@ namespace NativePool.Benchmarks.Interleaved.Scenarios.Applications;
 /// operation rents the source, then for every class at least as large rents a destination, copies the source into it
 /// and returns it. Where the pool places its arrays decides this row (a copy between two buffers at a slow distance
 /// modulo the page runs many times slower on some processors), not its rent and return. Ours is
-/// <c>StripedArrayPool&lt;byte&gt;.Shared</c>, the peer <c>ArrayPool&lt;byte&gt;.Shared</c>. Goal ≤ 1.00.
+/// <c>StripedArrayPool&lt;byte&gt;.Shared</c>, the peer <c>ArrayPool&lt;byte&gt;.Shared</c>. Goal ≤ 1.00. Floor rows, without a goal,
+/// copy from 32 KiB and 64 KiB through <see cref="HeldArrayPool"/>: our arrays at no pool cost.
 /// </summary>
 public static class PooledCopyScenarios
 {
@@ -20,6 +21,16 @@ public static class PooledCopyScenarios
             yield return new InterleavedScenario<Copy<Striped>, Copy<Bcl>>(
                 $"app: copy a pooled {Format(length)} into pooled buffers of every class up to 1 MiB, vs ArrayPool.Shared",
                 1.00,
+                AllocationGoal.OursNoMoreThanPeer,
+                () => new(length),
+                () => new(length));
+        }
+
+        foreach (int length in (int[])[32 * 1024, 64 * 1024])
+        {
+            yield return new InterleavedScenario<Copy<Held>, Copy<Bcl>>(
+                $"app: copy a pooled {Format(length)} into pooled buffers of every class up to 1 MiB through a pool that costs nothing, holding our arrays (floor), vs ArrayPool.Shared",
+                double.PositiveInfinity,
                 AllocationGoal.OursNoMoreThanPeer,
                 () => new(length),
                 () => new(length));
