@@ -10,7 +10,8 @@ namespace NativePool.Benchmarks.Interleaved.Scenarios.Applications;
 /// <c>StripedArrayPool&lt;byte&gt;.Shared</c> (ours) or <c>ArrayPool&lt;byte&gt;.Shared</c> (the peer):
 /// CommunityToolkit.HighPerformance's <see cref="MemoryOwner{T}"/> and <see cref="SpanOwner{T}"/> (4 KiB, written),
 /// MessagePack serializing a 2 000-number document through a <c>SequencePool</c> over the pool, and
-/// Nerdbank.Streams' <c>Sequence&lt;byte&gt;</c> over the pool taking 64 KiB in 68-byte writes. Goal ≤ 1.00.
+/// Nerdbank.Streams' <c>Sequence&lt;byte&gt;</c> over the pool taking 64 KiB in 68-byte writes. Goal ≤ 1.00. A floor row,
+/// without a goal, serializes through <see cref="HeldArrayPool"/>: our arrays at no pool cost.
 /// </summary>
 public static class LibraryScenarios
 {
@@ -35,6 +36,12 @@ public static class LibraryScenarios
             1.00,
             AllocationGoal.OursNoMoreThanPeer,
             () => new(MessagePackSerializerOptions.Standard.WithPool(new SequencePool(Environment.ProcessorCount * 2, StripedArrayPool<byte>.Shared))),
+            () => new(MessagePackSerializerOptions.Standard.WithPool(new SequencePool(Environment.ProcessorCount * 2, ArrayPool<byte>.Shared)))),
+        new InterleavedScenario<MessagePackSerialize<Held>, MessagePackSerialize<Bcl>>(
+            "app: MessagePack Serialize through a SequencePool over a pool that costs nothing, holding our arrays (floor), vs ArrayPool.Shared",
+            double.PositiveInfinity,
+            AllocationGoal.OursNoMoreThanPeer,
+            () => new(MessagePackSerializerOptions.Standard.WithPool(new SequencePool(Environment.ProcessorCount * 2, Held.Pool))),
             () => new(MessagePackSerializerOptions.Standard.WithPool(new SequencePool(Environment.ProcessorCount * 2, ArrayPool<byte>.Shared)))),
         new InterleavedScenario<SequenceFill<Striped>, SequenceFill<Bcl>>(
             "app: Nerdbank.Streams Sequence<byte> over the pool, 64 KiB in 68 B writes, vs ArrayPool.Shared",
