@@ -9,7 +9,7 @@ namespace NativePool;
 /// gives an <see cref="ArrayScope{T}"/>, whose copies all live on one thread, so its dispose needs no atomic instruction.
 /// </summary>
 /// <remarks>
-/// A struct that allocates nothing. Copies share one generation token (<see cref="LeaseHandle"/>): the first dispose of
+/// A struct that allocates nothing. Copies share one generation token: the first dispose of
 /// any copy returns the array, every other does nothing, and afterwards <see cref="Span"/>, <see cref="Memory"/> and
 /// <see cref="Array"/> throw <see cref="ObjectDisposedException"/> (a span or memory taken before is not checked).
 /// </remarks>

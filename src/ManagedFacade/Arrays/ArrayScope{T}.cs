@@ -16,7 +16,7 @@ namespace NativePool;
 /// </para>
 /// <para>
 /// A copy would return the array again: the analyzers report every copy as error NP0012, and a guarded (or leak-tracking)
-/// pool also checks at run time through the thread's <see cref="ScopeLedger"/>, so only the first dispose of any copy
+/// pool also checks at run time through the thread's ledger of live scopes, so only the first dispose of any copy
 /// returns. To outlive the method, use <see cref="StripedArrayPool{T}.RentLease"/>.
 /// </para>
 /// </remarks>

@@ -10,9 +10,9 @@ namespace NativePool;
 /// Disposing it returns the buffer once.
 /// </summary>
 /// <remarks>
-/// A struct that allocates nothing and carries its owner's generation (<see cref="PinnedLease{TBlock, T}"/>), so,
-/// unlike a kept <see cref="IMemoryOwner{T}"/> reference, a stale lease never returns a newer renter's buffer; its
-/// <see cref="Memory"/> and <see cref="Span"/> throw <see cref="ObjectDisposedException"/> once it has ended.
+/// A struct that allocates nothing and carries its owner's generation, so, unlike a kept <see cref="IMemoryOwner{T}"/>
+/// reference, a stale lease never returns a newer renter's buffer; its <see cref="Memory"/> and <see cref="Span"/>
+/// throw <see cref="ObjectDisposedException"/> once it has ended.
 /// </remarks>
 /// <typeparam name="T">The element type.</typeparam>
 [StructLayout(LayoutKind.Auto)]
