@@ -6,17 +6,12 @@ namespace NativePool;
 
 /// <summary>Builds a facade's <c>Shared</c> pool in its static initializer so that a malformed process setting fails the documented way.</summary>
 /// <remarks>
-/// A process setting that holds a malformed value (the guarded switch, the retained-bytes limit, the shared
-/// double-return policy) makes building a shared pool throw <see cref="InvalidOperationException"/> naming the
-/// setting and the value. Thrown from a static initializer it would surface as a
-/// <see cref="TypeInitializationException"/> on the first use of any member of the type, independent pools included,
-/// and every later use would rethrow that. Instead the initializer keeps no pool (null), the type stays usable, pools
-/// that do not read the setting work, and every use of <c>Shared</c> builds again, which throws the documented
-/// exception again (each setting is read once per process, so the outcome never changes, and every constructor reads
-/// the settings before it builds anything). Used by the sealed facades, held by their own type, where the getter's null
-/// check is one compare; <c>StripedArrayPool&lt;T&gt;</c>, held as an <c>ArrayPool&lt;T&gt;</c> in real code, keeps its
-/// getter a plain field load instead (a null check there costs the JIT the pool's exact type) and stands in a pool
-/// whose every rent and return throws.
+/// A malformed process setting makes building a shared pool throw <see cref="InvalidOperationException"/> naming it.
+/// From a static initializer that would become a <see cref="TypeInitializationException"/> on every use of the type,
+/// independent pools included. Instead the initializer keeps null and every use of <c>Shared</c> builds again, which
+/// throws the documented exception again (settings are read once per process, before anything is built). For the
+/// sealed facades, where the getter's null check is one compare; <c>StripedArrayPool&lt;T&gt;</c> keeps a plain field
+/// load and a stand-in pool instead (see its <c>Shared</c>).
 /// </remarks>
 internal static class SharedPool
 {

@@ -65,13 +65,10 @@ public abstract class StripedPoolOptions : PoolOptions
         }
     }
 
-    /// <summary>The engine's settings for <paramref name="classCount"/> size classes shaped by these options; the pool calls <see cref="PoolOptions.Validate"/> first.</summary>
-    /// <param name="classCount">The number of size classes.</param>
-    /// <param name="itemBytes">The bytes one item of a class holds.</param>
-    /// <param name="sideEffectingDiscard">Whether discarding an item frees native memory (no magazines).</param>
-    /// <param name="threadSlotTokens">How many threads may park items in their slots; -1 for every thread.</param>
-    /// <param name="kind">What the pool hands out, for events and metrics.</param>
-    /// <param name="name">The pool's name in events and metrics.</param>
+    /// <summary>
+    /// The engine's settings for <paramref name="classCount"/> size classes shaped by these options (the arguments as in
+    /// <see cref="StripedPoolSettings.ForSizeClasses"/>); the pool calls <see cref="PoolOptions.Validate"/> first.
+    /// </summary>
     internal StripedPoolSettings ToSettings(int classCount, Func<int, long> itemBytes, string kind, string name, bool sideEffectingDiscard = false, int threadSlotTokens = -1) =>
         StripedPoolSettings.ForSizeClasses(
             classCount,

@@ -12,19 +12,8 @@ namespace NativePool.Analyzers;
 /// a copy would return the array or object a second time when it is disposed as well.
 /// </summary>
 /// <remarks>
-/// <para>
-/// A scope is a <see langword="ref"/> struct, so every copy lives in the method's own frames and is visible here: a read
-/// of a scope variable is allowed only as the receiver of a member access (<c>scope.Span</c>, <c>scope.Dispose()</c>),
-/// as a <see langword="ref"/>, <see langword="in"/> or <see langword="out"/> argument, as the initializer of a
-/// <see langword="ref"/> local, as a discard, or in a <see langword="return"/> of a variable that is not a
-/// <see langword="using"/> declaration (the caller then owns the only copy). Anything else copies it: an assignment, a
-/// by-value argument, a <c>using (scope)</c> statement, the return of a <see langword="using"/> variable (which is
-/// disposed on the way out while the caller holds its copy).
-/// </para>
-/// <para>
-/// This is what makes a scope cost no more than a hand-written <c>try</c>/<c>finally</c>: the default build has no
-/// copies, so a scope carries no run-time check for them. Guarded pools check at run time as well.
-/// </para>
+/// A scope is a <see langword="ref"/> struct, so every copy is visible in the method. What is and is not a copy is listed
+/// under NP0012 in docs/analyzers.md; a read of a scope variable anywhere else is reported.
 /// </remarks>
 [DiagnosticAnalyzer(LanguageNames.CSharp)]
 public sealed class ScopeCopyAnalyzer : PoolAnalyzer

@@ -14,19 +14,10 @@ namespace NativePool.AspNetCore;
 /// <see cref="Microsoft.Extensions.DependencyInjection.StripedKestrelMemoryPoolServiceCollectionExtensions.AddStripedKestrelMemoryPool"/>.
 /// </summary>
 /// <remarks>
-/// <para>
-/// Given an <see cref="IMeterFactory"/>, the factory keeps Kestrel's memory-pool instruments on the
-/// <c>Microsoft.AspNetCore.MemoryPool</c> meter: <c>aspnetcore.memory_pool.pooled</c>, <c>.allocated</c> and
-/// <c>.evicted</c> (bytes), read from its pools' <see cref="StripedMemoryPool{T}.GetStatistics"/> when a listener
-/// observes them, and tagged <c>aspnetcore.memory_pool.owner</c> with the owner Kestrel names in
-/// <see cref="MemoryPoolOptions.Owner"/>. <c>aspnetcore.memory_pool.rented</c> is not reported: NativePool's rents are
-/// not counted (a rent served by the thread's slot writes nothing else). The pools also report on the <c>NativePool</c>
-/// meter under their name (<see cref="DefaultPoolName"/> unless configured).
-/// </para>
-/// <para>
-/// The factory keeps every pool it made, disposed ones included (their buffers are released; the counters stay), so
-/// the instruments never go backwards. Kestrel makes one pool per transport it starts.
-/// </para>
+/// Given an <see cref="IMeterFactory"/>, the factory reports Kestrel's <c>aspnetcore.memory_pool.pooled</c>,
+/// <c>.allocated</c> and <c>.evicted</c> from its pools' statistics (not <c>.rented</c>: rents are not counted), tagged
+/// with the owner Kestrel names in <see cref="MemoryPoolOptions.Owner"/> (see docs/aspnetcore.md). It keeps every pool it
+/// made, disposed ones included, so the instruments never go backwards.
 /// </remarks>
 public sealed class StripedKestrelMemoryPoolFactory : IMemoryPoolFactory<byte>, IDisposable
 {

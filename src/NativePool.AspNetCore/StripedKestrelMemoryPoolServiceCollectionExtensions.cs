@@ -23,11 +23,9 @@ public static class StripedKestrelMemoryPoolServiceCollectionExtensions
     /// </remarks>
     /// <param name="services">The service collection.</param>
     /// <param name="configure">
-    /// Shapes the pools (run now, on options whose <see cref="StripedMemoryPoolOptions.MaximumBufferLength"/> is
-    /// <see cref="StripedKestrelMemoryPoolFactory.DefaultMaximumBufferLength"/>, whose
-    /// <see cref="PoolOptions.Name"/> is <see cref="StripedKestrelMemoryPoolFactory.DefaultPoolName"/>, and whose
-    /// <see cref="StripedMemoryPoolOptions.ReuseOwners"/> is true: Kestrel's pipes dispose every owner exactly once, as
-    /// Kestrel's own pool assumes when it hands out its pooled blocks), or null.
+    /// Shapes the pools, run now on options preset to <see cref="StripedKestrelMemoryPoolFactory.DefaultMaximumBufferLength"/>,
+    /// <see cref="StripedKestrelMemoryPoolFactory.DefaultPoolName"/> and <see cref="StripedMemoryPoolOptions.ReuseOwners"/>
+    /// (Kestrel's pipes dispose every owner exactly once), or null.
     /// </param>
     /// <returns><paramref name="services"/>.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="services"/> is null.</exception>

@@ -18,15 +18,9 @@ public static class PooledStreamManagerServiceCollectionExtensions
     /// <see cref="PooledStreamManagerOptions"/>.
     /// </summary>
     /// <remarks>
-    /// <para>
-    /// Every <c>Configure</c>, <c>PostConfigure</c> and configuration of the options applies. They are read and validated
-    /// once, when the host starts or the manager is first resolved (an option out of range throws
-    /// <see cref="OptionsValidationException"/> then).
-    /// </para>
-    /// <para>
-    /// The manager is registered once: calling again adds <paramref name="configure"/> to its options. It holds nothing
-    /// that needs disposing (a stream returns its buffers when it is disposed).
-    /// </para>
+    /// Every <c>Configure</c>, <c>PostConfigure</c> and configuration of the options applies; they are validated once, when
+    /// the host starts or the manager is first resolved (<see cref="OptionsValidationException"/> then). Registered once:
+    /// calling again adds <paramref name="configure"/>. Nothing to dispose (streams return their own buffers).
     /// </remarks>
     /// <param name="services">The service collection.</param>
     /// <param name="configure">Configures the options (run when the manager is first resolved), or null for the defaults and whatever else configures them.</param>
@@ -47,15 +41,8 @@ public static class PooledStreamManagerServiceCollectionExtensions
     /// Registers a singleton <see cref="PooledStreamManager"/> whose options are bound from <paramref name="configuration"/>.
     /// </summary>
     /// <remarks>
-    /// <para>
-    /// <c>services.Configure&lt;PooledStreamManagerOptions&gt;(configuration)</c>, bound by the binder's source generator;
-    /// the keys are the names of the options configuration can set. Everything else is as with
-    /// <see cref="AddPooledStreamManager(IServiceCollection, Action{PooledStreamManagerOptions}?)"/>.
-    /// </para>
-    /// <para>
-    /// The configuration is checked now, and nothing is registered when it fails (the exceptions below, naming the key
-    /// and the value); the final options are validated when the host starts or the manager is first resolved.
-    /// </para>
+    /// The keys are the options' names, bound by the binder's source generator. The configuration is checked now, and
+    /// nothing is registered when it fails; otherwise as <see cref="AddPooledStreamManager(IServiceCollection, Action{PooledStreamManagerOptions}?)"/>.
     /// </remarks>
     /// <param name="services">The service collection.</param>
     /// <param name="configuration">The section that holds the options, for example <c>configuration.GetSection("Streams")</c>.</param>

@@ -21,16 +21,10 @@ public static class StripedArrayPoolServiceCollectionExtensions
     /// <see cref="StripedArrayPoolOptions"/> named <paramref name="name"/>.
     /// </summary>
     /// <remarks>
-    /// <para>
-    /// Every <c>Configure</c>, <c>PostConfigure</c> and configuration of the options named <paramref name="name"/> applies.
-    /// They are read and validated once, when the host starts or the pool is first resolved (an option out of range
-    /// throws <see cref="OptionsValidationException"/> then). A <see cref="PoolOptions.Name"/> left null becomes
-    /// <paramref name="name"/>, for the pool's events and metrics.
-    /// </para>
-    /// <para>
-    /// The pool is registered once per element type and name: calling again adds <paramref name="configure"/> to its
-    /// options, which pools of other element types under the name share. It holds nothing that needs disposing.
-    /// </para>
+    /// Every <c>Configure</c>, <c>PostConfigure</c> and configuration of the options named <paramref name="name"/> applies;
+    /// they are validated once, when the host starts or the pool is first resolved (<see cref="OptionsValidationException"/>
+    /// then). A null <see cref="PoolOptions.Name"/> becomes <paramref name="name"/>. Registered once per element type and
+    /// name: calling again adds <paramref name="configure"/>, shared with other element types under the name.
     /// </remarks>
     /// <typeparam name="T">The element type.</typeparam>
     /// <param name="services">The service collection.</param>
@@ -56,15 +50,8 @@ public static class StripedArrayPoolServiceCollectionExtensions
     /// options are bound from <paramref name="configuration"/>.
     /// </summary>
     /// <remarks>
-    /// <para>
-    /// <c>services.Configure&lt;StripedArrayPoolOptions&gt;(name, configuration)</c>, bound by the binder's source
-    /// generator; the keys are the names of the options configuration can set. Everything else is as with
-    /// <see cref="AddStripedArrayPool{T}(IServiceCollection, string, Action{StripedArrayPoolOptions}?)"/>.
-    /// </para>
-    /// <para>
-    /// The configuration is checked now, and nothing is registered when it fails (the exceptions below, naming the key
-    /// and the value); the final options are validated when the host starts or the pool is first resolved.
-    /// </para>
+    /// The keys are the options' names, bound by the binder's source generator. The configuration is checked now, and
+    /// nothing is registered when it fails; otherwise as <see cref="AddStripedArrayPool{T}(IServiceCollection, string, Action{StripedArrayPoolOptions}?)"/>.
     /// </remarks>
     /// <typeparam name="T">The element type.</typeparam>
     /// <param name="services">The service collection.</param>

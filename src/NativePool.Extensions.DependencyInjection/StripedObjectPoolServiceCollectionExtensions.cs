@@ -49,17 +49,10 @@ public static class StripedObjectPoolServiceCollectionExtensions
     /// <see cref="IOptions{TOptions}"/> of <see cref="StripedObjectPoolOptions"/>, bound from <paramref name="configuration"/>.
     /// </summary>
     /// <remarks>
-    /// <para>
-    /// The keys are the options' names (for example <c>"MaximumRetained": 64</c>, <c>"TrimInterval": "00:00:10"</c>),
-    /// bound by the binder's source generator. Each pool's <see cref="StripedObjectPoolOptions.DisposeItems"/> and name
-    /// are its own, so those keys are refused with every other key that is not an option.
-    /// </para>
-    /// <para>
-    /// The configuration is checked now, so a bad value fails the registration rather than the first request that needs
-    /// a pool (the exceptions below, naming the key and the value). The final options (configuration, then every
-    /// <c>Configure</c> and <c>PostConfigure</c>) are validated when a host starts, or else when the provider is first
-    /// resolved, and an out-of-range option then throws <see cref="OptionsValidationException"/>.
-    /// </para>
+    /// The keys are the options' names (for example <c>"MaximumRetained": 64</c>), bound by the binder's source generator;
+    /// each pool's <see cref="StripedObjectPoolOptions.DisposeItems"/> and name are its own, so those keys are refused. The
+    /// configuration is checked now; the final options are validated when a host starts or the provider is first
+    /// resolved (<see cref="OptionsValidationException"/> then).
     /// </remarks>
     /// <param name="services">The service collection.</param>
     /// <param name="configuration">The section that holds the options, for example <c>configuration.GetSection("ObjectPools")</c>.</param>
@@ -119,17 +112,12 @@ public static class StripedObjectPoolServiceCollectionExtensions
     /// the named <see cref="PooledServiceOptions"/> of <typeparamref name="TService"/>.
     /// </summary>
     /// <remarks>
-    /// <para>
-    /// The options are named <c>typeof(TService).FullName</c>, as Microsoft's <c>AddPooled</c> names its own, and every
-    /// <c>Configure</c>, <c>PostConfigure</c> and configuration under that name applies. They are read and validated once,
-    /// when the host starts or the pool is first resolved (an option out of range throws <see cref="OptionsValidationException"/> then).
-    /// </para>
-    /// <para>
-    /// Instances are created by the container's activator and owned by the pool, which disposes them (and is disposed with
-    /// the container) when <typeparamref name="TImplementation"/> is <see cref="IDisposable"/>, unlike Microsoft's
-    /// <c>AddPooled</c>. A returned <see cref="IResettable"/> instance is kept only if it resets. Registering a service
-    /// again replaces its pool; every <paramref name="configure"/> given for it applies, in order.
-    /// </para>
+    /// The options are named <c>typeof(TService).FullName</c>, as Microsoft's <c>AddPooled</c> names its own, and are
+    /// validated once, when the host starts or the pool is first resolved. Instances are created by the container's
+    /// activator and owned by the pool, which disposes them (and is disposed with the container) when
+    /// <typeparamref name="TImplementation"/> is <see cref="IDisposable"/>, unlike <c>AddPooled</c>. A returned
+    /// <see cref="IResettable"/> is kept only if it resets. Registering again replaces the pool; every
+    /// <paramref name="configure"/> applies, in order.
     /// </remarks>
     /// <typeparam name="TService">The type the pool hands out.</typeparam>
     /// <typeparam name="TImplementation">The type the pool creates.</typeparam>
@@ -158,15 +146,8 @@ public static class StripedObjectPoolServiceCollectionExtensions
     /// <paramref name="configuration"/>.
     /// </summary>
     /// <remarks>
-    /// <para>
-    /// <c>services.Configure&lt;PooledServiceOptions&gt;(typeof(TService).FullName, configuration)</c>, source-generated;
-    /// its one key is <c>MaximumRetained</c>. Everything else is as with
-    /// <see cref="AddStripedPooled{TService, TImplementation}(IServiceCollection, Action{PooledServiceOptions}?)"/>.
-    /// </para>
-    /// <para>
-    /// The configuration is checked now, and nothing is registered when it fails (the exceptions below, naming the key
-    /// and the value); the final options are validated when the host starts or the pool is first resolved.
-    /// </para>
+    /// Its one key is <c>MaximumRetained</c>. The configuration is checked now, and nothing is registered when it fails;
+    /// otherwise as <see cref="AddStripedPooled{TService, TImplementation}(IServiceCollection, Action{PooledServiceOptions}?)"/>.
     /// </remarks>
     /// <typeparam name="TService">The type the pool hands out.</typeparam>
     /// <typeparam name="TImplementation">The type the pool creates.</typeparam>

@@ -10,39 +10,10 @@ namespace NativePool;
 /// holds, including what other live threads have parked, with each item discarded exactly once.
 /// </content>
 /// <remarks>
-/// <para>
-/// The problem. A thread's slot and magazine are filled and emptied by their owner with plain loads and stores (that is
-/// what makes the hot path cheap), while <see cref="Shutdown"/> must empty every thread's tier from its own thread with
-/// exchanges. An owner that read its slot just before the exchange and clears it just after holds the same item the
-/// shutdown took; an owner that stores into its slot just after the exchange leaves an item the shutdown never saw.
-/// </para>
-/// <para>
-/// The protocol. <see cref="Shutdown"/> (1) publishes the shutdown state with a compare-exchange, (2) calls
-/// <see cref="Interlocked.MemoryBarrierProcessWide"/>, (3) drains the stripes and every thread's slots and magazines.
-/// The pool's facade re-reads <see cref="IsShutDown"/> after every engine rent and return. The process-wide barrier
-/// interrupts every other thread at some instruction P: everything it stored before P is visible to the drains in (3),
-/// and every load it makes after P sees the mark from (1). So for an owner's slot operation followed by its re-check:
-/// either the re-check ran before P, so the slot stores did too and the drain sees the slot as the owner left it; or
-/// the re-check runs after P, sees the mark, and the owner takes the slow path: a rent hands its item to nobody
-/// (<see cref="RentRacedShutdown"/> discards it and the facade throws), a return drains again
-/// (<see cref="ReturnRacedShutdown"/>, which issues the barrier itself). Every drainer issues the barrier after the mark
-/// and before draining, so the argument holds for each of them.
-/// </para>
-/// <para>
-/// Exactly once. In that ambiguous window one item can reach two discarders (a drain and an owner's slow path, or two
-/// drains). After the mark every discard goes through a weak reference set, so each item is discarded once, and
-/// counted (as trimmed) once, by whichever discarder claims it first: a raced rent whose item no drain saw counts it
-/// itself, and one whose item a drain also took leaves the count to the drain. This holds for pools without a discard
-/// callback too, so their statistics come out exact. Exceptions thrown by the discard (an object's <c>Dispose</c>) are
-/// collected so one failing item does not leave the others undiscarded, and rethrown as an
-/// <see cref="AggregateException"/> by the call that drained them. The set exists only in a shut-down pool; the fast
-/// path pays only the facade's re-check, a plain load of a field written once.
-/// </para>
-/// <para>
-/// Trimming takes from another live thread's tier only under its own protocol (the owner proven outside its operation,
-/// see <c>StripedPool.Trim</c>), and a thread that dies gives its parked items to its cache's finalizer, which no owner
-/// can race. So with or without shutdown, a discard never runs on an item an owner may be handing out.
-/// </para>
+/// The owner fills and empties its slot and magazine with plain loads and stores, so an owner racing the drain's
+/// exchanges could hand out an item the shutdown took, or park one it never saw. Hence mark, process-wide barrier, drain,
+/// and the facade's re-check of <see cref="IsShutDown"/> after every engine rent and return; after the mark every discard
+/// goes through a weak set, so each item is discarded and counted once. The argument is in docs/design.md, "Shutdown".
 /// </remarks>
 internal sealed partial class StripedPool<T>
 {

@@ -19,14 +19,9 @@ internal sealed partial class StripedPool<T>
     internal long TiersReclaimed => Volatile.Read(ref _tiersReclaimed);
 
     /// <summary>
-    /// One trim pass: items untouched for the trim age (a quarter of it under medium memory pressure) go from the cold
-    /// end of each stripe, half at a time, and a thread that has not used the pool for half that age loses everything
-    /// parked in its slots and magazines (its tier is out of every other thread's reach, so it is held to a shorter
-    /// age, as the runtime's shared pool holds its thread-local arrays). Under high pressure or when
-    /// <paramref name="releaseAll"/> is set, every stripe is emptied and so is every thread's tier that is not inside an
-    /// operation at that moment. Threads that are using the pool are asked to empty their magazines into the stripes on
-    /// their next slow-path operation. Never runs on a rent or return. A timer or gen-2 pass skips when another pass is
-    /// running; <paramref name="releaseAll"/> waits for it.
+    /// One trim pass, as docs/design.md ("Trimming") describes: aged items from the cold end of each stripe, and the
+    /// tiers of threads idle for half the trim age; everything outside an operation under high pressure or when
+    /// <paramref name="releaseAll"/> is set. A timer or gen-2 pass skips while another runs; <paramref name="releaseAll"/> waits.
     /// </summary>
     /// <remarks>
     /// <para>

@@ -90,25 +90,11 @@ internal sealed class StripedPoolSettings
 
     /// <summary>
     /// The settings of a pool in size classes (arrays, array-backed buffers or native blocks): each class keeps at most
-    /// <c>clamp(budget / (stripes × item bytes), 1, itemsPerStripe)</c> items per stripe. The one budget rule of every
-    /// size-class pool.
+    /// <c>clamp(budget / (stripes × item bytes), 1, itemsPerStripe)</c> items per stripe, the one budget rule of every
+    /// size-class pool. The arguments are the properties of the same names, with 0 for <see cref="DefaultStripeCount"/>
+    /// and for <c>max(32, 1024 / stripes)</c> items per stripe; a <paramref name="sideEffectingDiscard"/> (native memory
+    /// is freed) means no magazines.
     /// </summary>
-    /// <param name="classCount">Size classes.</param>
-    /// <param name="itemBytes">The bytes one item of class c holds.</param>
-    /// <param name="stripeCount">Stripes; 0 for <see cref="DefaultStripeCount"/>.</param>
-    /// <param name="itemsPerStripe">Capacity cap per stripe; 0 for <c>max(32, 1024 / stripes)</c>.</param>
-    /// <param name="retainedBytesPerClass">The byte budget of one class across all stripes.</param>
-    /// <param name="trimmingEnabled">Whether the pool trims itself.</param>
-    /// <param name="trimInterval">The idle timer's period.</param>
-    /// <param name="trimAge">How long items stay untouched before trimming takes them.</param>
-    /// <param name="clock">The trim clock, or null for the system's.</param>
-    /// <param name="pressure">The memory-pressure source, or null for the GC's.</param>
-    /// <param name="sideEffectingDiscard">
-    /// Whether discarding an item has a side effect (native memory is freed): then threads keep no magazines.
-    /// </param>
-    /// <param name="threadSlotTokens">How many threads may park items in their slots; -1 for every thread.</param>
-    /// <param name="kind">What the pool hands out (<see cref="Kind"/>).</param>
-    /// <param name="name">The pool's name (<see cref="Name"/>).</param>
     public static StripedPoolSettings ForSizeClasses(
         int classCount,
         Func<int, long> itemBytes,

@@ -9,12 +9,9 @@ namespace NativePool;
 /// gives an <see cref="ArrayScope{T}"/>, whose copies all live on one thread, so its dispose needs no atomic instruction.
 /// </summary>
 /// <remarks>
-/// The lease is a struct and allocates nothing. Copies of a lease share one generation token, so whichever copy is
-/// disposed first returns the array and every other dispose (a second dispose, a copy's dispose, a dispose long after
-/// the array went to another renter) does nothing. After the first dispose <see cref="IsActive"/> is false and
-/// <see cref="Span"/>, <see cref="Memory"/> and <see cref="Array"/> throw <see cref="ObjectDisposedException"/> on every
-/// copy (a <see cref="Memory{T}"/> or span taken before the dispose still points at the array, which may belong to
-/// another renter by then).
+/// A struct that allocates nothing. Copies share one generation token: the first dispose of
+/// any copy returns the array, every other does nothing, and afterwards <see cref="Span"/>, <see cref="Memory"/> and
+/// <see cref="Array"/> throw <see cref="ObjectDisposedException"/> (a span or memory taken before is not checked).
 /// </remarks>
 /// <typeparam name="T">The element type.</typeparam>
 [StructLayout(LayoutKind.Auto)]

@@ -10,26 +10,14 @@ namespace NativePool;
 /// </summary>
 /// <remarks>
 /// <para>
-/// A <see langword="ref"/> struct: it allocates nothing and cannot be boxed, captured by a lambda, stored in a field of
-/// a class or kept across an <see langword="await"/>, so it lives on the thread that rented it, and costs what a
-/// hand-written <c>try</c>/<c>finally</c> around <c>Rent</c> and <c>Return</c> costs. The first <see cref="Dispose"/>
-/// returns the array and empties the scope; a second <see cref="Dispose"/> of the same variable does nothing.
+/// A <see langword="ref"/> struct: it allocates nothing, lives on the renting thread and costs what a hand-written
+/// <c>try</c>/<c>finally</c> costs. The first <see cref="Dispose"/> returns the array and empties the scope; after it,
+/// <see cref="IsActive"/> is false and <see cref="Span"/> and <see cref="Array"/> throw <see cref="ObjectDisposedException"/>.
 /// </para>
 /// <para>
-/// Copies. A copy of a scope (assigned to another variable, passed by value, returned from a <see langword="using"/>
-/// declaration) would return the array a second time when it is disposed too. The NativePool analyzers report every
-/// copy as error NP0012 at compile time, so the default build has none and pays nothing for them at run time. A pool
-/// in guarded mode (<see cref="StripedArrayPoolOptions.Guarded"/>, the process switch, or leak tracking) checks at run time as well:
-/// each scope then has a number no other scope of its thread ever had, kept in the thread's ledger of live scopes
-/// while the scope lives; whichever copy is disposed first removes it and returns the array, and every other dispose
-/// finds it gone and does nothing, while <see cref="Span"/> and <see cref="Array"/> throw on every copy after the first
-/// dispose. All copies are on one thread, so that is a plain compare and store, not an atomic instruction.
-/// </para>
-/// <para>
-/// After <see cref="Dispose"/>, <see cref="IsActive"/> is false and <see cref="Span"/> and <see cref="Array"/> throw
-/// <see cref="ObjectDisposedException"/>, as on every lease type of NativePool. For a lease that must outlive the method
-/// (stored, awaited across, used as <see cref="Memory{T}"/>, disposed from any copy on any thread), use
-/// <see cref="StripedArrayPool{T}.RentLease"/>.
+/// A copy would return the array again: the analyzers report every copy as error NP0012, and a guarded (or leak-tracking)
+/// pool also checks at run time through the thread's ledger of live scopes, so only the first dispose of any copy
+/// returns. To outlive the method, use <see cref="StripedArrayPool{T}.RentLease"/>.
 /// </para>
 /// </remarks>
 /// <typeparam name="T">The element type.</typeparam>

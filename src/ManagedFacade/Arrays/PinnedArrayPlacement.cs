@@ -11,22 +11,15 @@ namespace NativePool;
 /// </summary>
 /// <remarks>
 /// <para>
-/// The runtime offers no aligned managed allocation, but the pinned object heap hands out memory in address order at
-/// the end of its region: an array allocated right after a small filler array lands where the filler ends. So a
-/// placement allocates a zero-length probe to learn where the heap will put the next object, a filler sized to move
-/// that point to an aligned data address, then the array, and checks the result. Nothing depends on the heap behaving
-/// so: an array that lands elsewhere (reused free space after a full collection, or another thread's pinned allocation
-/// between the steps) is kept alive while the next attempt starts from the address just past it, so each attempt
-/// uses up the free space that defeated the one before; after <see cref="MaximumAttempts"/> attempts the last array is
-/// used as it is (correct, only not placed) and counted in <see cref="Misplaced"/>.
+/// The pinned object heap hands out memory in address order at the end of its region, so a placement allocates a
+/// zero-length probe to learn where the next object goes, a filler that moves that point to an aligned data address,
+/// then the array, and checks the result. An array that lands elsewhere is kept alive while the next attempt starts
+/// just past it; after <see cref="MaximumAttempts"/> the last is used as it is and counted in <see cref="Misplaced"/>.
+/// One lock serialises the engine's placements (taken only on a miss that allocates).
 /// </para>
 /// <para>
-/// One lock serialises the engine's own placements, so two pool misses on different threads never interleave their
-/// steps. It is taken only on a miss that allocates, beside the runtime's own lock for pinned allocations.
-/// </para>
-/// <para>
-/// The arithmetic assumes a 64-bit process (an array's data 16 bytes after its method-table pointer, 24 bytes of
-/// header and length per array, sizes rounded up to 8); a 32-bit process allocates without placement.
+/// The arithmetic assumes a 64-bit process (data 16 bytes after the method-table pointer, 24 bytes of header and length,
+/// sizes rounded up to 8); a 32-bit process allocates without placement.
 /// </para>
 /// </remarks>
 internal static class PinnedArrayPlacement

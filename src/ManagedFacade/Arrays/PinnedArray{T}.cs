@@ -7,21 +7,10 @@ namespace NativePool;
 /// boundary; reference-holding ones ordinarily.
 /// </summary>
 /// <remarks>
-/// <para>
-/// <b>Why placement.</b> Arrays the pool creates on the pinned object heap never move, so the distance between any two
-/// of them, modulo the 4 KiB page, is fixed for the life of the process. Left to the heap, pinned arrays allocated one
-/// after another sit 24 bytes further into their page than the one before (the array header), and some processors copy
-/// between two buffers at such a distance many times slower than at a multiple of 64 (glibc copies from a few KiB up
-/// with <c>rep movsb</c>, whose speed on some AMD EPYC parts depends on that distance). Every pinned array of at least
-/// <see cref="PinnedArrayPlacement.MinimumPlacedBytes"/> bytes therefore starts its data on a 64-byte boundary, which
-/// makes the distance between any two pooled buffers (arrays and native blocks alike) a multiple of 64.
-/// </para>
-/// <para>
-/// <b>Cost.</b> Only a pool miss allocates; placement adds a probe and a filler (under 128 bytes together) that become
-/// garbage at once, plus one lock held across those allocations (the runtime takes its own lock for every pinned
-/// allocation anyway). Where the heap defeats an attempt, that attempt's array becomes garbage too (at most
-/// <see cref="PinnedArrayPlacement.MaximumAttempts"/> − 1 of them). <see cref="PinnedArrayPlacement"/> says how.
-/// </para>
+/// Every pinned array of at least <see cref="PinnedArrayPlacement.MinimumPlacedBytes"/> bytes starts its data on a
+/// 64-byte boundary, so the distance between any two pooled buffers (native blocks included) is a multiple of 64, where
+/// <c>rep movsb</c> copies run at full speed on every processor: why and at what cost is in docs/design.md, "Where a
+/// pooled array sits"; how, in <see cref="PinnedArrayPlacement"/>.
 /// </remarks>
 internal static class PinnedArray<T>
 {

@@ -32,23 +32,19 @@ public sealed class StripedArrayPoolOptions : StripedPoolOptions
     public bool ClearOnReturn { get; set; }
 
     /// <summary>
-    /// Clear arrays whose elements hold references (<c>object</c>, classes, structs with references) whenever the pool
-    /// keeps them, so a pooled array never keeps objects alive. Default false, as in <see cref="System.Buffers.ArrayPool{T}"/>:
-    /// only <c>clearArray: true</c> clears. Turning it on costs one pass over the array per return (O(length)) and frees
-    /// the caller from remembering <c>clearArray: true</c>; leaving it off keeps objects referenced by pooled arrays alive
-    /// until the array is rented and overwritten, or trimmed. No effect for unmanaged element types.
+    /// Clear arrays whose elements hold references whenever the pool keeps them, so a pooled array never keeps objects
+    /// alive, at one pass over the array per return. Default false, as in <see cref="System.Buffers.ArrayPool{T}"/>: only
+    /// <c>clearArray: true</c> clears. No effect for unmanaged element types.
     /// </summary>
     public bool ClearReferencesOnReturn { get; set; }
 
     /// <summary>
     /// Guarded mode: track every rented array and detect double returns while the array is still in the pool, returns
-    /// of arrays this pool never handed out, and (for unmanaged elements, by filling returned arrays with a poison
-    /// pattern checked on the next rent) writes after return; each is handled per <see cref="MisusePolicy"/>. A stale
-    /// return, made after someone else rented the same array again, looks like that renter's and is not detected; only
-    /// leases (<see cref="StripedArrayPool{T}.RentLease"/>, <see cref="StripedArrayPool{T}.RentScoped(int, bool)"/>) rule it out.
-    /// A debugging aid: every rent and return takes a lock and touches the whole array. The AppContext switch
-    /// <c>NativePool.Guarded</c> or the environment variable <c>NATIVEPOOL_GUARDED=1</c> turns it on for every pool of
-    /// the process. Default false.
+    /// of arrays this pool never handed out, and (for unmanaged elements, by a poison pattern checked on the next rent)
+    /// writes after return; each is handled per <see cref="MisusePolicy"/>. Stale returns are not detected (see
+    /// <see cref="StripedArrayPool{T}"/>). A debugging aid: every rent and return takes a lock and touches the whole
+    /// array. The AppContext switch <c>NativePool.Guarded</c> or <c>NATIVEPOOL_GUARDED=1</c> turns it on for every pool
+    /// of the process. Default false.
     /// </summary>
     public bool Guarded { get; set; }
 

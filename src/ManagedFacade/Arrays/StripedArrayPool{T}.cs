@@ -32,13 +32,9 @@ namespace NativePool;
 /// with <c>clearArray: true</c>, or always when <see cref="StripedArrayPoolOptions.ClearReferencesOnReturn"/> is on.
 /// </para>
 /// <para>
-/// Concurrency: a rent or return on a thread first uses that thread's slot for the size class (plain loads and stores,
-/// no shared cache line), then the stripe of the current core, claimed with one compare-and-swap, then the nearest other
-/// stripes; stripes other threads hold are retried for a few bounded rounds (spin, then yield) before it allocates or
-/// drops, and a claim holder never blocks. The inlined part is only the slot: <see cref="Shared"/> reaches its
-/// slots through a thread-static field of its own, an independent pool through a per-thread memo of the last
-/// independent pool used (checked against its owner). Idle arrays are released after gen-2 GCs, on a timer, and at once
-/// under high memory pressure, those parked by threads that stopped renting included (see the engine's trim protocol).
+/// Concurrency: the engine's (a thread's own slot, then the current core's stripe, claimed with one compare-and-swap,
+/// then the nearest others); only the slot is inlined. Idle arrays are released after gen-2 GCs, on a timer, and at once
+/// under high memory pressure.
 /// </para>
 /// </remarks>
 /// <typeparam name="T">The element type.</typeparam>
@@ -108,11 +104,9 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     /// <see cref="InvalidOperationException"/> with <paramref name="rejection"/>.
     /// </summary>
     /// <remarks>
-    /// Built without reading any process setting. It never subscribes to observation, so its inlined paths stay closed
-    /// (<see cref="_rentLimit"/> and <see cref="_returnClasses"/> 0) and every operation reaches the misses, which throw:
-    /// the fast paths of a working pool pay nothing for it, and <see cref="Shared"/> stays a plain load of a
-    /// <c>static readonly</c> field (a getter with a null check makes the JIT lose the pool's exact type where it is
-    /// used as an <see cref="ArrayPool{T}"/>, and with it the devirtualized, inlined rent).
+    /// It never subscribes to observation, so its inlined limits stay 0 and every operation reaches the throwing misses:
+    /// working pools pay nothing, and <see cref="Shared"/> stays a plain load of a <c>static readonly</c> field (a getter
+    /// with a null check loses the exact type, and with it the devirtualized, inlined rent).
     /// </remarks>
     private StripedArrayPool(string rejection)
     {
@@ -150,16 +144,12 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
 
     /// <summary>The process-wide pool: the same engine and fast path as <see cref="Create()"/> instances.</summary>
     /// <remarks>
-    /// A double return it sees (the array is still the thread's or the stripe's most recent) is handled by the
-    /// process-wide policy: the runtime setting <c>NativePool.SharedDoubleReturnPolicy</c> or else the environment
-    /// variable <c>NATIVEPOOL_SHARED_DOUBLE_RETURN</c>, <c>Throw</c>, <c>Report</c> or <c>Ignore</c>, read once when the
-    /// first shared array pool is created. The default is <see cref="PoolMisusePolicy.Report"/>: the array is kept once
-    /// and the <c>DoubleReturn</c> event is written, with no exception, so code moved from <c>ArrayPool&lt;T&gt;.Shared</c>
-    /// (which accepts a double return silently) does not start throwing. <c>Throw</c> is the setting for test runs. Any
-    /// other non-empty value is refused: every rent and return on <see cref="Shared"/> throws
-    /// <see cref="InvalidOperationException"/> naming the setting and the value (pools from
-    /// <see cref="Create(StripedArrayPoolOptions)"/> do not read it and work). A malformed retained-bytes limit or guarded
-    /// switch does the same here, and fails every pool's creation.
+    /// A double return it sees is handled by the process-wide policy, read once: the runtime setting
+    /// <c>NativePool.SharedDoubleReturnPolicy</c> or else the environment variable <c>NATIVEPOOL_SHARED_DOUBLE_RETURN</c>,
+    /// <c>Throw</c>, <c>Report</c> (the default: the array is kept once and the <c>DoubleReturn</c> event written, as code
+    /// moved from <c>ArrayPool&lt;T&gt;.Shared</c> expects no exception) or <c>Ignore</c>. Any other value, or a malformed
+    /// retained-bytes limit or guarded switch, makes every rent and return on <see cref="Shared"/> throw
+    /// <see cref="InvalidOperationException"/> naming the setting and the value.
     /// </remarks>
     public static new StripedArrayPool<T> Shared => s_shared;
 
@@ -202,15 +192,10 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     /// BCL overload gets a striped pool rather than the BCL's configurable one.
     /// </summary>
     /// <remarks>
-    /// The arguments map onto <see cref="StripedArrayPoolOptions"/> as follows. <see cref="StripedArrayPoolOptions.MaximumArrayLength"/>
-    /// is <paramref name="maxArrayLength"/> clamped to 16 … 2^30 (as the BCL clamps it), then rounded up to a power of
-    /// two as always. The stripes are the default stripe count, lowered to the largest power of two not above
-    /// <paramref name="maxArraysPerBucket"/>; <see cref="StripedPoolOptions.ItemsPerStripe"/> is
-    /// <paramref name="maxArraysPerBucket"/> divided by the stripes, rounded up (at most 65 536), so the stripes of a
-    /// size class keep at least <paramref name="maxArraysPerBucket"/> arrays (at most one per stripe more);
-    /// <see cref="StripedPoolOptions.MaximumRetainedBytesPerSizeClass"/> is unbounded, as the BCL has no byte budget.
-    /// Every other option keeps its default (trimming on). As with every striped pool, each thread that uses the pool
-    /// may also park one array per size class in its own slot, on top of the stripes.
+    /// <see cref="StripedArrayPoolOptions.MaximumArrayLength"/> is <paramref name="maxArrayLength"/> clamped to 16 … 2^30
+    /// (as the BCL clamps it); the stripes are the default count lowered to the largest power of two not above
+    /// <paramref name="maxArraysPerBucket"/>, each keeping <paramref name="maxArraysPerBucket"/> divided by the stripes,
+    /// rounded up (at most 65 536); the byte budget is unbounded, as the BCL has none. Each thread's slots come on top.
     /// </remarks>
     /// <param name="maxArrayLength">The largest array length to keep; more than 0.</param>
     /// <param name="maxArraysPerBucket">The arrays to keep per size class; more than 0.</param>
@@ -258,21 +243,17 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public override void Return(T[] array, bool clearArray = false) => Return(array, clearArray, CurrentCache());
 
-    /// <summary>This pool's cache on the calling thread if the inlined paths may use it, else null (they then miss).</summary>
-    /// <remarks>
-    /// <see cref="Shared"/> reads its own thread static; the compare is with a constant, and folds away where the JIT
-    /// knows the receiver. An independent pool reads the thread's one-entry memo, if the memo's owner is its own
-    /// (<see cref="FacadeThreadCache{TItem}"/>).
-    /// </remarks>
+    /// <summary>
+    /// This pool's cache on the calling thread if the inlined paths may use it, else null (they then miss):
+    /// <see cref="Shared"/>'s own thread static, or the thread's one-entry memo (<see cref="FacadeThreadCache{TItem}"/>).
+    /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal ThreadCache<T[]>? CurrentCache() => FacadeThreadCache<T[]>.Current(ReferenceEquals(this, s_shared), _owner);
 
-    /// <summary>The rent, with this pool's cache on the calling thread already read (<see cref="CurrentCache"/>).</summary>
-    /// <remarks>
-    /// The inlined path is one compare that also folds the observation state (<see cref="_rentLimit"/> is 0 while anybody
-    /// observes) and the thread tier's take (<see cref="ThreadCache{T}.TryTake"/>), nothing else. An empty slot, an
-    /// uncommon length, events, guards go out of line to <see cref="RentMiss"/>.
-    /// </remarks>
+    /// <summary>
+    /// The rent, with this pool's cache on the calling thread already read: one compare (<see cref="_rentLimit"/> folds
+    /// the observation state) and the slot's take inlined, everything else in <see cref="RentMiss"/>.
+    /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal T[] Rent(int minimumLength, ThreadCache<T[]>? cache)
     {
@@ -288,12 +269,10 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
         return RentMiss(minimumLength, cache);
     }
 
-    /// <summary>The return, with this pool's cache on the calling thread already read (<see cref="CurrentCache"/>).</summary>
-    /// <remarks>
-    /// The inlined path parks the array in its class's empty slot; the class compare also folds the observation state
-    /// and clearing (<see cref="_returnClasses"/> is 0 then). A taken slot, an uncommon array, a null, clearing, events
-    /// and guards go out of line to <see cref="ReturnMiss"/>.
-    /// </remarks>
+    /// <summary>
+    /// The return, with the cache already read: parks the array in its class's empty slot (<see cref="_returnClasses"/>
+    /// folds observation and clearing), everything else in <see cref="ReturnMiss"/>.
+    /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal void Return(T[]? array, bool clearArray, ThreadCache<T[]>? cache)
     {
@@ -415,11 +394,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     /// <param name="clearOnReturn">Clear the array when the scope returns it.</param>
     /// <returns>A scope whose <see cref="ArrayScope{T}.Length"/> is <paramref name="minimumLength"/>; disposing it (or any copy) returns the array once.</returns>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="minimumLength"/> is negative.</exception>
-    /// <remarks>
-    /// The scope is a <see langword="ref"/> struct: it cannot be boxed, captured or kept across an <see langword="await"/>,
-    /// so every copy of it lives on the renting thread, and the check that makes copies return once needs no atomic
-    /// instruction. For <see cref="Memory{T}"/> or asynchronous use, rent with <see cref="RentLease"/>.
-    /// </remarks>
+    /// <remarks>A <see langword="ref"/> struct, so every copy stays on this thread; for <see cref="Memory{T}"/> or asynchronous use, rent with <see cref="RentLease"/>.</remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public ArrayScope<T> RentScoped(int minimumLength, bool clearOnReturn = false)
     {
@@ -441,10 +416,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     /// <param name="clearOnReturn">Clear the array when the lease returns it.</param>
     /// <returns>A lease whose <see cref="ArrayLease{T}.Length"/> is <paramref name="minimumLength"/>.</returns>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="minimumLength"/> is negative.</exception>
-    /// <remarks>
-    /// Copies of the lease may be disposed on different threads at once: an atomic generation check lets exactly one
-    /// of them return the array.
-    /// </remarks>
+    /// <remarks>Copies may be disposed on different threads at once: an atomic generation check lets exactly one return the array.</remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public ArrayLease<T> RentLease(int minimumLength, bool clearOnReturn = false)
     {

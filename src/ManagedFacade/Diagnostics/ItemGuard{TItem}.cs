@@ -15,13 +15,9 @@ namespace NativePool;
 /// </summary>
 /// <remarks>
 /// A debug mode: one lock around a reference-keyed dictionary per rent and return, and a stack trace per rent when
-/// stacks are kept. Items are told apart by reference, never by their own <see cref="object.Equals(object)"/>. The
-/// items ever handed out are remembered weakly (a <see cref="ConditionalWeakTable{TKey, TValue}"/>), so a dropped or
-/// trimmed item can still be collected; the outstanding ones are held strongly until they come back, so
-/// <see cref="GetLeaks"/> can name them. <see cref="ArrayGuard{T}"/> adds the poison pattern of unmanaged arrays.
-/// The guard knows whether an item is out, not who holds it: a bare reference carries no identity of its rent, so a
-/// stale return (after the item was rented again by someone else) is taken for the holder's and accepted. Leases,
-/// which carry a token per rent, are what rule that out.
+/// stacks are kept. Items ever handed out are remembered weakly (a <see cref="ConditionalWeakTable{TKey, TValue}"/>), so
+/// dropped items can be collected; outstanding ones are held until they come back, for <see cref="GetLeaks"/>. A stale
+/// return looks like the current holder's and is accepted: only leases rule it out.
 /// </remarks>
 /// <typeparam name="TItem">The pooled item: an array, an object.</typeparam>
 internal sealed class ItemGuard<TItem>

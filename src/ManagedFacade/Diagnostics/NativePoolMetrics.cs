@@ -11,29 +11,11 @@ namespace NativePool;
 /// observes them (nothing is counted on a rent or return).
 /// </summary>
 /// <remarks>
-/// <para>
-/// Instruments, named and tagged as the runtime's own meters are (lowercase dotted names, the unit in the instrument's
-/// unit, namespaced tags): <c>nativepool.allocated</c>, <c>nativepool.dropped</c>, <c>nativepool.trimmed</c> (counters,
-/// <c>{item}</c>), <c>nativepool.misuses</c> (counter, <c>{misuse}</c>: <see cref="PoolStatistics.Misuses"/>, so a
-/// double return reported only as an event is still seen where events are off, as under Native AOT), <c>nativepool.pooled</c>, <c>nativepool.outstanding</c> (up-down counters, <c>{item}</c>),
-/// <c>nativepool.memory.pooled</c> (up-down counter, <c>By</c>) and, for pools with size classes,
-/// <c>nativepool.size_class.pooled</c> (up-down counter, <c>{item}</c>, only for the classes that hold something, tagged
-/// <c>nativepool.size_class</c>: the bytes one item of the class holds). For stream managers,
-/// <c>nativepool.stream.memory.in_use</c> and <c>nativepool.stream.memory.free</c> (up-down counters, <c>By</c>, tagged
-/// <c>nativepool.stream.storage</c>: <c>block</c> or <c>buffer</c>). When a process-wide byte budget is set,
-/// <c>nativepool.budget.used</c> and <c>nativepool.budget.limit</c> (up-down counters, <c>By</c>, no tags) too.
-/// </para>
-/// <para>
-/// Every measurement is tagged <c>nativepool.pool.name</c>, <c>nativepool.pool.kind</c> (<c>array</c>, <c>memory</c>,
-/// <c>object</c>, <c>native</c> or <c>stream</c>) and <c>nativepool.pool.instance</c>, a number no other pool of the process has or
-/// had: two pools with one name (two unnamed pools of one type, Kestrel's pools) are two series each, never one
-/// series with two values. Sum over the instance tag for a name's total.
-/// </para>
-/// <para>
-/// The default meter is created with the first pool, so <c>dotnet-counters monitor --counters NativePool</c> sees it
-/// without any setup. Applications that use <see cref="IMeterFactory"/> call <see cref="CreateMeter(IMeterFactory)"/>
-/// and listen to that meter instead (listening to both reports every pool twice).
-/// </para>
+/// The instruments (counts, bytes, per size class, stream storage, the process budget) are listed in
+/// <c>docs/diagnostics.md</c>. Every measurement is tagged with the pool's name, kind and instance number, unique in the
+/// process, so two pools of one name are two series. The default meter is created with the first pool, so
+/// <c>dotnet-counters monitor --counters NativePool</c> sees it; applications that use <see cref="IMeterFactory"/> call
+/// <see cref="CreateMeter(IMeterFactory)"/> and listen to that meter instead (listening to both reports every pool twice).
 /// </remarks>
 public static class NativePoolMetrics
 {

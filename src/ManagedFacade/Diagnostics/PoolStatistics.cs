@@ -5,23 +5,14 @@ namespace NativePool;
 
 /// <summary>A snapshot of one pool's counters.</summary>
 /// <remarks>
-/// The hot path (a rent or return served by the calling thread's slot) writes nothing but the slot, so rents and
-/// returns are not counted. The counters are kept where the slow paths already pay (allocations, drops, trims, per
-/// thread, summed only when read) and <see cref="Outstanding"/> is derived from them and the items the pool holds:
-/// <c>Outstanding = Allocated − Pooled − Dropped − Trimmed</c>. Once no other thread rents or returns, a snapshot is
-/// exact, and <see cref="Outstanding"/> is the number of items callers hold. Trim passes, disposal and the clean-up of
-/// dead threads may run during the read: an item they move is counted in exactly one place, because the read is retried
-/// when one of them moved items while it read.
-/// <para>
-/// Which readings are approximate, and how far. The read visits the counters, the stripes and each thread's slots one
-/// after another, without stopping the threads that rent and return (stopping them would cost every rent a shared
-/// write). An item that moves during the read from a place already read to one not yet read (rented from a stripe and
-/// returned to another thread's slot, say) is counted twice, one moving the other way not at all, and a counter read
-/// early misses the operations after it. So while other threads use the pool, <see cref="Pooled"/> and
-/// <see cref="Outstanding"/> are each off by at most the number of rents, returns and creations made during the read, in
-/// either direction, and <see cref="IsConserved"/> can read false on correct code. Alert on it only in readings taken
-/// while the pool is quiet, or when <see cref="Outstanding"/> stays below zero over successive readings.
-/// </para>
+/// Rents and returns are not counted (a hit writes nothing but the thread's slot); the counters are kept on the slow
+/// paths and <c>Outstanding = Allocated − Pooled − Dropped − Trimmed</c>. Once no other thread rents or returns, a
+/// snapshot is exact, whatever trims, disposal or dead threads' clean-up run meanwhile (the read retries when they
+/// moved items). While other threads use the pool, the read does not stop them: an item that moves between places
+/// during the read can be counted twice or not at all, so <see cref="Pooled"/> and <see cref="Outstanding"/> are each
+/// off by at most the rents, returns and creations made during the read, and <see cref="IsConserved"/> can read false
+/// on correct code. Alert on it only in readings taken while the pool is quiet, or when <see cref="Outstanding"/> stays
+/// below zero over successive readings.
 /// </remarks>
 [StructLayout(LayoutKind.Auto)]
 public readonly record struct PoolStatistics

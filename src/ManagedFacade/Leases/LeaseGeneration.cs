@@ -10,12 +10,10 @@ namespace NativePool;
 /// half of.
 /// </summary>
 /// <remarks>
-/// Generations are 64-bit so that they never come round again: a token's moves by one per lease, a block's counts its
-/// leases, so either needs 2^64 leases for a lap, over 500 years at 10^9 leases a second. A 32-bit generation came
-/// round after 2^32 leases (minutes of one busy thread), and a stale copy of an old lease then matched the
-/// current one and ended it. Ends are compare-exchanges on the 64-bit word, atomic in every process; these helpers keep
-/// the other accesses whole too, so no torn read can match a generation the word never held. On a 64-bit process they
-/// compile to the plain load and store a 32-bit generation had.
+/// Generations are 64-bit so that they never come round: 2^64 leases of one token or block take over 500 years at
+/// 10^9 a second (a 32-bit one came round in minutes, and a stale copy then ended a current lease). Ends are
+/// compare-exchanges on the whole word; these helpers keep the other accesses whole too, so no torn read can match a
+/// generation the word never held. On a 64-bit process they compile to a plain load and store.
 /// </remarks>
 internal static class LeaseGeneration
 {

@@ -5,14 +5,12 @@ using System.Runtime.InteropServices;
 namespace NativePool;
 
 /// <summary>
-/// The one lease primitive of the scoped leases: a <see cref="LeaseToken"/> and the generation the lease was made in.
-/// Every copy of a lease carries the same handle, so whichever copy ends it first wins and every other end (a second
-/// dispose, a copy's dispose, a dispose long after the item went to another renter) finds the generation moved on.
+/// The one lease primitive of the scoped leases: a <see cref="LeaseToken"/> and the generation the lease was made in,
+/// carried by every copy, so the first end wins and every other finds the generation moved on.
 /// </summary>
 /// <remarks>
-/// The generation is 64-bit (see <see cref="LeaseToken"/>): a copy kept across any number of later leases of the token
-/// never matches one of them. A default handle (a default lease) is never active and never ends. Once ended, <see cref="IsActive"/> is false on
-/// every copy and <see cref="ThrowIfEnded"/> throws the lease types' one <see cref="ObjectDisposedException"/>.
+/// A default handle is never active and never ends. Once ended, <see cref="IsActive"/> is false on every copy and
+/// <see cref="ThrowIfEnded"/> throws the lease types' one <see cref="ObjectDisposedException"/>.
 /// </remarks>
 [StructLayout(LayoutKind.Auto)]
 internal readonly struct LeaseHandle : IEquatable<LeaseHandle>

@@ -8,12 +8,9 @@ namespace NativePool;
 /// the item; every other copy, and any later dispose, finds the generation moved on and does nothing.
 /// </summary>
 /// <remarks>
-/// Tokens are reused through a short per-thread free list, so leases allocate nothing in steady state. The list's head
-/// is the engine's opaque <see cref="ThreadCacheTable.SideExtension"/>, beside the cache table, so that a scope's rent, return and
-/// token share one thread-static base. A token is only
-/// put back after its generation has moved on, so a stale copy of an old lease can never match the token's new lease.
-/// The generation is 64-bit and moves by one per lease: it comes round only after 2^64 leases of one token (over 500
-/// years at 10^9 leases a second), so no stale copy, however old, matches a later lease (see <see cref="LeaseGeneration"/>).
+/// Tokens are reused through a short per-thread free list, whose head is the engine's opaque
+/// <see cref="ThreadCacheTable.SideExtension"/> (a scope's rent, return and token share one thread-static base). A token
+/// goes back only after its generation moved on, and the generation never comes round (<see cref="LeaseGeneration"/>).
 /// </remarks>
 internal sealed class LeaseToken
 {

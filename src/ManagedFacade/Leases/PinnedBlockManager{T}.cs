@@ -11,18 +11,11 @@ namespace NativePool;
 /// the generation of its current lease.
 /// </summary>
 /// <remarks>
-/// <para>
-/// <see cref="Generation"/> is the number of the current lease while the block is leased, and 0 while it is pooled.
-/// <see cref="Lease"/> numbers the next lease and publishes it with a plain store (the renter holds the block
-/// exclusively); <see cref="TryEndLease"/> puts 0 back with one compare-and-swap from the lease's own number, so of two
-/// ends of one lease (copies, racing threads) exactly one wins, and a stale lease never ends a newer one. Numbers are
-/// 64-bit and never repeat within a block before 2^64 leases (over 500 years at 10^9 leases a second), so a lease
-/// kept across any number of later leases of its block never matches one of them (see <see cref="LeaseGeneration"/>).
-/// </para>
-/// <para>
-/// As a memory manager: <see cref="GetSpan"/> and <see cref="Pin"/> throw <see cref="ObjectDisposedException"/> while
-/// the block is not leased, and <see cref="Pin"/> makes no GCHandle (the memory never moves).
-/// </para>
+/// <see cref="Generation"/> is the current lease's number while leased and 0 while pooled. <see cref="Lease"/> publishes
+/// the next number with a plain store (the renter holds the block alone); <see cref="TryEndLease"/> puts 0 back with one
+/// compare-and-swap from the lease's number, so exactly one end of a lease wins and a stale lease never ends a newer one
+/// (numbers never repeat: <see cref="LeaseGeneration"/>). <see cref="GetSpan"/> and <see cref="Pin"/> throw
+/// <see cref="ObjectDisposedException"/> while not leased; <see cref="Pin"/> makes no GCHandle.
 /// </remarks>
 /// <typeparam name="T">The element type of the current lease's views.</typeparam>
 internal abstract unsafe class PinnedBlockManager<T> : MemoryManager<T>

@@ -9,11 +9,9 @@ namespace NativePool;
 /// lease. It is the counterpart of <see cref="LeaseHandle"/> for items that carry their own generation stamp.
 /// </summary>
 /// <remarks>
-/// The generation lives on the block, not in a <see cref="LeaseToken"/>, because the block is itself a
-/// <see cref="System.Buffers.MemoryManager{T}"/>: the <see cref="Memory{T}"/> a lease hands out reaches the block with no
-/// lease in between, and the block must know on its own whether it is leased. A default lease is never active and never
-/// ends; once ended, <see cref="IsActive"/> is false on every copy and <see cref="Block"/> throws the lease types' one
-/// <see cref="ObjectDisposedException"/>.
+/// The generation lives on the block because the block is itself the <see cref="System.Buffers.MemoryManager{T}"/> a
+/// lease's <see cref="Memory{T}"/> reaches directly, so it must know on its own whether it is leased. Default and ended
+/// leases behave as <see cref="LeaseHandle"/>'s; <see cref="Block"/> throws once ended.
 /// </remarks>
 /// <typeparam name="TBlock">The block type.</typeparam>
 /// <typeparam name="T">The element type of the block's views.</typeparam>

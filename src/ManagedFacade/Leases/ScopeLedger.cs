@@ -10,28 +10,17 @@ namespace NativePool;
 /// </summary>
 /// <remarks>
 /// <para>
-/// A <see langword="ref"/> struct cannot leave its thread, so every copy of a scope is checked and ended on the thread
-/// that made it: the ledger is touched by that thread alone, with plain loads and stores of integers (no interlocked
-/// instruction, no write barrier).
+/// A <see langword="ref"/> struct cannot leave its thread, so the ledger is touched by that thread alone, with plain
+/// loads and stores. It is a power-of-two table of slots, each 0 (free) or the full number of the live scope whose low
+/// bits are its index: <see cref="IsLive"/> and <see cref="TryEnd"/> read one slot, whatever came before. A new scope
+/// takes the next number whose slot is free, so a long-lived scope is never disturbed; numbers are 64-bit and only grow,
+/// so a stale copy never matches a later scope.
 /// </para>
 /// <para>
-/// Slots. The ledger is a table of slots, a power of two of them; a slot is 0 (free) or holds the full number of the
-/// live scope whose number's low bits are the slot's index. <see cref="IsLive"/> and <see cref="TryEnd"/> read the one
-/// slot their number names, so they cost the same whatever the thread has begun, ended or abandoned before. A scope's
-/// number is the next one whose slot is free: numbers whose slot still holds a live scope are skipped (and never handed
-/// out), so a long-lived scope is never disturbed by any number of later scopes that end. Numbers are 64-bit and only
-/// grow, so a stale copy of an ended scope never matches a later scope (2^63 scopes take 292 years at 10^9 a second).
-/// </para>
-/// <para>
-/// No bound, and no eviction. A scope that is live stays live until one of its copies is disposed, whatever other code on
-/// the thread does: a correct recursion of any depth keeps every level's scope, and scopes that other code abandoned
-/// (let go out of scope without disposing) never end a correct component's scope. The table starts at 8 slots and
-/// doubles when the slow path finds it half full, so the slots a new number skips stay few. An abandoned scope keeps its
-/// slot for the life of the thread, 8 bytes beside the array it leaked, which never goes back to its pool. So that such
-/// leaks are seen, a doubling that leaves more than <see cref="LeakReportThreshold"/> scopes live on one thread raises a
-/// <see cref="NativePoolEventSource.Leak"/> event whose pool name is <see cref="LeakPoolName"/> and pool id -1 (the ledger
-/// serves the scopes of every pool of its thread), naming the thread and the count: once per doubling, so at most a few
-/// dozen in a thread's life.
+/// No bound and no eviction: a scope stays live until one of its copies is disposed, so a correct recursion of any depth
+/// keeps every level and abandoned scopes never end a correct one. The table starts at 8 slots and doubles when half
+/// full; a doubling that leaves more than <see cref="LeakReportThreshold"/> scopes live raises a
+/// <see cref="NativePoolEventSource.Leak"/> event (pool <see cref="LeakPoolName"/>, id -1) naming the thread and count.
 /// </para>
 /// </remarks>
 internal sealed class ScopeLedger

@@ -10,10 +10,9 @@ namespace NativePool;
 /// Disposing it returns the buffer once.
 /// </summary>
 /// <remarks>
-/// The lease is a struct and allocates nothing. It remembers the generation its owner had when it was rented, so a
-/// second dispose, a copy's dispose, or a dispose long after the buffer went to another renter does nothing: unlike a
-/// kept <see cref="IMemoryOwner{T}"/> reference, a stale lease can never return a newer renter's buffer. Its
-/// <see cref="Memory"/> and <see cref="Span"/> throw <see cref="ObjectDisposedException"/> once the lease has ended.
+/// A struct that allocates nothing and carries its owner's generation, so, unlike a kept <see cref="IMemoryOwner{T}"/>
+/// reference, a stale lease never returns a newer renter's buffer; its <see cref="Memory"/> and <see cref="Span"/>
+/// throw <see cref="ObjectDisposedException"/> once it has ended.
 /// </remarks>
 /// <typeparam name="T">The element type.</typeparam>
 [StructLayout(LayoutKind.Auto)]

@@ -10,19 +10,11 @@ namespace NativePool;
 /// one array on the pinned object heap. The engine pools these owners, so a rent allocates nothing.
 /// </summary>
 /// <remarks>
-/// <para>
-/// State. The generation (see <see cref="PinnedBlockManager{T}"/>) is the number of the current rent while the owner is
-/// rented and 0 while it is in the pool (or dropped), so of two threads that dispose the same owner at once exactly one
-/// returns it.
-/// </para>
-/// <para>
-/// Stale references. This object is reused by later renters, so a reference to it cannot tell a finished lease from
-/// the current one. It is therefore never handed out as the <see cref="IMemoryOwner{T}"/> of a rent unless the pool was
-/// created with <see cref="StripedMemoryPoolOptions.ReuseOwners"/>: <c>Rent</c> wraps it in a
-/// <see cref="RentedMemoryOwner{T}"/> made for that rent (which lets go of it on its first dispose), and
-/// <see cref="MemoryLease{T}"/> carries the generation and reaches the owner only through <see cref="GetMemory(long)"/>
-/// and <see cref="EndLease(long)"/>, so a stale handle or lease never touches a newer renter's buffer.
-/// </para>
+/// Its generation (see <see cref="PinnedBlockManager{T}"/>) is 0 while pooled. Being reused, it is never the
+/// <see cref="IMemoryOwner{T}"/> of a rent unless the pool reuses owners
+/// (<see cref="StripedMemoryPoolOptions.ReuseOwners"/>): <c>Rent</c> wraps it in a <see cref="RentedMemoryOwner{T}"/>, and
+/// <see cref="MemoryLease{T}"/> reaches it only through <see cref="GetMemory(long)"/> and <see cref="EndLease(long)"/>,
+/// so a stale handle or lease never touches a newer renter's buffer.
 /// </remarks>
 /// <typeparam name="T">The element type.</typeparam>
 internal sealed class PinnedMemoryOwner<T> : PinnedBlockManager<T>, IDisposable

@@ -11,11 +11,9 @@ namespace NativePool;
 /// the runtime's own per-rent owner).
 /// </summary>
 /// <remarks>
-/// The pooled owner (and its pinned array) is reused by later renters; this handle never is, and it is the only way to
-/// end its rent's lease. <see cref="Dispose"/> takes the reference out with one exchange, so of any number of disposes,
-/// on any threads, exactly one ends the lease and returns the buffer; afterwards the handle names nothing, so its
-/// <see cref="Memory"/> throws <see cref="ObjectDisposedException"/> and a further <see cref="Dispose"/> clears nothing
-/// but itself, however many later rents the buffer has had.
+/// The pooled owner is reused; this handle never is. <see cref="Dispose"/> takes the reference out with one exchange, so
+/// exactly one of any number of disposes, on any threads, returns the buffer; afterwards <see cref="Memory"/> throws
+/// <see cref="ObjectDisposedException"/> and <see cref="Dispose"/> does nothing.
 /// </remarks>
 /// <typeparam name="T">The element type.</typeparam>
 internal sealed class RentedMemoryOwner<T> : IMemoryOwner<T>

@@ -19,33 +19,20 @@ namespace NativePool;
 /// <c>Memory</c> throws <see cref="ObjectDisposedException"/>; further disposes are ignored, also when two threads race.
 /// </para>
 /// <para>
-/// Owners. Each buffer belongs for life to a pooled <see cref="MemoryManager{T}"/> bound to one pinned array of its
-/// size class (a power of two from 16 elements); the engine pools those managers, so the arrays are reused without a
-/// GC handle or a copy. What a renter holds must not be one of them: a reused object cannot tell a reference kept after
-/// <c>Dispose</c> from the reference its next renter holds (they are the same bits), so a late second <c>Dispose</c>
-/// would end the next renter's lease and two renters would share a buffer. Any scheme that hands out the same object
-/// twice has that flaw, and a steady state with no allocation hands out some object twice, so the two cannot both be
-/// had through <see cref="IMemoryOwner{T}"/>. The pool chooses safety: <see cref="Rent(int)"/> returns a small owner
-/// made for that rent (24 bytes, as the one <see cref="MemoryPool{T}.Shared"/> allocates per rent) whose only field is
-/// the pooled manager; its first <c>Dispose</c> takes that out with one exchange, so afterwards its <c>Memory</c> throws
-/// <see cref="ObjectDisposedException"/> and its <c>Dispose</c> does nothing, whoever holds the buffer now. For no
-/// allocation at all, use
-/// <see cref="RentLease(int)"/> (a struct lease that carries the generation, equally stale-safe), or create the pool
-/// with <see cref="StripedMemoryPoolOptions.ReuseOwners"/> where every owner is disposed exactly once.
+/// Owners. Each buffer belongs for life to a pooled <see cref="MemoryManager{T}"/> bound to one pinned array of its size
+/// class (a power of two from 16 elements). A reused object cannot tell a reference kept after <c>Dispose</c> from its
+/// next renter's, so a late second <c>Dispose</c> of a pooled owner would end the next renter's lease. Hence
+/// <see cref="Rent(int)"/> returns a small owner made for that rent (24 bytes, as <see cref="MemoryPool{T}.Shared"/>
+/// allocates per rent) whose first <c>Dispose</c> takes the pooled manager out with one exchange; after it,
+/// <c>Memory</c> throws and <c>Dispose</c> does nothing. For no allocation at all, use <see cref="RentLease(int)"/> (a
+/// struct lease carrying the generation, equally stale-safe), or <see cref="StripedMemoryPoolOptions.ReuseOwners"/>
+/// where every owner is disposed exactly once.
 /// </para>
 /// <para>
-/// Concurrency: the engine's. A rent or dispose first uses the calling thread's slot for the size class (plain loads
-/// and stores, reached as the array pool reaches its: <see cref="Shared"/> through a thread static of its own, an
-/// instance through a per-thread memo), then the current core's stripe (one compare-and-swap), then the nearest other
-/// stripes, retried for a few bounded rounds when other threads hold them. Ending a lease costs one uncontended atomic instruction (the handle's exchange, or the
-/// struct lease's compare-and-swap on the generation), which is what makes racing disposes safe.
-/// </para>
-/// <para>
-/// Disposal is the engine's one shutdown protocol (<see cref="StripedPool{T}.Shutdown"/>): every pooled buffer, in the
-/// stripes and in every thread's slots and magazines, is let go once. The pool re-reads the engine's mark after every
-/// engine rent and return, so a rent racing <see cref="MemoryPool{T}.Dispose()"/> throws
-/// <see cref="ObjectDisposedException"/> instead of handing out a buffer the shutdown let go, and a return racing it
-/// drains again instead of leaving the buffer parked in a disposed pool; the statistics stay exact either way.
+/// Concurrency and disposal: the engine's, as in <see cref="StripedArrayPool{T}"/>; ending a lease costs one
+/// uncontended atomic instruction, which makes racing disposes safe. <see cref="MemoryPool{T}.Dispose()"/> is the
+/// engine's shutdown (<see cref="StripedPool{T}.Shutdown"/>): a rent racing it throws
+/// <see cref="ObjectDisposedException"/>, a return racing it drains again, and the statistics stay exact.
 /// </para>
 /// </remarks>
 /// <typeparam name="T">The element type (unmanaged, so buffers can be pinned).</typeparam>

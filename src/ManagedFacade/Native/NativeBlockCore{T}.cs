@@ -9,27 +9,15 @@ namespace NativePool;
 /// </summary>
 /// <remarks>
 /// <para>
-/// The engine pools <see cref="NativeBlock{T}"/> headers like any other item; its discard callback frees the native
-/// memory, so a block returned past the budget or trimmed from a stripe is freed right there. A block parked in another
-/// live thread's slot is freed by a trim pass only once that thread is provably outside its rent (the engine's reclaim
-/// protocol, in <c>StripedPool.Trim</c>); otherwise by its own thread, by the cache's finalizer once the thread is gone,
-/// or by disposal.
+/// The engine's discard callback frees the native memory, so a block dropped past the budget, trimmed (from another live
+/// thread's slot only by the engine's reclaim protocol) or let go by disposal (<see cref="StripedPool{T}.Shutdown"/>) is
+/// freed there, exactly once; nothing a racing thread does can make the pool free a leased block.
 /// </para>
 /// <para>
-/// The thread's slot is inline, as the array pool's is: the core reaches this pool's cache on the calling thread through
-/// <see cref="FacadeThreadCache{TItem}"/>'s memo of the last pool of its block type the thread used (one thread static,
-/// checked against the pool's owner), so a rent and a return that hit the slot make no call into the engine and share
-/// one thread-static lookup. The memo is owner-checked for the shared pools too: <c>NativeBlockPool.Shared</c> and
-/// <c>NativeStructPool&lt;byte&gt;.Shared</c> hold the same block type, and a block must never be parked in the other
-/// pool's slot. A rent on the slot enters the cache's operation mark, as the engine's own rent does, so the idle-thread
-/// reclaim sees it; a return that fills an empty slot needs none. Every other rent and return goes through the engine,
-/// and afterwards publishes the thread's cache to the memo.
-/// </para>
-/// <para>
-/// Disposal is the engine's one shutdown protocol (<see cref="StripedPool{T}.Shutdown"/>): it frees every block on the
-/// stripes and in every thread's slots and magazines, each exactly once. This core re-reads the mark after every engine
-/// rent and return, so a rent racing the disposal never hands out a freed block and a return racing it never leaves a
-/// block behind. Nothing a racing thread does can make the pool free a leased block.
+/// The thread's slot is inline, reached through <see cref="FacadeThreadCache{TItem}"/>'s owner-checked memo (checked for
+/// the shared pools too: <c>NativeBlockPool.Shared</c> and <c>NativeStructPool&lt;byte&gt;.Shared</c> hold the same
+/// block type, and a block must never be parked in the other pool's slot). A rent on the slot enters the cache's
+/// operation mark, as the engine's own rent does; a return that fills an empty slot needs none.
 /// </para>
 /// </remarks>
 /// <typeparam name="T">The element type of the blocks' typed views.</typeparam>

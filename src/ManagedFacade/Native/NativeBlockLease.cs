@@ -11,16 +11,13 @@ namespace NativePool;
 /// </summary>
 /// <remarks>
 /// <para>
-/// The lease is a struct and allocates nothing. Its address is aligned to the pool's alignment (at least 128 bytes),
-/// never moves, and may be handed to native code for as long as the lease is not disposed. Keep the lease itself alive
-/// (dispose it at the end of its scope) while native code uses the memory. A lease that is never disposed leaks its
-/// block (it shows in <see cref="NativeBlockStatistics.LiveBlocks"/>): the pool never frees memory that is leased.
+/// A struct that allocates nothing. Its address is aligned to the pool's alignment (at least 128 bytes), never moves,
+/// and may be handed to native code until the lease is disposed; keep the lease alive meanwhile. A lease never disposed
+/// leaks its block (see <see cref="NativeBlockStatistics.LiveBlocks"/>).
 /// </para>
 /// <para>
-/// Copies share one generation, so whichever copy is disposed first returns the block and every other dispose (a second
-/// dispose, a copy's dispose, a dispose after the block went to another renter) does nothing. Every accessor checks the
-/// generation and throws <see cref="ObjectDisposedException"/> once the lease has ended; a pointer or span taken
-/// earlier is not checked and must not be used after <see cref="Dispose"/>.
+/// Copies share one generation: the first dispose of any copy returns the block, every other does nothing, and every
+/// accessor throws <see cref="ObjectDisposedException"/> afterwards. A pointer or span taken earlier is not checked.
 /// </para>
 /// </remarks>
 [StructLayout(LayoutKind.Auto)]

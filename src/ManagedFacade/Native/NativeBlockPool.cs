@@ -16,17 +16,10 @@ namespace NativePool;
 /// lease returns the block once; a copy's or a second dispose does nothing.
 /// </para>
 /// <para>
-/// Every block is freed exactly once: when it is returned past the class's byte budget, when trimming finds it idle,
-/// when the pool is disposed (or when a lease is disposed after that), or, as a backstop, by its header's finalizer (a
-/// pool dropped without <c>Dispose</c>, a thread that died with a block parked in its slot). The pool never frees a
-/// block that is leased: a lease never disposed leaks its block, visibly, in <see cref="NativeBlockStatistics.LiveBlocks"/>.
-/// <see cref="GetStatistics"/> counts the allocations and frees.
-/// </para>
-/// <para>
-/// Concurrency: the NativePool engine's (a per-thread slot per class, then per-core stripes claimed with one
-/// compare-and-swap; never a lock or a wait). A lease costs one uncontended compare-and-swap when it ends. Blocks in
-/// the stripes are trimmed; a block parked in a thread's own slot is only ever touched by that thread (see
-/// <see cref="NativeBlockPoolOptions.MaximumCachingThreads"/>).
+/// Every block is freed exactly once: past the byte budget, when trimmed, when the pool is disposed, or by its header's
+/// finalizer as a backstop. A leased block is never freed by the pool: a lease never disposed leaks it, visibly, in
+/// <see cref="NativeBlockStatistics.LiveBlocks"/>. Concurrency is the engine's; a lease costs one uncontended
+/// compare-and-swap when it ends.
 /// </para>
 /// </remarks>
 public sealed class NativeBlockPool : IDisposable

@@ -11,17 +11,10 @@ namespace NativePool;
 /// consumers use it.
 /// </summary>
 /// <remarks>
-/// <para>
-/// Freed exactly once. <see cref="Free"/> swaps the address to zero with one interlocked exchange and only the caller
-/// that got the non-zero address frees it, whoever calls: a return past the budget, a trim, the pool's disposal, a
-/// lease disposed after its pool was, or this header's finalizer (a pool dropped without <c>Dispose</c>, a thread that
-/// died with the block parked in its slot). Nothing frees a block while it is leased.
-/// </para>
-/// <para>
-/// Leases and views: see <see cref="PinnedBlockManager{T}"/>. Disposing the manager itself does nothing: the lease owns
-/// the block. A <see cref="Memory{T}"/> kept after its lease ended is a dangling pointer once the block is
-/// leased again or freed; do not keep one.
-/// </para>
+/// Freed exactly once: <see cref="Free"/> swaps the address to zero with one exchange and only the caller that got it
+/// frees it, whoever calls (a return past the budget, a trim, disposal, a late lease, or this header's finalizer).
+/// Nothing frees a block while it is leased. Leases and views: see <see cref="PinnedBlockManager{T}"/>; disposing the
+/// manager itself does nothing, and a <see cref="Memory{T}"/> kept after its lease ended dangles.
 /// </remarks>
 /// <typeparam name="T">The element type of the current lease's views.</typeparam>
 internal sealed unsafe class NativeBlock<T> : PinnedBlockManager<T>, IDisposable

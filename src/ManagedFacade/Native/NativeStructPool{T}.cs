@@ -16,8 +16,7 @@ namespace NativePool;
 /// bytes are allocated exactly and freed when their lease is disposed.
 /// </para>
 /// <para>
-/// Every block is freed exactly once (return past the budget, trim, <c>Dispose</c>, or the block's finalizer as a
-/// backstop for pooled blocks; never while leased), and the concurrency is the engine's: see <see cref="NativeBlockPool"/>.
+/// Freeing and concurrency are <see cref="NativeBlockPool"/>'s.
 /// </para>
 /// </remarks>
 /// <typeparam name="T">The struct type.</typeparam>

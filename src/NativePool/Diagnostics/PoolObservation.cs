@@ -9,12 +9,9 @@ namespace NativePool;
 /// <c>NativePool</c> event source, or a guarded or leak-tracking pool alive in the process.
 /// </summary>
 /// <remarks>
-/// The inlined paths of the array pools do not read it at all: each pool subscribes and folds the state into its own
-/// limits (see <see cref="Subscribe"/>), so a pool nobody observes pays nothing for diagnostics there. Other paths pay
-/// one load of a static field and one predicted branch; everything else (the event source's own flags, the pool's
-/// guard) is read only behind it. The flag is set from the event
-/// source's command callback and when a guarded pool is created; it never turns off while a guarded pool has existed
-/// (such pools are for tests and investigations).
+/// The size-class pools' inlined paths do not read it: each pool folds the state into its own limits
+/// (<see cref="Subscribe"/>). Other paths pay one static load and a predicted branch. Set from the event source's
+/// command callback and when a guarded pool is created; it never turns off once a guarded pool has existed.
 /// </remarks>
 internal static class PoolObservation
 {
