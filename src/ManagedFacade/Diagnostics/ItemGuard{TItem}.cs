@@ -28,9 +28,9 @@ internal sealed class ItemGuard<TItem>
     where TItem : class
 {
     /// <summary>
-    /// The most frames a rent stack keeps, from the renting call outward: enough to name the call site and its callers,
-    /// and a bound on what each outstanding item holds however deep the code that rented it (a stack of ten thousand
-    /// frames would otherwise be kept whole per item).
+    /// The most frames a recorded stack (a rent's, a stream's creation or dispose) keeps, from the recording call outward:
+    /// enough to name the call site and its callers, and a bound on what each outstanding item holds however deep the
+    /// code that rented it (a stack of ten thousand frames would otherwise be kept whole per item).
     /// </summary>
     internal const int MaxStackFrames = 64;
 
