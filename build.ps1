@@ -30,8 +30,10 @@ function Summarize {
 
 function Invoke-Tests([string]$filter) {
     Remove-Item -Recurse -Force $results -ErrorAction SilentlyContinue
+    # Built as `pack` builds (ContinuousIntegrationBuild): the integration tests pack the libraries and publish the trimmed
+    # app with that setting, so they find the assemblies compiled here up to date instead of compiling them again.
     dotnet restore NativePool.sln; $ok = $LASTEXITCODE -eq 0
-    if ($ok) { dotnet build NativePool.sln -c Release --no-restore; $ok = $LASTEXITCODE -eq 0 }
+    if ($ok) { dotnet build NativePool.sln -c Release --no-restore -p:ContinuousIntegrationBuild=true; $ok = $LASTEXITCODE -eq 0 }
     if (-not $ok) {
         Write-Output "0 passed, 1 failed, 0 skipped"
         $script:testStatus = 1; return

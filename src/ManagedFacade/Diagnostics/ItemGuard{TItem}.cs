@@ -23,6 +23,13 @@ namespace NativePool;
 internal sealed class ItemGuard<TItem>
     where TItem : class
 {
+    /// <summary>
+    /// The most frames a recorded stack (a rent's, a stream's creation or dispose) keeps, from the recording call outward:
+    /// enough to name the call site and its callers, and a bound on what each outstanding item holds however deep the
+    /// code that rented it (a stack of ten thousand frames would otherwise be kept whole per item).
+    /// </summary>
+    internal const int MaxStackFrames = 64;
+
     private readonly Dictionary<TItem, RentRecord> _outstanding = new(ReferenceEqualityComparer.Instance);
     private readonly ConditionalWeakTable<TItem, RentRecord> _known = new();
     private readonly IObservablePool _engine;
@@ -192,15 +199,17 @@ internal sealed class ItemGuard<TItem>
 
     /// <summary>
     /// The stack of the library's caller: the current stack without its leading frames in NativePool's assemblies (this
-    /// method's and at most <paramref name="guardFrames"/> more). Counted, not assumed: once tiered compilation inlines a
-    /// frame of the path here, a fixed skip would cut the caller's own frame.
+    /// method's and at most <paramref name="guardFrames"/> more), cut to its <see cref="MaxStackFrames"/> innermost frames.
+    /// Counted, not assumed: once tiered compilation inlines a frame of the path here, a fixed skip would cut the caller's
+    /// own frame.
     /// </summary>
     /// <param name="guardFrames">The most library frames above this method's to leave out.</param>
-    /// <returns>The stack from the first frame that is not the library's.</returns>
+    /// <returns>The stack from the first frame that is not the library's, at most <see cref="MaxStackFrames"/> frames long.</returns>
     [MethodImpl(MethodImplOptions.NoInlining)]
     internal static StackTrace CallerStack(int guardFrames)
     {
-        // One walk of the stack (its cost grows with the caller's depth); the library's frames are sliced off the result.
+        // One walk of the stack (its cost grows with the caller's depth); the library's frames and the frames past the
+        // bound are sliced off the result, so what is kept does not grow with the depth.
         var full = new StackTrace(false);
         StackFrame[] frames = full.GetFrames();
         int skip = 0;
@@ -209,7 +218,8 @@ internal sealed class ItemGuard<TItem>
             skip++;
         }
 
-        return skip == 0 ? full : new StackTrace(frames[skip..]);
+        int end = Math.Min(frames.Length, skip + MaxStackFrames);
+        return skip == 0 && end == frames.Length ? full : new StackTrace(frames[skip..end]);
     }
 
     [UnconditionalSuppressMessage("Trimming", "IL2026", Justification = "A frame whose method metadata was trimmed away counts as the caller's: the stack is then only longer.")]

@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using Xunit.Abstractions;
 
 namespace NativePool.Tests.Diagnostics;
@@ -144,6 +145,43 @@ public class GuardedModeTests
         pool.Return(kept1);
         pool.Return(kept2);
         Assert.Empty(pool.GetLeaks());
+    }
+
+    [Fact]
+    public void ARentStackFromDeepRecursionKeepsOnlyItsInnermostFrames()
+    {
+        var pool = StripedArrayPool<int>.Create(new StripedArrayPoolOptions { TrackLeaks = true, TrimmingEnabled = false });
+        int[]? kept = null;
+
+        // Four times as deep as the bound: the stack past it is left out, the renting call and its callers are kept.
+        TestThreads.RunOnNewThread(() => kept = RentAtDepth(pool, 4 * ItemGuard<int[]>.MaxStackFrames));
+
+        System.Diagnostics.StackTrace leak = Assert.Single(pool.GetLeaks());
+        System.Diagnostics.StackFrame[] frames = leak.GetFrames();
+        Assert.Equal(ItemGuard<int[]>.MaxStackFrames, frames.Length);
+
+        // The outer levels are what is cut: past the pool's own frames, every frame kept is a level of the recursion.
+        string?[] callers = [.. frames.Where(frame => !IsLibraryFrame(frame)).Select(frame => frame.GetMethod()?.Name)];
+        Assert.NotEmpty(callers);
+        Assert.All(callers, name => Assert.Equal(nameof(RentAtDepth), name));
+        pool.Return(kept!);
+        Assert.Empty(pool.GetLeaks());
+    }
+
+    private static bool IsLibraryFrame(System.Diagnostics.StackFrame frame)
+    {
+        System.Reflection.Assembly? assembly = frame.GetMethod()?.DeclaringType?.Assembly;
+        return assembly == typeof(StripedArrayPool<>).Assembly || assembly == typeof(StripedPool<>).Assembly;
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static int[] RentAtDepth(StripedArrayPool<int> pool, int depth)
+    {
+        int[] array = depth == 0 ? pool.Rent(10) : RentAtDepth(pool, depth - 1);
+
+        // Work after the call keeps it from being a tail call, so every level keeps its frame.
+        GC.KeepAlive(pool);
+        return array;
     }
 
     [Fact]

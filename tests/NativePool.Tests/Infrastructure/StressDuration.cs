@@ -20,7 +20,7 @@ internal static class StressDuration
     private static TimeSpan Read()
     {
         string? text = Environment.GetEnvironmentVariable(Variable);
-        double seconds = double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out double parsed) && parsed > 0 ? parsed : 3;
+        double seconds = double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out double parsed) && parsed > 0 ? parsed : 1;
         return TimeSpan.FromSeconds(seconds);
     }
 }
