@@ -211,6 +211,82 @@ internal sealed partial class StripeSet<T> where T : class
         return PushSlow(ref home, item, probe);
     }
 
+    /// <summary>
+    /// The object pool's pop, inlined into its caller: the top of <paramref name="home"/> under one claim when the stripe
+    /// holds items and is not full, else <see cref="Pop(ref int)"/> (which also keeps the occupancy bits of a stripe that
+    /// stops being full, and walks to the other stripes).
+    /// </summary>
+    /// <returns>An item, or null when the stripes hold none.</returns>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public T? PopTop(ref int home)
+    {
+        ref StripeHeader header = ref Header(home);
+
+        // Volatile: as in Pop, a count read without the claim only picks the path; it is read again under the claim.
+        int count = Volatile.Read(ref header.Count);
+        if (count != 0 && count != header.Capacity && TryClaim(ref header))
+        {
+            count = header.Count;
+            if (count != 0 && count != header.Capacity)
+            {
+                ref T? slot = ref Unsafe.Add(ref Region(home), count - 1);
+                T? item = slot;
+                slot = null;
+                header.Count = count - 1;
+                header.Touched = 1;
+                Release(ref header);
+                return item;
+            }
+
+            Release(ref header);
+        }
+
+        return PopOutOfLine(ref home);
+    }
+
+    /// <summary>
+    /// The object pool's push, inlined into its caller: onto <paramref name="home"/> under one claim when the stripe holds
+    /// items, has room and does not have <paramref name="probe"/> on top, else <see cref="Push(ref int, T, T)"/> (which
+    /// also keeps the occupancy bits of a stripe that stops being empty, reports a double return, and walks).
+    /// </summary>
+    /// <returns><see cref="StripeResult.Done"/>, <see cref="StripeResult.Full"/> (not kept) or <see cref="StripeResult.Duplicate"/>.</returns>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public StripeResult PushTop(ref int home, T item, T probe)
+    {
+        ref StripeHeader header = ref Header(home);
+
+        // Volatile: as in PopTop, the count read without the claim only picks the path.
+        int count = Volatile.Read(ref header.Count);
+        if (count != 0 && count < header.Capacity && TryClaim(ref header))
+        {
+            count = header.Count;
+            if (count != 0 && count < header.Capacity)
+            {
+                ref T? top = ref Unsafe.Add(ref Region(home), count - 1);
+                if (!ReferenceEquals(top, probe))
+                {
+                    Unsafe.Add(ref top, 1) = item;
+                    header.Count = count + 1;
+                    header.Touched = 1;
+                    Release(ref header);
+                    return StripeResult.Done;
+                }
+            }
+
+            Release(ref header);
+        }
+
+        return PushOutOfLine(ref home, item, probe);
+    }
+
+    /// <summary><see cref="Pop(ref int)"/>, out of line so the inlined <see cref="PopTop"/> stays small.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private T? PopOutOfLine(ref int home) => Pop(ref home);
+
+    /// <summary><see cref="Push(ref int, T, T)"/>, out of line so the inlined <see cref="PushTop"/> stays small.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private StripeResult PushOutOfLine(ref int home, T item, T probe) => Push(ref home, item, probe);
+
     /// <summary>Moves up to <paramref name="destination"/>.Length items off one stripe (home first) with one claim.</summary>
     /// <param name="home">The stripe to try first.</param>
     /// <param name="destination">Receives the items, the coldest first and the warmest (the stripe's top) last.</param>

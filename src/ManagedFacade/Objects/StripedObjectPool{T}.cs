@@ -254,21 +254,28 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         }
 
         ThreadCache<T> cache = Unsafe.As<ThreadCache<T>>(entry);
-        if (!cache.TryEnter())
-        {
-            return null;
-        }
 
-        ref T? slot = ref cache.Slot(0);
-        T? item = slot;
-        if (item is not null)
+        // A slot read empty stays empty until this thread fills it (a trimmer or Dispose only ever takes from it), so a
+        // get that finds it empty goes straight to the stripes, without the operation mark that taking from it needs.
+        if (cache.Slot(0) is not null)
         {
-            slot = null;
+            if (!cache.TryEnter())
+            {
+                return null;
+            }
+
+            ref T? slot = ref cache.Slot(0);
+            T? item = slot;
+            if (item is not null)
+            {
+                slot = null;
+                cache.Exit();
+                return item;
+            }
+
             cache.Exit();
-            return item;
         }
 
-        cache.Exit();
         return PopFromStripes(cache);
     }
 
@@ -282,7 +289,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
 
     /// <summary>Pops the thread's home stripe (then the nearest ones with objects); null when they hold none.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private T? PopFromStripes(ThreadCache<T> cache) => _engine.GetStripes(0)?.Pop(ref _engine.HomeStripe(cache));
+    private T? PopFromStripes(ThreadCache<T> cache) => _engine.GetStripes(0)?.PopTop(ref _engine.HomeStripe(cache));
 
     /// <summary>
     /// Parks <paramref name="obj"/> in the thread's empty slot, or parks it in place of the slot's object and pushes that
@@ -330,7 +337,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
             }
 
             slot = obj;
-            if (stripes.Push(ref _engine.HomeStripe(cache), parked, obj) == StripeResult.Done)
+            if (stripes.PushTop(ref _engine.HomeStripe(cache), parked, obj) == StripeResult.Done)
             {
                 return true;
             }

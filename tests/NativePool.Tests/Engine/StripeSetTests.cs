@@ -234,6 +234,41 @@ public class StripeSetTests
     }
 
     [Fact]
+    public void TheObjectPoolsInlinedPopAndPushKeepTheOccupancyBitsCatchADuplicateAndWalkAsPopAndPushDo()
+    {
+        var set = new StripeSet<Item>(stripeCount: 2, capacityPerStripe: 2);
+        var first = new Item(1);
+        var second = new Item(2);
+        var third = new Item(3);
+        int home = 0;
+
+        // Onto an empty stripe: the general push, which sets the stripe's bit.
+        Assert.Equal(StripeResult.Done, set.PushTop(ref home, first, first));
+        Assert.Equal(0b01L, set.HasItemsMask);
+
+        // The item on top again: a double return, and the stripe is unchanged.
+        Assert.Equal(StripeResult.Duplicate, set.PushTop(ref home, first, first));
+        Assert.Equal(1, set.CountOf(0));
+
+        // The inlined push fills the home stripe (a push found it full: its bit is set); the next push walks to stripe 1,
+        // its new home.
+        Assert.Equal(StripeResult.Done, set.PushTop(ref home, second, second));
+        Assert.Equal(StripeResult.Full, set.TryPush(0, new Item(9)));
+        Assert.Equal(0b01L, set.FullMask);
+        Assert.Equal(StripeResult.Done, set.PushTop(ref home, third, third));
+        Assert.Equal(1, home);
+
+        // LIFO per stripe; the emptied home walks back to stripe 0, and that pop from a full stripe clears its bit.
+        Assert.Same(third, set.PopTop(ref home));
+        Assert.Same(second, set.PopTop(ref home));
+        Assert.Equal(0, home);
+        Assert.Equal(0L, set.FullMask);
+        Assert.Same(first, set.PopTop(ref home));
+        Assert.Null(set.PopTop(ref home));
+        Assert.Equal(0, set.CountItems());
+    }
+
+    [Fact]
     public void ReturningTheItemOnTopOfAStripeAgainIsReportedAsADuplicate()
     {
         var set = new StripeSet<Item>(stripeCount: 1, capacityPerStripe: 4);
