@@ -27,8 +27,11 @@ public sealed partial class PooledStreamManager
     private static readonly Func<PooledStreamManager> s_createShared = static () => new PooledStreamManager(new PooledStreamManagerOptions(), isShared: true);
     private static readonly PooledStreamManager? s_shared = SharedPool.TryCreate(s_createShared);
 
-    /// <summary>The frames a stream's creation stack leaves out: the item guard's, <see cref="OnStreamCreatedObserved"/>, <see cref="OnStreamCreated"/> and the stream's constructor.</summary>
-    private const int GuardFrames = 4;
+    /// <summary>
+    /// The most frames a stream's creation stack leaves out: the item guard's, <see cref="OnStreamCreatedObserved"/>,
+    /// <see cref="OnStreamCreated"/>, the stream's constructor and up to three <c>GetStream</c> overloads that forward.
+    /// </summary>
+    private const int GuardFrames = 7;
 
     private readonly StripedArrayPool<byte> _buffers;
     private readonly int _blockSize;

@@ -68,8 +68,8 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
 
     private const string ObjectName = "StripedObjectPool";
 
-    /// <summary>The frames a rent stack leaves out: the guard's and <see cref="OnGetObserved"/>.</summary>
-    private const int GuardFrames = 2;
+    /// <summary>The most frames a rent stack leaves out: the guard's, <see cref="OnGetObserved"/>, <see cref="GetInFull"/> and <see cref="Get"/>.</summary>
+    private const int GuardFrames = 4;
 
     private readonly StripedPool<T> _engine;
     private readonly int _engineId;

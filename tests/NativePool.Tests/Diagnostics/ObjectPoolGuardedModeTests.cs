@@ -102,7 +102,7 @@ public sealed class ObjectPoolGuardedModeTests
     }
 
     [Fact]
-    public void LeakTrackingNamesTheGetStacksOfTheObjectsStillOut()
+    public void LeakTrackingNamesTheGetStacksOfTheObjectsStillOutFromTheCallersFrame()
     {
         var pool = new StripedObjectPool<Item>(new CountingPolicy(), new StripedObjectPoolOptions { TrackLeaks = true, TrimmingEnabled = false, MaximumRetained = 64 });
         Item kept1 = pool.Get();
@@ -114,7 +114,8 @@ public sealed class ObjectPoolGuardedModeTests
 
         Assert.True(pool.IsTracking);
         Assert.Equal(2, leaks.Count);
-        Assert.All(leaks, stack => Assert.Contains(nameof(LeakTrackingNamesTheGetStacksOfTheObjectsStillOut), stack.ToString(), StringComparison.Ordinal));
+        Assert.All(leaks, stack => Assert.Contains(nameof(LeakTrackingNamesTheGetStacksOfTheObjectsStillOutFromTheCallersFrame), stack.ToString(), StringComparison.Ordinal));
+        Assert.All(leaks, stack => Assert.Equal(nameof(LeakTrackingNamesTheGetStacksOfTheObjectsStillOutFromTheCallersFrame), stack.GetFrame(0)?.GetMethod()?.Name)); // The caller's frame first: no library frame above it.
         pool.Return(kept1);
         pool.Return(kept2);
         Assert.Empty(pool.GetLeaks());

@@ -231,6 +231,7 @@ public class PooledStreamTests
         manager.GetStream().Dispose();
         StackTrace stack = Assert.Single(manager.GetLeaks());
         Assert.Contains(nameof(CreateLeak), stack.ToString());
+        Assert.Equal(nameof(CreateLeak), stack.GetFrame(0)?.GetMethod()?.Name); // The creator's frame first: no library frame above it.
         leaked.Dispose();
         Assert.Empty(manager.GetLeaks());
     }
