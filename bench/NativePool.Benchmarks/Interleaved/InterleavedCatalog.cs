@@ -27,7 +27,7 @@ public static class InterleavedCatalog
         .. GrowingWriterScenarios.Create(),
         .. PooledCopyScenarios.Create(),
         .. CallPatternScenarios.Create(),
-        AsyncHopScenario.Create(),
+        .. AsyncHopScenario.Create(),
         FreshThreadArrayScenario.Create(),
         .. LibraryScenarios.Create(),
         PipeCopyScenario.Create(),

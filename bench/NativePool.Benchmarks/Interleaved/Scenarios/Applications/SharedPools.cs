@@ -34,3 +34,12 @@ internal readonly struct Held : ISharedPool
 
     public static ArrayPool<byte> Pool => s_pool;
 }
+
+/// <summary>
+/// The peer again, in a loop of its own: a row run through it against <see cref="Bcl"/> compares
+/// <c>ArrayPool&lt;byte&gt;.Shared</c> with itself, so its band is the spread the runner alone gives that row.
+/// </summary>
+internal readonly struct BclAgain : ISharedPool
+{
+    public static ArrayPool<byte> Pool => ArrayPool<byte>.Shared;
+}
