@@ -14,7 +14,9 @@ namespace NativePool.Benchmarks.Interleaved.Scenarios;
 /// <remarks>
 /// Each side's background thread runs through the other side's rounds too (it is created with its side and stopped
 /// with it), so both sides are measured beside the same number of busy threads: the measuring thread competes for its
-/// pool only with its own side's thread, and for the 2 cores with both.
+/// pool only with its own side's thread, and for the 2 cores with both. Two more rows, reported without a goal, run the
+/// same shapes through <see cref="FreeObjects"/>, a pool that costs next to nothing: the best ratio any pool could reach
+/// here, where the simulated work takes most of each operation.
 /// </remarks>
 public static class LoadedObjectScenarios
 {
@@ -33,6 +35,16 @@ public static class LoadedObjectScenarios
             "DrainRefillMulti 16 × 2 threads vs DefaultObjectPool",
             0.70,
             () => Striped(DrainRefillRetained, drains: true),
+            () => Loaded(new MicrosoftObjects(ObjectPools.Default(DrainRefillRetained)), DrainRefillRetained, drains: true, owner: null)),
+        new InterleavedScenario<UnderLoadOperation<FreeObjects>, UnderLoadOperation<MicrosoftObjects>>(
+            "GetReturnMulti 2 threads through a pool that costs nothing (floor), vs DefaultObjectPool",
+            double.PositiveInfinity,
+            () => Loaded(default(FreeObjects), GetReturnRetained, drains: false, owner: null),
+            () => Loaded(new MicrosoftObjects(ObjectPools.Default(GetReturnRetained)), GetReturnRetained, drains: false, owner: null)),
+        new InterleavedScenario<UnderLoadOperation<FreeObjects>, UnderLoadOperation<MicrosoftObjects>>(
+            "DrainRefillMulti 16 × 2 threads through a pool that costs nothing (floor), vs DefaultObjectPool",
+            double.PositiveInfinity,
+            () => Loaded(default(FreeObjects), DrainRefillRetained, drains: true, owner: null),
             () => Loaded(new MicrosoftObjects(ObjectPools.Default(DrainRefillRetained)), DrainRefillRetained, drains: true, owner: null)),
     ];
 
