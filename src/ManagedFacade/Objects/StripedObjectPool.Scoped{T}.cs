@@ -14,7 +14,23 @@ public sealed partial class StripedObjectPool<T>
     /// across an <see langword="await"/>. Where the object must outlive the method, rent with <see cref="RentLease"/>.
     /// </remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public ObjectScope<T> RentScoped() => new(this, Get(), _guard is not null);
+    public ObjectScope<T> RentScoped()
+    {
+        // As Get, keeping the thread's cache for the scope's return. A pool that guards or tracks its objects is observed
+        // from its creation on (its fast paths never open), so every scope rented here is a default one.
+        ThreadCaches caches = ThreadCacheTable.Current;
+        if (_fastOpen)
+        {
+            ThreadCache<T>? cache = CacheOf(caches);
+            return new(this, GetFast(caches, cache), cache, guarded: false);
+        }
+
+        return RentScopedInFull(caches);
+    }
+
+    /// <summary>The scope's rent while anybody observes pools: the get in full, and the ledger in a guarded (or tracking) pool.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private ObjectScope<T> RentScopedInFull(ThreadCaches caches) => new(this, GetInFull(caches), cache: null, _guard is not null);
 
     /// <summary>Gets an object under a lease, which may be stored or kept across an <see langword="await"/>: <c>using var lease = pool.RentLease();</c> returns it once.</summary>
     /// <returns>A lease whose <see cref="ObjectLease{T}.Value"/> is the object; disposing the lease returns it.</returns>

@@ -223,38 +223,42 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     {
         // Read on every path, before any branch, so an inlined Get and Return share one thread-static access.
         ThreadCaches caches = ThreadCacheTable.Current;
-        if (_fastOpen)
+        return _fastOpen ? GetFast(caches, CacheOf(caches)) : GetInFull(caches);
+    }
+
+    /// <summary>This pool's cache of the calling thread in <paramref name="caches"/>, or null when the thread has none yet.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private ThreadCache<T>? CacheOf(ThreadCaches caches)
+    {
+        object? entry = caches.Get(_engineId);
+        return entry is not null && ReferenceEquals(Unsafe.As<ThreadCacheBase>(entry).Owner, _engineOwner)
+            ? Unsafe.As<ThreadCache<T>>(entry)
+            : null;
+    }
+
+    /// <summary>The get while nobody observes pools, with the thread's cache already found (null: the engine's rent creates it).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private T GetFast(ThreadCaches caches, ThreadCache<T>? cache)
+    {
+        T item = (cache is null ? null : TakeParkedOrStriped(cache)) ?? RentThroughEngine(caches);
+
+        // A Dispose that began while we took the item may have taken it from our slot too (see Dispose).
+        if (_engine.IsShutDown)
         {
-            T item = TakeParkedOrStriped(caches) ?? RentThroughEngine(caches);
-
-            // A Dispose that began while we took the item may have taken it from our slot too (see Dispose).
-            if (_engine.IsShutDown)
-            {
-                GetRacedDispose(item);
-            }
-
-            return item;
+            GetRacedDispose(item);
         }
 
-        return GetInFull(caches);
+        return item;
     }
 
     /// <summary>
     /// The thread's parked object, else the top of its home stripe, without the engine's general rent (magazines, byte
-    /// budgets, size classes: none of which an object pool has). Null when the thread has no cache of this pool yet, a
-    /// trimmer is reclaiming it, or the stripes hold nothing: the engine's rent then creates the cache or builds an object.
+    /// budgets, size classes: none of which an object pool has). Null when a trimmer is reclaiming the cache or the
+    /// stripes hold nothing: the engine's rent then builds an object.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private T? TakeParkedOrStriped(ThreadCaches caches)
+    private T? TakeParkedOrStriped(ThreadCache<T> cache)
     {
-        object? entry = caches.Get(_engineId);
-        if (entry is null || !ReferenceEquals(Unsafe.As<ThreadCacheBase>(entry).Owner, _engineOwner))
-        {
-            return null;
-        }
-
-        ThreadCache<T> cache = Unsafe.As<ThreadCache<T>>(entry);
-
         // A slot read empty stays empty until this thread fills it (a trimmer or Dispose only ever takes from it), so a
         // get that finds it empty goes straight to the stripes, without the operation mark that taking from it needs.
         if (cache.Slot(0) is not null)
@@ -283,9 +287,9 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     [MethodImpl(MethodImplOptions.NoInlining)]
     private T RentThroughEngine(ThreadCaches caches) => _engine.Rent(0, caches);
 
-    /// <summary>The engine's general return, out of line so it does not grow the inlined <see cref="Return"/>.</summary>
+    /// <summary>The engine's general return, out of line so it does not grow the inlined <see cref="Return"/> (it finds the thread's caches itself).</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private ReturnResult ReturnThroughEngine(T obj, ThreadCaches caches) => _engine.Return(0, obj, caches);
+    private ReturnResult ReturnThroughEngine(T obj) => _engine.Return(0, obj, ThreadCacheTable.Current);
 
     /// <summary>Pops the thread's home stripe (then the nearest ones with objects); null when they hold none.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
@@ -294,18 +298,11 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     /// <summary>
     /// Parks <paramref name="obj"/> in the thread's empty slot, or parks it in place of the slot's object and pushes that
     /// one onto the thread's home stripe; false, with the pool unchanged, when the engine's general return must decide
-    /// (no cache yet, a trimmer reclaiming it, no stripes yet, the stripes full, or a double return).
+    /// (a trimmer reclaiming the cache, no stripes yet, the stripes full, or a double return).
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private bool TryParkOrPush(T obj, ThreadCaches caches)
+    private bool TryParkOrPush(T obj, ThreadCache<T> cache)
     {
-        object? entry = caches.Get(_engineId);
-        if (entry is null || !ReferenceEquals(Unsafe.As<ThreadCacheBase>(entry).Owner, _engineOwner))
-        {
-            return false;
-        }
-
-        ThreadCache<T> cache = Unsafe.As<ThreadCache<T>>(entry);
         ref T? slot = ref cache.Slot(0);
         if (slot is null && cache.SlotsEnabled)
         {
@@ -403,16 +400,32 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         ThreadCaches caches = ThreadCacheTable.Current;
         if (obj is not null && _fastOpen)
         {
-            PolicyThenKeep(obj, caches);
+            PolicyThenKeep(obj, CacheOf(caches));
             return;
         }
 
         ReturnInFull(obj, caches);
     }
 
+    /// <summary>
+    /// The return of a scope's object, on the thread that rented it: with the thread's cache the rent found, so it needs no
+    /// thread-static access and no table look-up; as <see cref="Return"/> when there was none or anybody observes pools.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal void ReturnFromScope(T obj, ThreadCache<T>? cache)
+    {
+        if (cache is not null && _fastOpen)
+        {
+            PolicyThenKeep(obj, cache);
+            return;
+        }
+
+        Return(obj);
+    }
+
     /// <summary>The end of every return: the policy, then the engine, then the re-check of the shutdown mark.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private void PolicyThenKeep(T obj, ThreadCaches caches)
+    private void PolicyThenKeep(T obj, ThreadCache<T>? cache)
     {
         if (!AcceptReturn(obj))
         {
@@ -420,7 +433,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
             return;
         }
 
-        if (!TryParkOrPush(obj, caches) && ReturnThroughEngine(obj, caches) == ReturnResult.Duplicate)
+        if (!(cache is not null && TryParkOrPush(obj, cache)) && ReturnThroughEngine(obj) == ReturnResult.Duplicate)
         {
             OnDuplicateReturn();
         }
@@ -470,7 +483,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
             return;
         }
 
-        PolicyThenKeep(obj, caches);
+        PolicyThenKeep(obj, CacheOf(caches));
     }
 
     /// <summary>Reads the pool's counters (summed over threads and stripes; exact when the pool is quiet).</summary>
