@@ -13,10 +13,7 @@ public sealed class ObjectScopeTests
     [Fact]
     public void AScopeOnAThreadThatHasUsedThePoolReturnsItsObjectResetToTheSlotAsReturnDoes()
     {
-        StripedObjectPool<StringBuilder> pool = NewPool();
-        StripedObjectPool<StringBuilder> twin = NewPool();
-        pool.Return(pool.Get());
-        twin.Return(twin.Get());
+        (StripedObjectPool<StringBuilder> pool, StripedObjectPool<StringBuilder> twin) = UsedTwins();
 
         StringBuilder scoped;
         using (var lease = pool.RentScoped())
@@ -43,10 +40,7 @@ public sealed class ObjectScopeTests
     [Fact]
     public void ScopesNestedOnOneThreadReturnEveryObjectOnceAsReturnDoes()
     {
-        StripedObjectPool<StringBuilder> pool = NewPool();
-        StripedObjectPool<StringBuilder> twin = NewPool();
-        pool.Return(pool.Get());
-        twin.Return(twin.Get());
+        (StripedObjectPool<StringBuilder> pool, StripedObjectPool<StringBuilder> twin) = UsedTwins();
 
         StringBuilder outer;
         StringBuilder inner;
@@ -117,8 +111,15 @@ public sealed class ObjectScopeTests
         Assert.Same(scoped, pool.Get());
     }
 
-    private static StripedObjectPool<StringBuilder> NewPool() =>
-        new(new StringBuilderPooledObjectPolicy(), new StripedObjectPoolOptions { MaximumRetained = 4, TrimmingEnabled = false });
+    /// <summary>Two pools alike, each used once on this thread (so the thread has its cache of each).</summary>
+    private static (StripedObjectPool<StringBuilder> Pool, StripedObjectPool<StringBuilder> Twin) UsedTwins()
+    {
+        var pool = new StripedObjectPool<StringBuilder>(new StringBuilderPooledObjectPolicy(), Options(disposeItems: false));
+        var twin = new StripedObjectPool<StringBuilder>(new StringBuilderPooledObjectPolicy(), Options(disposeItems: false));
+        pool.Return(pool.Get());
+        twin.Return(twin.Get());
+        return (pool, twin);
+    }
 
     private static StripedObjectPoolOptions Options(bool disposeItems) =>
         new() { MaximumRetained = 4, DisposeItems = disposeItems, TrimmingEnabled = false };
