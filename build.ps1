@@ -32,12 +32,13 @@ function Invoke-Tests([string]$filter) {
     Remove-Item -Recurse -Force $results -ErrorAction SilentlyContinue
     # Built as `pack` builds (ContinuousIntegrationBuild): the integration tests pack the libraries and publish the trimmed
     # app with that setting, so they find the assemblies compiled here up to date instead of compiling them again.
-    # One compiler server for every project (half the build's time where the environment turns it off), shut down
-    # before the tests so it neither competes with them nor outlives the run holding this script's output open.
+    # One compiler server for the build and for every build the integration tests start (half the build's time, and a
+    # third of each small consumer build, where the environment turns it off); it is shut down once the tests end.
+    $env:UseSharedCompilation = 'true'
     dotnet restore NativePool.sln; $ok = $LASTEXITCODE -eq 0
-    if ($ok) { dotnet build NativePool.sln -c Release --no-restore -p:ContinuousIntegrationBuild=true -p:UseSharedCompilation=true; $ok = $LASTEXITCODE -eq 0 }
-    dotnet build-server shutdown --vbcscompiler *> $null
+    if ($ok) { dotnet build NativePool.sln -c Release --no-restore -p:ContinuousIntegrationBuild=true; $ok = $LASTEXITCODE -eq 0 }
     if (-not $ok) {
+        dotnet build-server shutdown --vbcscompiler | Out-Null
         Write-Output "0 passed, 1 failed, 0 skipped"
         $script:testStatus = 1; return
     }
@@ -51,6 +52,7 @@ function Invoke-Tests([string]$filter) {
             --logger "trx;LogFileName=$([System.IO.Path]::GetFileNameWithoutExtension($project)).trx" --logger "console;verbosity=minimal" --results-directory $results; ($using:exitCodes).Enqueue($LASTEXITCODE)
     }
     if ($exitCodes | Where-Object { $_ -ne 0 }) { $script:testStatus = 1 }
+    dotnet build-server shutdown --vbcscompiler | Out-Null
     if (-not (Summarize)) { $script:testStatus = 1 }
 }
 

@@ -33,12 +33,14 @@ run_tests() {
     rm -rf "$results"
     # Built as `pack` builds (ContinuousIntegrationBuild): the integration tests pack the libraries and publish the trimmed
     # app with that setting, so they find the assemblies compiled here up to date instead of compiling them again.
-    # One compiler server for every project (half the build's time where the environment turns it off), shut down
-    # before the tests so it neither competes with them nor outlives the run holding this script's output open.
-    local built=0
-    dotnet restore NativePool.sln && dotnet build NativePool.sln -c Release --no-restore -p:ContinuousIntegrationBuild=true -p:UseSharedCompilation=true && built=1
-    dotnet build-server shutdown --vbcscompiler > /dev/null 2>&1 || true
+    # One compiler server for the build and for every build the integration tests start (half the build's time, and a
+    # third of each small consumer build, where the environment turns it off); it is shut down once the tests end.
+    export UseSharedCompilation=true
+    local built=1
+    dotnet restore NativePool.sln || built=0
+    [ "$built" -eq 0 ] || dotnet build NativePool.sln -c Release --no-restore -p:ContinuousIntegrationBuild=true || built=0
     if [ "$built" -eq 0 ]; then
+        dotnet build-server shutdown --vbcscompiler || true
         echo "0 passed, 1 failed, 0 skipped"
         return 1
     fi
@@ -51,6 +53,7 @@ run_tests() {
         pids+=("$!")
     done
     for pid in "${pids[@]}"; do wait "$pid" || status=$?; done
+    dotnet build-server shutdown --vbcscompiler || true
     summarize || status=$?
     return $status
 }

@@ -74,7 +74,7 @@ internal sealed class PackedConsumer : IDisposable
     public (int ExitCode, string Log) Build(params string[] extraArguments)
         => Run(
             _output, ProjectDirectory, new Dictionary<string, string> { ["NUGET_PACKAGES"] = _packageCache },
-            ["build", "-c", "Release", "--disable-build-servers", "-nodeReuse:false", .. extraArguments]);
+            ["build", "-c", "Release", "-nodeReuse:false", .. extraArguments]);
 
     /// <summary>The distinct diagnostics of <paramref name="log"/> with the given id prefix, as (file name, line, id, severity).</summary>
     public static IReadOnlyList<(string File, int Line, string Id, string Severity)> Diagnostics(string log, string idPrefix)

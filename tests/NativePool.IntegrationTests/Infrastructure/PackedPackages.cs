@@ -77,6 +77,6 @@ public sealed class PackedPackages : IDisposable
             "dotnet",
             root,
             s_timeout,
-            ["pack", filter, "-c", "Release", $"-p:PackageOutputPath={Folder}", "-p:ContinuousIntegrationBuild=true", "--disable-build-servers", "-nodeReuse:false"]);
+            ["pack", filter, "-c", "Release", $"-p:PackageOutputPath={Folder}", "-p:ContinuousIntegrationBuild=true", "-nodeReuse:false"]);
     }
 }

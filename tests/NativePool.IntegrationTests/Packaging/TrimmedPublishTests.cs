@@ -38,7 +38,7 @@ public partial class TrimmedPublishTests
                 // As ./build.sh builds and the packing fixture packs: the libraries the app references are then up to date
                 // and not compiled again (18 s instead of 32 s for this publish on its own).
                 "-p:ContinuousIntegrationBuild=true",
-                "--disable-build-servers", "-nodeReuse:false");
+                "-nodeReuse:false");
 
             string[] findings = [.. TrimOrAotFinding().Matches(publishLog).Select(match => match.Value).Distinct()];
             Assert.True(findings.Length == 0, $"The trimmed publish reported {findings.Length} trim/AOT finding(s):\n{string.Join('\n', findings)}");

@@ -1,11 +1,15 @@
 using System.Diagnostics;
 using System.Text;
+using System.Threading;
 
 namespace NativePool.Tests;
 
 /// <summary>Runs a program to completion and collects its output and error streams (shared by both test projects).</summary>
 internal static class ChildProcess
 {
+    /// <summary>How long the output streams may stay open after the program has exited.</summary>
+    private static readonly TimeSpan s_drainTimeout = TimeSpan.FromSeconds(10);
+
     /// <summary>Runs <paramref name="program"/>; kills it and fails the test when it outlives <paramref name="timeout"/>.</summary>
     /// <param name="program">The program.</param>
     /// <param name="workingDirectory">Its working directory, or null for the current one.</param>
@@ -51,8 +55,20 @@ internal static class ChildProcess
             Assert.Fail($"{program} did not finish in {timeout}. Last output:\n{Tail(Text(log), 60)}");
         }
 
-        // The parameterless wait also drains the redirected streams.
-        process.WaitForExit();
+        // The streams end when every process that holds them has ended. A compiler server that a child build started
+        // (a build run outside build.sh, which otherwise owns the server) holds them until it idles out, long after the
+        // child has exited and written all it had to say; so the drain is bounded.
+        using (var drained = new CancellationTokenSource(s_drainTimeout))
+        {
+            try
+            {
+                process.WaitForExitAsync(drained.Token).GetAwaiter().GetResult();
+            }
+            catch (OperationCanceledException)
+            {
+            }
+        }
+
         return (process.ExitCode, Text(log));
     }
 
