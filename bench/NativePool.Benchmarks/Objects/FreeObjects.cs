@@ -11,7 +11,7 @@ namespace NativePool.Benchmarks.Objects;
 /// </summary>
 public readonly struct FreeObjects : IObjectPoolAdapter<PooledObject>
 {
-    private const int Capacity = 64;
+    private const int Capacity = 2048;
 
 #pragma warning disable IDE1006 // dotnet/runtime names thread statics t_; .editorconfig naming rules cannot select by attribute.
     [ThreadStatic]
