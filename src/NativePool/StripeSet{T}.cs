@@ -214,11 +214,16 @@ internal sealed partial class StripeSet<T> where T : class
     /// <summary>
     /// The object pool's pop, inlined into its caller: the top of <paramref name="home"/> under one claim when the stripe
     /// holds items and is not full, else <see cref="Pop(ref int)"/> (which also keeps the occupancy bits of a stripe that
-    /// stops being full, and walks to the other stripes).
+    /// stops being full, and walks to the other stripes). With <paramref name="pair"/>, the same claim also takes the item
+    /// below the top into <paramref name="second"/> when the stripe holds at least three (a pair never empties a stripe,
+    /// so other threads still find an item there).
     /// </summary>
+    /// <param name="home">The stripe to try first; on return, the stripe that served.</param>
+    /// <param name="pair">Whether the caller has room for a second item.</param>
+    /// <param name="second">The item below the top, taken under the same claim, or null.</param>
     /// <returns>An item, or null when the stripes hold none.</returns>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public T? PopTop(ref int home)
+    public T? PopTop(ref int home, bool pair, out T? second)
     {
         ref StripeHeader header = ref Header(home);
 
@@ -232,7 +237,17 @@ internal sealed partial class StripeSet<T> where T : class
                 ref T? slot = ref Unsafe.Add(ref Region(home), count - 1);
                 T? item = slot;
                 slot = null;
-                header.Count = count - 1;
+                int taken = 1;
+                second = null;
+                if (pair && count > 2)
+                {
+                    ref T? next = ref Unsafe.Add(ref slot, -1);
+                    second = next;
+                    next = null;
+                    taken = 2;
+                }
+
+                header.Count = count - taken;
                 header.Touched = 1;
                 Release(ref header);
                 return item;
@@ -241,7 +256,48 @@ internal sealed partial class StripeSet<T> where T : class
             Release(ref header);
         }
 
+        second = null;
         return PopOutOfLine(ref home);
+    }
+
+    /// <summary>
+    /// The object pool's pair push, inlined into its caller: <paramref name="below"/>, then <paramref name="top"/> above
+    /// it, onto <paramref name="home"/> under one claim, when the stripe holds items, has room for both and does not
+    /// have <paramref name="top"/> on top already. False, with the stripe unchanged, otherwise: the caller then pushes
+    /// one item through <see cref="PushTop"/>, which handles every edge.
+    /// </summary>
+    /// <param name="home">The stripe to push onto (no walk).</param>
+    /// <param name="below">The item that goes first.</param>
+    /// <param name="top">The item that ends on top: the one the caller is returning, so a double return is caught.</param>
+    /// <returns>Whether both items went on.</returns>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public bool TryPushPair(ref int home, T below, T top)
+    {
+        ref StripeHeader header = ref Header(home);
+
+        // Volatile: as in PopTop, the count read without the claim only picks the path.
+        int count = Volatile.Read(ref header.Count);
+        if (count != 0 && count + 1 < header.Capacity && TryClaim(ref header))
+        {
+            count = header.Count;
+            if (count != 0 && count + 1 < header.Capacity)
+            {
+                ref T? current = ref Unsafe.Add(ref Region(home), count - 1);
+                if (!ReferenceEquals(current, top))
+                {
+                    Unsafe.Add(ref current, 1) = below;
+                    Unsafe.Add(ref current, 2) = top;
+                    header.Count = count + 2;
+                    header.Touched = 1;
+                    Release(ref header);
+                    return true;
+                }
+            }
+
+            Release(ref header);
+        }
+
+        return false;
     }
 
     /// <summary>

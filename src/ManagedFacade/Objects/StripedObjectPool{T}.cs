@@ -291,9 +291,34 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     [MethodImpl(MethodImplOptions.NoInlining)]
     private ReturnResult ReturnThroughEngine(T obj) => _engine.Return(0, obj, ThreadCacheTable.Current);
 
-    /// <summary>Pops the thread's home stripe (then the nearest ones with objects); null when they hold none.</summary>
+    /// <summary>
+    /// Pops the thread's home stripe (then the nearest ones with objects); null when they hold none. The slot is empty
+    /// here, so the same claim takes a second object into it when the stripe can spare one: a drain claims a stripe once
+    /// per two gets. Filling an empty slot needs no operation mark (a trimmer only ever takes from slots).
+    /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private T? PopFromStripes(ThreadCache<T> cache) => _engine.GetStripes(0)?.PopTop(ref _engine.HomeStripe(cache));
+    private T? PopFromStripes(ThreadCache<T> cache)
+    {
+        StripeSet<T>? stripes = _engine.GetStripes(0);
+        if (stripes is null)
+        {
+            return null;
+        }
+
+        T? item = stripes.PopTop(ref _engine.HomeStripe(cache), cache.SlotsEnabled, out T? second);
+        if (second is not null)
+        {
+            cache.Slot(0) = second;
+
+            // A Dispose that began meanwhile may have drained the slot before this store: drain again, as a return does.
+            if (_engine.IsShutDown)
+            {
+                _engine.ReturnRacedShutdown();
+            }
+        }
+
+        return item;
+    }
 
     /// <summary>
     /// Parks <paramref name="obj"/> in the thread's empty slot, or parks it in place of the slot's object and pushes that
@@ -314,7 +339,10 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         return PushParked(obj, cache);
     }
 
-    /// <summary>The slot is taken: the returned object takes it (the next get on this thread gets it back), the parked one goes to the stripes.</summary>
+    /// <summary>
+    /// The slot is taken: the parked object and the returned one go to the home stripe together, or, when they cannot
+    /// (or the pool is observed), the returned object takes the slot and the parked one goes to the stripes.
+    /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private bool PushParked(T obj, ThreadCache<T> cache)
     {
@@ -331,6 +359,19 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
             if (parked is null || ReferenceEquals(parked, obj) || !cache.SlotsEnabled)
             {
                 return false;
+            }
+
+            // Unobserved, both go to the stripe under one claim, the returned object on top, and the slot is left empty
+            // for the next return: a refill claims a stripe once per two returns, and this thread's next get pops the
+            // returned object back unless another thread took it first. Observed (guarded pools, listeners), the
+            // returned object stays in the slot, so a misuse report can say exactly which thread gets it next.
+            if (_fastOpen)
+            {
+                slot = null;
+                if (stripes.TryPushPair(ref _engine.HomeStripe(cache), parked, obj))
+                {
+                    return true;
+                }
             }
 
             slot = obj;
@@ -501,14 +542,18 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     /// <returns>One stack per outstanding object; each is also raised as a <c>Leak</c> event of the <c>NativePool</c> event source.</returns>
     public IReadOnlyList<StackTrace> GetLeaks() => _guard is null ? [] : _guard.GetLeaks();
 
+    /// <summary>The fewest objects a stripe holds when the bound allows it (see <see cref="SplitRetention"/>).</summary>
+    private const int MinimumStripeCapacity = 8;
+
     /// <summary>
     /// Shapes stripes that hold <paramref name="maximumRetained"/> objects together: the most stripes (a power of two,
-    /// at most <paramref name="maxStripes"/>) that still hold one object each, the largest holding
-    /// <c>ceil(M / stripes)</c> (the engine splits the total exactly).
+    /// at most <paramref name="maxStripes"/>) that still hold <see cref="MinimumStripeCapacity"/> objects each (one
+    /// stripe for a smaller bound), the largest holding <c>ceil(M / stripes)</c> (the engine splits the total exactly).
+    /// A stripe of two or four objects is empty or full at almost every operation, and those edges take the general walk.
     /// </summary>
     internal static (int Stripes, int StripeCapacity) SplitRetention(int maximumRetained, int maxStripes)
     {
-        int stripes = 1 << BitOperations.Log2((uint)Math.Min(maxStripes, maximumRetained));
+        int stripes = 1 << BitOperations.Log2((uint)Math.Min(maxStripes, Math.Max(1, maximumRetained / MinimumStripeCapacity)));
         int stripeCapacity = (int)(((long)maximumRetained + stripes - 1) / stripes);
         return (stripes, stripeCapacity);
     }

@@ -259,13 +259,72 @@ public class StripeSetTests
         Assert.Equal(1, home);
 
         // LIFO per stripe; the emptied home walks back to stripe 0, and that pop from a full stripe clears its bit.
-        Assert.Same(third, set.PopTop(ref home));
-        Assert.Same(second, set.PopTop(ref home));
+        Assert.Same(third, set.PopTop(ref home, pair: false, out _));
+        Assert.Same(second, set.PopTop(ref home, pair: false, out _));
         Assert.Equal(0, home);
         Assert.Equal(0L, set.FullMask);
-        Assert.Same(first, set.PopTop(ref home));
-        Assert.Null(set.PopTop(ref home));
+        Assert.Same(first, set.PopTop(ref home, pair: false, out _));
+        Assert.Null(set.PopTop(ref home, pair: false, out _));
         Assert.Equal(0, set.CountItems());
+    }
+
+    [Fact]
+    public void ThePairPopTakesTheTwoTopItemsUnderOneClaimButNeverTheStripesLastItem()
+    {
+        var set = new StripeSet<Item>(stripeCount: 1, capacityPerStripe: 8);
+        Item[] items = [.. Enumerable.Range(0, 4).Select(i => new Item(i))];
+        foreach (Item item in items)
+        {
+            Assert.Equal(StripeResult.Done, set.TryPush(0, item));
+        }
+
+        int home = 0;
+        Assert.Same(items[3], set.PopTop(ref home, pair: true, out Item? second));
+        Assert.Same(items[2], second);
+        Assert.Equal(2, set.CountOf(0));
+
+        // Two left: a pair would empty the stripe, so only the top comes off.
+        Assert.Same(items[1], set.PopTop(ref home, pair: true, out second));
+        Assert.Null(second);
+        Assert.Equal(1, set.CountOf(0));
+
+        // Without the caller's room for a second, one item, however many the stripe holds.
+        Assert.Equal(StripeResult.Done, set.TryPush(0, items[2]));
+        Assert.Equal(StripeResult.Done, set.TryPush(0, items[3]));
+        Assert.Same(items[3], set.PopTop(ref home, pair: false, out second));
+        Assert.Null(second);
+        Assert.Equal(2, set.CountOf(0));
+    }
+
+    [Fact]
+    public void ThePairPushPutsBothItemsOnWithTheSecondOnTopOrLeavesTheStripeAsItWas()
+    {
+        var set = new StripeSet<Item>(stripeCount: 1, capacityPerStripe: 4);
+        var first = new Item(1);
+        var below = new Item(2);
+        var top = new Item(3);
+        int home = 0;
+
+        // An empty stripe: its occupancy bit is the general push's to set, so the pair is refused.
+        Assert.False(set.TryPushPair(ref home, below, top));
+        Assert.Equal(0, set.CountItems());
+
+        Assert.Equal(StripeResult.Done, set.TryPush(0, first));
+        Assert.True(set.TryPushPair(ref home, below, top));
+        Assert.Equal(3, set.CountOf(0));
+
+        // Room for one only: refused, the stripe unchanged.
+        Assert.False(set.TryPushPair(ref home, new Item(4), new Item(5)));
+        Assert.Equal(3, set.CountOf(0));
+        Assert.Same(top, set.PopTop(ref home, pair: false, out _));
+        Assert.Same(below, set.PopTop(ref home, pair: false, out _));
+
+        // The returned item already on top (a double return): refused, the stripe unchanged.
+        Assert.Equal(StripeResult.Done, set.TryPush(0, top));
+        Assert.False(set.TryPushPair(ref home, new Item(6), top));
+        Assert.Equal(2, set.CountOf(0));
+        Assert.Same(top, set.PopTop(ref home, pair: false, out _));
+        Assert.Same(first, set.PopTop(ref home, pair: false, out _));
     }
 
     [Fact]
