@@ -21,8 +21,10 @@ namespace NativePool;
 /// <see langword="false"/> (the default policy resets <see cref="IResettable"/> objects and drops those that fail to
 /// reset). One thread alone leaves at most <see cref="MaximumRetained"/> objects in the pool, as with Microsoft's pool;
 /// every other thread that uses it may keep one more in its own slot (see the bound, below). A
-/// <see cref="Get"/> right after a <see cref="Return"/> on one thread gives back the same object, even if the thread
-/// moved to another core in between (it comes from the thread's slot, not from a core's stripe).
+/// <see cref="Get"/> right after a <see cref="Return"/> on one thread gives back the same object unless another thread
+/// took it in between: it comes from the thread's slot, or, when the return found the slot taken and pushed both
+/// objects onto the thread's stripe, from that stripe's top (while anybody observes pools, always from the slot).
+/// Microsoft's pool hands back the same object only when its one fast field was empty.
 /// </para>
 /// <para>
 /// What Microsoft's pool leaves open is closed: <c>Return(null)</c> throws <see cref="ArgumentNullException"/>, and
