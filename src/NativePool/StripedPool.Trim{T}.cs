@@ -42,9 +42,9 @@ internal sealed partial class StripedPool<T>
     /// reads a newer mark and the pass takes nothing. If it came after P, its R1 (later in program order; the JIT does
     /// not move a volatile read above a volatile write) reads after P and sees W3, so that operation, and every later one
     /// until the flag clears, keeps out of the tier. Either way, while the pass takes, the owner is not between a W1
-    /// whose R1 saw the tier open and its W2. A return that only parks an item in an empty slot runs without the mark:
-    /// the pass takes slots with exchanges, so such a store lands before the exchange (and the item is trimmed, having
-    /// been returned) or after it (and stays for the owner). Each removal is a move in <see cref="PoolOwner"/>, counted
+    /// whose R1 saw the tier open and its W2. A store that only fills an empty slot (a return's park, or an object pool's
+    /// get parking the second item of a pair) runs without the mark: the pass takes slots with exchanges, so such a store
+    /// lands before the exchange (and the item is trimmed, being in the pool) or after it (and stays for the owner). Each removal is a move in <see cref="PoolOwner"/>, counted
     /// as trimmed before it closes, so the statistics stay exact; dead threads' tiers go through their finalizers.
     /// </para>
     /// </remarks>
@@ -221,6 +221,9 @@ internal sealed partial class StripedPool<T>
 
     private int EmptyThreadCache(ThreadCache<T> cache)
     {
+        // Not an item, only what routes a return of it through the stripes; dropped so it keeps nothing reachable. An
+        // owner that reads it stale only takes the stripes' path for one return, which is correct either way.
+        cache._pairTop = null;
         int removed = 0;
         for (int c = 0; c < _classCount; c++)
         {

@@ -66,6 +66,16 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     /// <summary>The trim clock's reading (ms) when the trimmer first saw the current <see cref="_operation"/> (trimmer-owned).</summary>
     internal long _trimSeenAtMs;
 
+    /// <summary>
+    /// The object this thread's last pair push left on top of its stripe (an object pool's return), or null; owner-only.
+    /// A later return of it into the empty slot goes through the stripe instead, where a repeat is seen on the top.
+    /// Emptying the cache (trim, shutdown, a dropped pool) clears it, so it keeps nothing reachable.
+    /// </summary>
+    internal T? _pairTop;
+
+    /// <summary>The stripe <see cref="_pairTop"/> went onto (owner-only).</summary>
+    internal int _pairTopStripe;
+
     /// <summary>The facade's per-thread object for this pool (its scope ledger), or null; owner-only, never read by the engine.</summary>
     internal object? Extension { get; set; }
 
@@ -167,8 +177,9 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     /// Enters an operation on the thread tier: marks <see cref="_operation"/> odd, then reads <see cref="_closed"/>. False
     /// (and the mark even again) when a trimmer has closed the cache: the caller must not touch its slots or magazines.
     /// Every owner path that takes an item out of a slot or magazine, or moves one between them, runs between a true
-    /// <see cref="TryEnter"/> and <see cref="Exit"/>; a return that only fills an empty slot needs no mark (a trimmer
-    /// takes slots with an exchange, so such a store either lands before it and is taken, or after it and stays).
+    /// <see cref="TryEnter"/> and <see cref="Exit"/>; an owner store that only fills an empty slot (a return's park, or
+    /// an object pool's get parking the second item of a pair) needs no mark (a trimmer takes slots with an exchange, so
+    /// such a store either lands before it and is taken, or after it and stays).
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool TryEnter()

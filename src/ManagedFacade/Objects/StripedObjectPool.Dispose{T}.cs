@@ -41,8 +41,18 @@ public sealed partial class StripedObjectPool<T>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void GetRacedDispose(T item)
     {
-        // The item may also have been taken by a drain of this thread's slot: hand it to nobody, dispose it once.
-        _engine.RentRacedShutdown(item);
+        try
+        {
+            // The item may also have been taken by a drain of this thread's slot: hand it to nobody, dispose it once.
+            _engine.RentRacedShutdown(item);
+        }
+        finally
+        {
+            // A pair pop may have parked a second object in the slot after the drain: drain again, as a raced return does
+            // (after the item, so a throwing dispose there cannot leave the item undisposed).
+            _engine.ReturnRacedShutdown();
+        }
+
         ThrowHelper.ThrowObjectDisposed(ObjectName);
     }
 

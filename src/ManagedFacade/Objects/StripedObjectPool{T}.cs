@@ -11,8 +11,8 @@ namespace NativePool;
 
 /// <summary>
 /// A drop-in <see cref="ObjectPool{T}"/> on the NativePool engine: a per-thread slot in front of per-core stripes, so a
-/// <see cref="Get"/> right after a <see cref="Return"/> on one thread touches no shared cache line and runs no interlocked
-/// instruction.
+/// <see cref="Get"/> and <see cref="Return"/> that alternate on one thread touch no shared cache line and run no
+/// interlocked instruction, and objects move between the slot and the stripes two per claim.
 /// </summary>
 /// <remarks>
 /// <para>
@@ -29,8 +29,8 @@ namespace NativePool;
 /// <para>
 /// What Microsoft's pool leaves open is closed: <c>Return(null)</c> throws <see cref="ArgumentNullException"/>, and
 /// returning an object that is still in the pool throws <see cref="InvalidOperationException"/> when the pool can see it
-/// cheaply: the object is in the calling thread's slot or on top of the stripe the return goes to (the common case of a
-/// double return: the same object returned twice in a row). The policy has already run on the object when that is
+/// cheaply: the object is in the calling thread's slot, or on top of the stripe the return goes to or the thread's last
+/// return went to (the common case of a double return: the same object returned twice in a row). The policy has already run on the object when that is
 /// detected; the pool itself is unchanged. A double return the pool cannot see cheaply is not detected, unless the
 /// pool is guarded (<see cref="StripedObjectPoolOptions.Guarded"/>): a guarded pool tracks every object it hands out and
 /// refuses, before the policy runs, a double return while the object is still in the pool and any foreign return. No
@@ -205,7 +205,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     /// <summary>Whether the pool disposes the <see cref="IDisposable"/> objects it drops and, when disposed, those it holds.</summary>
     public bool DisposesItems => _disposesItems;
 
-    /// <summary>The number of per-core stripes (a power of two).</summary>
+    /// <summary>The number of stripes: a power of two, at most one per core, and few enough that each holds at least 8 objects where the bound allows it.</summary>
     public int StripeCount => _engine.StripeCount;
 
     /// <summary>Objects the largest stripe holds (the stripes together hold <see cref="MaximumRetained"/> − 1).</summary>
@@ -310,35 +310,32 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         T? item = stripes.PopTop(ref _engine.HomeStripe(cache), cache.SlotsEnabled, out T? second);
         if (second is not null)
         {
+            // A Dispose that began meanwhile may have drained the slot before this store: the get's re-check of the
+            // shutdown mark drains again (see GetRacedDispose).
             cache.Slot(0) = second;
-
-            // A Dispose that began meanwhile may have drained the slot before this store: drain again, as a return does.
-            if (_engine.IsShutDown)
-            {
-                _engine.ReturnRacedShutdown();
-            }
         }
 
         return item;
     }
 
     /// <summary>
-    /// Parks <paramref name="obj"/> in the thread's empty slot, or parks it in place of the slot's object and pushes that
-    /// one onto the thread's home stripe; false, with the pool unchanged, when the engine's general return must decide
-    /// (a trimmer reclaiming the cache, no stripes yet, the stripes full, or a double return).
+    /// Parks <paramref name="obj"/> in the thread's empty slot (unless the thread's last pair push left it on a stripe:
+    /// then it goes through that stripe, which sees a repeat), or, when the slot is taken, moves the slot's object and
+    /// this one to the stripes (<see cref="PushParked"/>); false, with the pool unchanged, when the engine's general
+    /// return must decide (a trimmer reclaiming the cache, no stripes yet, the stripes full, or a double return).
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private bool TryParkOrPush(T obj, ThreadCache<T> cache)
     {
         ref T? slot = ref cache.Slot(0);
-        if (slot is null && cache.SlotsEnabled)
+        if (slot is null && cache.SlotsEnabled && !ReferenceEquals(obj, cache._pairTop))
         {
             // Fills an empty slot only: needs no operation mark (a trimmer takes slots with an exchange).
             slot = obj;
             return true;
         }
 
-        return PushParked(obj, cache);
+        return slot is null && cache.SlotsEnabled ? ReturnPairTop(obj, cache) : PushParked(obj, cache);
     }
 
     /// <summary>
@@ -370,8 +367,11 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
             if (_fastOpen)
             {
                 slot = null;
-                if (stripes.TryPushPair(ref _engine.HomeStripe(cache), parked, obj))
+                ref int home = ref _engine.HomeStripe(cache);
+                if (stripes.TryPushPair(ref home, parked, obj))
                 {
+                    cache._pairTop = obj;
+                    cache._pairTopStripe = home;
                     return true;
                 }
             }
@@ -390,6 +390,33 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         {
             cache.Exit();
         }
+    }
+
+    /// <summary>
+    /// The return of the object this thread's last pair push left on its stripe, into the empty slot: pushed onto that
+    /// stripe instead, whose push sees it still on top when it is returned twice in a row (and throws, however often it
+    /// is repeated), or keeps it when another thread got it since and handed it to this one.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool ReturnPairTop(T obj, ThreadCache<T> cache)
+    {
+        StripeSet<T>? stripes = _engine.GetStripes(0);
+        int stripe = cache._pairTopStripe;
+        StripeResult result = stripes is null ? StripeResult.Full : stripes.PushTop(ref stripe, obj, obj);
+        if (result == StripeResult.Duplicate)
+        {
+            OnDuplicateReturn();
+        }
+
+        cache._pairTop = null;
+        if (result == StripeResult.Done)
+        {
+            return true;
+        }
+
+        // Every stripe full: the empty slot takes it, as it takes any return.
+        cache.Slot(0) = obj;
+        return true;
     }
 
     /// <summary>The get while anybody observes pools or after <see cref="Dispose"/>: the disposed check, events, guards.</summary>

@@ -56,4 +56,45 @@ public class StripedObjectPoolPairMoveTests
 
         Assert.Equal(8, policy.Created);
     }
+
+    [Fact]
+    public void ReturningTheSameObjectTwiceInARowThrowsEveryTimeEvenAfterItWentOntoTheStripeInAPair()
+    {
+        var policy = new CountingPolicy<Thing>();
+        using var pool = new StripedObjectPool<Thing>(policy, new StripedObjectPoolOptions { MaximumRetained = 8, TrimmingEnabled = false });
+        Thing a = pool.Get(), b = pool.Get(), c = pool.Get();
+        pool.Return(a);
+        pool.Return(b);
+
+        // Unobserved, c goes onto the stripe with b and leaves the slot empty; observed, it takes the slot.
+        pool.Return(c);
+
+        Assert.Throws<InvalidOperationException>(() => pool.Return(c));
+        Assert.Throws<InvalidOperationException>(() => pool.Return(c));
+
+        // Kept once: three gets hand out the three objects, each once, and build none.
+        Thing[] got = [pool.Get(), pool.Get(), pool.Get()];
+        Assert.Equal(new[] { a, b, c }.OrderBy(thing => thing.Id), got.OrderBy(thing => thing.Id));
+        Assert.Equal(3, policy.Created);
+    }
+
+    [Fact]
+    public void AnObjectAnotherThreadGotFromTheStripeAndHandedBackIsKeptNotTakenForADoubleReturn()
+    {
+        var policy = new CountingPolicy<Thing>();
+        using var pool = new StripedObjectPool<Thing>(policy, new StripedObjectPoolOptions { MaximumRetained = 8, TrimmingEnabled = false });
+        Thing a = pool.Get(), b = pool.Get(), c = pool.Get();
+        pool.Return(a);
+        pool.Return(b);
+        pool.Return(c);
+
+        // Another thread gets the object on the stripe's top (the one this thread returned last) and hands it back here.
+        Thing? handed = null;
+        var other = new Thread(() => handed = pool.Get());
+        other.Start();
+        other.Join();
+        pool.Return(handed!);
+
+        StatisticsAssert.Counts(pool.GetStatistics(), allocated: 3, pooled: 3, dropped: 0);
+    }
 }
