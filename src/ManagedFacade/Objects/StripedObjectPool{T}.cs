@@ -328,14 +328,19 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     private bool TryParkOrPush(T obj, ThreadCache<T> cache)
     {
         ref T? slot = ref cache.Slot(0);
-        if (slot is null && cache.SlotsEnabled && !ReferenceEquals(obj, cache._pairTop))
+        if (slot is null && cache.SlotsEnabled)
         {
+            if (ReferenceEquals(obj, cache._pairTop))
+            {
+                return ReturnPairTop(obj, cache);
+            }
+
             // Fills an empty slot only: needs no operation mark (a trimmer takes slots with an exchange).
             slot = obj;
             return true;
         }
 
-        return slot is null && cache.SlotsEnabled ? ReturnPairTop(obj, cache) : PushParked(obj, cache);
+        return PushParked(obj, cache);
     }
 
     /// <summary>
