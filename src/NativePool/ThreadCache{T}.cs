@@ -67,14 +67,22 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     internal long _trimSeenAtMs;
 
     /// <summary>
-    /// The object this thread's last pair push left on top of its stripe (an object pool's return), or null; owner-only.
-    /// A later return of it into the empty slot goes through the stripe instead, where a repeat is seen on the top.
-    /// Emptying the cache (trim, shutdown, a dropped pool) clears it, so it keeps nothing reachable.
+    /// The returned object this thread's last push left on top of a stripe while its slot stays free of it (an object
+    /// pool's return), or null; owner-only. A later return of it into the empty slot goes through the stripe instead,
+    /// where a repeat is seen on the top. Emptying the cache (trim, shutdown, a dropped pool) clears it, so it keeps
+    /// nothing reachable.
     /// </summary>
-    internal T? _pairTop;
+    internal T? _pushedTop;
 
-    /// <summary>The stripe <see cref="_pairTop"/> went onto (owner-only).</summary>
-    internal int _pairTopStripe;
+    /// <summary>The stripe <see cref="_pushedTop"/> went onto (owner-only).</summary>
+    internal int _pushedTopStripe;
+
+    /// <summary>
+    /// The object this thread's last pair pop (an object pool's get) parked in its slot, or null; owner-only. A return
+    /// that finds it still in the slot pushes only the returned object, so a thread that gets and returns one object at
+    /// a time settles on its slot instead of claiming the stripe twice per get. Cleared with <see cref="_pushedTop"/>.
+    /// </summary>
+    internal T? _poppedSecond;
 
     /// <summary>The facade's per-thread object for this pool (its scope ledger), or null; owner-only, never read by the engine.</summary>
     internal object? Extension { get; set; }

@@ -205,7 +205,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     /// <summary>Whether the pool disposes the <see cref="IDisposable"/> objects it drops and, when disposed, those it holds.</summary>
     public bool DisposesItems => _disposesItems;
 
-    /// <summary>The number of stripes: a power of two, at most one per core, and few enough that each holds at least 8 objects where the bound allows it.</summary>
+    /// <summary>The number of stripes: a power of two, at most one per core, and few enough that each, with the slot of a thread that uses it, holds at least 8 objects where the bound allows it.</summary>
     public int StripeCount => _engine.StripeCount;
 
     /// <summary>Objects the largest stripe holds (the stripes together hold <see cref="MaximumRetained"/> − 1).</summary>
@@ -296,7 +296,9 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     /// <summary>
     /// Pops the thread's home stripe (then the nearest ones with objects); null when they hold none. The slot is empty
     /// here, so the same claim takes a second object into it when the stripe can spare one: a drain claims a stripe once
-    /// per two gets. Filling an empty slot needs no operation mark (a trimmer only ever takes from slots).
+    /// per two gets. Filling an empty slot needs no operation mark (a trimmer only ever takes from slots). The second
+    /// object is remembered, so that a return finding it still parked pushes only the returned one (see
+    /// <see cref="PushParked"/>); an object the thread last pushed that comes back here is this thread's again.
     /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private T? PopFromStripes(ThreadCache<T> cache)
@@ -313,13 +315,19 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
             // A Dispose that began meanwhile may have drained the slot before this store: the get's re-check of the
             // shutdown mark drains again (see GetRacedDispose).
             cache.Slot(0) = second;
+            cache._poppedSecond = second;
+        }
+
+        if (item is not null && ReferenceEquals(item, cache._pushedTop))
+        {
+            cache._pushedTop = null;
         }
 
         return item;
     }
 
     /// <summary>
-    /// Parks <paramref name="obj"/> in the thread's empty slot (unless the thread's last pair push left it on a stripe:
+    /// Parks <paramref name="obj"/> in the thread's empty slot (unless the thread's last push left it on top of a stripe:
     /// then it goes through that stripe, which sees a repeat), or, when the slot is taken, moves the slot's object and
     /// this one to the stripes (<see cref="PushParked"/>); false, with the pool unchanged, when the engine's general
     /// return must decide (a trimmer reclaiming the cache, no stripes yet, the stripes full, or a double return).
@@ -330,9 +338,9 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         ref T? slot = ref cache.Slot(0);
         if (slot is null && cache.SlotsEnabled)
         {
-            if (ReferenceEquals(obj, cache._pairTop))
+            if (ReferenceEquals(obj, cache._pushedTop))
             {
-                return ReturnPairTop(obj, cache);
+                return ReturnPushedTop(obj, cache);
             }
 
             // Fills an empty slot only: needs no operation mark (a trimmer takes slots with an exchange).
@@ -344,8 +352,9 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     }
 
     /// <summary>
-    /// The slot is taken: the parked object and the returned one go to the home stripe together, or, when they cannot
-    /// (or the pool is observed), the returned object takes the slot and the parked one goes to the stripes.
+    /// The slot is taken: the parked object and the returned one go to the home stripe together; or, when the parked
+    /// object is the one this thread's last get popped into the slot, the returned object goes alone; or, when neither
+    /// can be done (or the pool is observed), the returned object takes the slot and the parked one goes to the stripes.
     /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private bool PushParked(T obj, ThreadCache<T> cache)
@@ -367,23 +376,43 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
 
             // Unobserved, both go to the stripe under one claim, the returned object on top, and the slot is left empty
             // for the next return: a refill claims a stripe once per two returns, and this thread's next get pops the
-            // returned object back unless another thread took it first. Observed (guarded pools, listeners), the
-            // returned object stays in the slot, so a misuse report can say exactly which thread gets it next.
+            // returned object back unless another thread took it first. But when the slot still holds what this
+            // thread's last get popped into it, the thread is getting and returning one object at a time: only the
+            // returned object goes, and the next get and return stay on the slot. Observed (guarded pools, listeners),
+            // the returned object stays in the slot, so a misuse report can say exactly which thread gets it next.
+            T kept = obj;
+            T pushed = parked;
             if (_fastOpen)
             {
-                slot = null;
-                ref int home = ref _engine.HomeStripe(cache);
-                if (stripes.TryPushPair(ref home, parked, obj))
+                if (ReferenceEquals(parked, cache._poppedSecond))
                 {
-                    cache._pairTop = obj;
-                    cache._pairTopStripe = home;
-                    return true;
+                    cache._poppedSecond = null;
+                    kept = parked;
+                    pushed = obj;
+                }
+                else
+                {
+                    slot = null;
+                    ref int home = ref _engine.HomeStripe(cache);
+                    if (stripes.TryPushPair(ref home, parked, obj))
+                    {
+                        cache._pushedTop = obj;
+                        cache._pushedTopStripe = home;
+                        return true;
+                    }
                 }
             }
 
-            slot = obj;
-            if (stripes.PushTop(ref _engine.HomeStripe(cache), parked, obj) == StripeResult.Done)
+            slot = kept;
+            ref int stripe = ref _engine.HomeStripe(cache);
+            if (stripes.PushTop(ref stripe, pushed, obj) == StripeResult.Done)
             {
+                if (ReferenceEquals(pushed, obj))
+                {
+                    cache._pushedTop = obj;
+                    cache._pushedTopStripe = stripe;
+                }
+
                 return true;
             }
 
@@ -398,22 +427,22 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     }
 
     /// <summary>
-    /// The return of the object this thread's last pair push left on its stripe, into the empty slot: pushed onto that
+    /// The return of the object this thread's last push left on top of a stripe, into the empty slot: pushed onto that
     /// stripe instead, whose push sees it still on top when it is returned twice in a row (and throws, however often it
     /// is repeated), or keeps it when another thread got it since and handed it to this one.
     /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private bool ReturnPairTop(T obj, ThreadCache<T> cache)
+    private bool ReturnPushedTop(T obj, ThreadCache<T> cache)
     {
         StripeSet<T>? stripes = _engine.GetStripes(0);
-        int stripe = cache._pairTopStripe;
+        int stripe = cache._pushedTopStripe;
         StripeResult result = stripes is null ? StripeResult.Full : stripes.PushTop(ref stripe, obj, obj);
         if (result == StripeResult.Duplicate)
         {
             OnDuplicateReturn();
         }
 
-        cache._pairTop = null;
+        cache._pushedTop = null;
         if (result == StripeResult.Done)
         {
             return true;
@@ -576,18 +605,21 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     /// <returns>One stack per outstanding object; each is also raised as a <c>Leak</c> event of the <c>NativePool</c> event source.</returns>
     public IReadOnlyList<StackTrace> GetLeaks() => _guard is null ? [] : _guard.GetLeaks();
 
-    /// <summary>The fewest objects a stripe holds when the bound allows it (see <see cref="SplitRetention"/>).</summary>
-    private const int MinimumStripeCapacity = 8;
+    /// <summary>The fewest objects a stripe and the slot of a thread that uses it hold together when the bound allows it (see <see cref="SplitRetention"/>).</summary>
+    private const int MinimumStripeShare = 8;
 
     /// <summary>
-    /// Shapes stripes that hold <paramref name="maximumRetained"/> objects together: the most stripes (a power of two,
-    /// at most <paramref name="maxStripes"/>) that still hold <see cref="MinimumStripeCapacity"/> objects each (one
-    /// stripe for a smaller bound), the largest holding <c>ceil(M / stripes)</c> (the engine splits the total exactly).
-    /// A stripe of two or four objects is empty or full at almost every operation, and those edges take the general walk.
+    /// Shapes stripes that hold <paramref name="maximumRetained"/> objects together (the bound less one slot): the most
+    /// stripes (a power of two, at most <paramref name="maxStripes"/>) that still hold, each with a thread's slot,
+    /// <see cref="MinimumStripeShare"/> objects (one stripe for a bound under 16), the largest holding
+    /// <c>ceil(M / stripes)</c> (the engine splits the total exactly). A stripe of two or four objects is empty or full
+    /// at almost every operation, and those edges take the general walk; one stripe shared by every thread makes their
+    /// claims meet, so a bound of 16 gets two stripes of 8 and 7.
     /// </summary>
     internal static (int Stripes, int StripeCapacity) SplitRetention(int maximumRetained, int maxStripes)
     {
-        int stripes = 1 << BitOperations.Log2((uint)Math.Min(maxStripes, Math.Max(1, maximumRetained / MinimumStripeCapacity)));
+        int shares = (int)(((long)maximumRetained + 1) / MinimumStripeShare);
+        int stripes = 1 << BitOperations.Log2((uint)Math.Min(maxStripes, Math.Max(1, shares)));
         int stripeCapacity = (int)(((long)maximumRetained + stripes - 1) / stripes);
         return (stripes, stripeCapacity);
     }

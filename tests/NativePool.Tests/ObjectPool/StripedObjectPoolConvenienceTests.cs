@@ -334,6 +334,27 @@ public sealed class StripedObjectPoolConvenienceTests
     }
 
     [Theory]
+    [InlineData(1)]
+    [InlineData(2)]
+    [InlineData(8)]
+    [InlineData(64)]
+    public void EachStripeWithTheSlotOfAThreadThatUsesItHoldsAtLeastEightObjectsAndThereAreAsManyAsThatAllows(int maxStripes)
+    {
+        for (int maximumRetained = 1; maximumRetained <= 3000; maximumRetained++)
+        {
+            // The stripes hold the bound less one slot.
+            (int stripes, _) = StripedObjectPool<Thing>.SplitRetention(Math.Max(1, maximumRetained - 1), maxStripes);
+            int share = maximumRetained / stripes;
+
+            Assert.True(stripes == 1 || share >= 8, $"{stripes} stripes for a bound of {maximumRetained}");
+            Assert.True(stripes * 2 > maxStripes || maximumRetained / (stripes * 2) < 8, $"{stripes} stripes for a bound of {maximumRetained}: twice as many would still hold 8");
+        }
+
+        // Two threads on two cores sharing a bound of 16 each get a stripe of their own.
+        Assert.Equal((Math.Min(2, maxStripes), maxStripes == 1 ? 15 : 8), StripedObjectPool<Thing>.SplitRetention(15, maxStripes));
+    }
+
+    [Theory]
     [InlineData(8)]
     [InlineData(64)]
     [InlineData(2048)]

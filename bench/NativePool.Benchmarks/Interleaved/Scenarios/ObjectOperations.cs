@@ -65,6 +65,11 @@ public readonly struct DrainRefillOperation<TPool>(TPool pool, PooledObject[] st
 /// Get → work → Return (<paramref name="store"/> null) or a drain and refill with work (<paramref name="store"/> given)
 /// per operation, while the side's <paramref name="load"/> threads do the same on the same pool.
 /// </summary>
+/// <remarks>
+/// The load runs only while this side's batch does (it is resumed at the batch's start and paused at its end), so the
+/// other side's batches run beside their own load alone: on a 2-core machine each side is timed with two busy threads,
+/// its measuring thread and its load, as aspnetcore's benchmark runs with a ThreadCount of 2.
+/// </remarks>
 public readonly struct UnderLoadOperation<TPool>(TPool pool, PooledObject[]? store, BackgroundLoad load, IDisposable? owner) : IOperation, IDisposable
     where TPool : struct, IObjectPoolAdapter<PooledObject>
 {
@@ -72,6 +77,7 @@ public readonly struct UnderLoadOperation<TPool>(TPool pool, PooledObject[]? sto
 
     public void Run(int count)
     {
+        load.Resume();
         for (int i = 0; i < count; i++)
         {
             if (store is null)
@@ -83,6 +89,8 @@ public readonly struct UnderLoadOperation<TPool>(TPool pool, PooledObject[]? sto
                 ObjectWork.DrainWorkRefill(pool, store, _random);
             }
         }
+
+        load.Pause();
     }
 
     public void Dispose()

@@ -1,0 +1,109 @@
+namespace NativePool.Tests.ObjectPool;
+
+/// <summary>
+/// A thread that gets and returns one object at a time after a get took two from its stripe keeps using its slot: the
+/// return pushes only the returned object and leaves the other one parked. Only unobserved pools do this (while a
+/// guarded pool or a listener is about, a return keeps the returned object in the slot), and a process that has seen
+/// a guarded pool stays observed, so the tests run alone and assert what the process's mode promises; the last test
+/// runs them again in a fresh process, where nobody observes pools.
+/// </summary>
+[Collection(RunsAlone.Name)]
+public class StripedObjectPoolOneAtATimeTests
+{
+    /// <summary>Set in the fresh process: the tests there must find nobody observing pools.</summary>
+    private const string UnobservedVariable = "NATIVEPOOL_TEST_UNOBSERVED";
+
+    private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(2);
+
+    [Fact]
+    public void AThreadThatGetsAndReturnsOneObjectAtATimeAfterAPairPopKeepsItsObjectInItsSlot()
+    {
+        bool unobserved = IsUnobserved();
+
+        // A bound of 8 has one stripe of 7. After the refill, the stripe is full with things[0..6] and the slot holds
+        // things[7]; the first get takes the slot, the second pops the full stripe's top alone.
+        var policy = new CountingPolicy<Thing>();
+        using var pool = new StripedObjectPool<Thing>(policy, new StripedObjectPoolOptions { MaximumRetained = 8, TrimmingEnabled = false });
+        Thing[] things = [.. Enumerable.Range(0, 8).Select(_ => pool.Get())];
+        Array.ForEach(things, pool.Return);
+        Thing first = pool.Get(), second = pool.Get();
+        Assert.Equal([things[7], things[6]], [first, second]);
+
+        // The slot is empty and the stripe can spare two: unobserved, this get pops things[5] and parks things[4] under
+        // one claim; observed, the engine's rent pops things[5] alone.
+        Thing popped = pool.Get();
+        Assert.Same(things[5], popped);
+
+        // Unobserved, returning it pushes it alone and leaves things[4] parked, so from here on each get and return use
+        // the slot; observed, it parks in the empty slot and comes straight back.
+        pool.Return(popped);
+        for (int i = 0; i < 4; i++)
+        {
+            Thing again = pool.Get();
+            Assert.Same(unobserved ? things[4] : things[5], again);
+            pool.Return(again);
+        }
+
+        pool.Return(first);
+        pool.Return(second);
+        Assert.Equal(8, policy.Created);
+        StatisticsAssert.Counts(pool.GetStatistics(), allocated: 8, pooled: 8, dropped: 0);
+    }
+
+    [Fact]
+    public void ReturningAnObjectAgainAfterItWentOntoTheStripeAloneThrowsAndKeepsItOnce()
+    {
+        bool unobserved = IsUnobserved();
+        var policy = new CountingPolicy<Thing>();
+        using var pool = new StripedObjectPool<Thing>(policy, new StripedObjectPoolOptions { MaximumRetained = 8, TrimmingEnabled = false });
+        Thing[] things = [.. Enumerable.Range(0, 8).Select(_ => pool.Get())];
+        Array.ForEach(things, pool.Return);
+        Thing first = pool.Get(), second = pool.Get(), popped = pool.Get();
+        pool.Return(popped);
+
+        // Unobserved, popped went onto the stripe alone and this get takes things[4] from the slot, leaving it empty:
+        // a second return of popped would fit there, but popped is still on the stripe. Observed, popped was parked and
+        // this get takes it back, so returning it is no misuse.
+        Thing next = pool.Get();
+        Assert.Same(unobserved ? things[4] : popped, next);
+        if (unobserved)
+        {
+            Assert.Throws<InvalidOperationException>(() => pool.Return(popped));
+            Assert.Throws<InvalidOperationException>(() => pool.Return(popped));
+        }
+
+        // Kept once: the pool hands out the five objects it holds, each once, and builds none.
+        Thing[] got = [.. Enumerable.Range(0, 5).Select(_ => pool.Get())];
+        Assert.Equal(things.Except([first, second, next]).OrderBy(thing => thing.Id), got.OrderBy(thing => thing.Id));
+        Assert.Equal(8, policy.Created);
+    }
+
+    [Fact]
+    public void TheTestsAboveAlsoPassInAProcessWhereNobodyObservesPools()
+    {
+        string assembly = typeof(StripedObjectPoolOneAtATimeTests).Assembly.Location;
+        string filter = $"FullyQualifiedName~{nameof(StripedObjectPoolOneAtATimeTests)}&FullyQualifiedName!~{nameof(TheTestsAboveAlsoPassInAProcessWhereNobodyObservesPools)}";
+        var environment = new Dictionary<string, string>
+        {
+            [UnobservedVariable] = "1",
+            ["NATIVEPOOL_GUARDED"] = "",
+        };
+
+        (int exitCode, string log) = ChildProcess.Run("dotnet", null, s_timeout, ["test", assembly, "--filter", filter], environment);
+
+        Assert.True(exitCode == 0, $"The fresh process's run exited with {exitCode}:\n{ChildProcess.Tail(log, 40)}");
+        Assert.Contains("Passed:     2", log, StringComparison.Ordinal);
+    }
+
+    /// <summary>Whether nobody observes pools now (stable while these tests run alone); in the fresh process, it must be so.</summary>
+    private static bool IsUnobserved()
+    {
+        bool unobserved = !PoolObservation.IsActive;
+        if (Environment.GetEnvironmentVariable(UnobservedVariable) == "1")
+        {
+            Assert.True(unobserved, "Something observes pools in the fresh process.");
+        }
+
+        return unobserved;
+    }
+}
