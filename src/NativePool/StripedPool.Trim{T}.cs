@@ -221,10 +221,9 @@ internal sealed partial class StripedPool<T>
 
     private int EmptyThreadCache(ThreadCache<T> cache)
     {
-        // Not items, only what routes a return through the stripes; dropped so they keep nothing reachable. An owner
-        // that reads one stale only takes the stripes' path (or a single push) for one return, which is correct either way.
+        // Not an item, only what routes a return of it through the stripes; dropped so it keeps nothing reachable. An
+        // owner that reads it stale only takes the stripes' path for one return, which is correct either way.
         cache._pushedTop = null;
-        cache._poppedSecond = null;
         int removed = 0;
         for (int c = 0; c < _classCount; c++)
         {

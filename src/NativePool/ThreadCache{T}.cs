@@ -78,11 +78,12 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     internal int _pushedTopStripe;
 
     /// <summary>
-    /// The object this thread's last pair pop (an object pool's get) parked in its slot, or null; owner-only. A return
-    /// that finds it still in the slot pushes only the returned object, so a thread that gets and returns one object at
-    /// a time settles on its slot instead of claiming the stripe twice per get. Cleared with <see cref="_pushedTop"/>.
+    /// <see cref="_operation"/> as this thread's last pair pop (an object pool's get) left it, having parked an object
+    /// in the slot; owner-only. A return that finds the slot taken and the mark one past this (it entered, and nothing
+    /// took from the slot since the pop) pushes only the returned object, so a thread that gets and returns one object
+    /// at a time settles on its slot instead of claiming the stripe twice per get.
     /// </summary>
-    internal T? _poppedSecond;
+    internal long _pairPopOperation = -1;
 
     /// <summary>The facade's per-thread object for this pool (its scope ledger), or null; owner-only, never read by the engine.</summary>
     internal object? Extension { get; set; }

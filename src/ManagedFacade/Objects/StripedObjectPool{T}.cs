@@ -296,8 +296,8 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     /// <summary>
     /// Pops the thread's home stripe (then the nearest ones with objects); null when they hold none. The slot is empty
     /// here, so the same claim takes a second object into it when the stripe can spare one: a drain claims a stripe once
-    /// per two gets. Filling an empty slot needs no operation mark (a trimmer only ever takes from slots). The second
-    /// object is remembered, so that a return finding it still parked pushes only the returned one (see
+    /// per two gets. Filling an empty slot needs no operation mark (a trimmer only ever takes from slots). The mark is
+    /// noted, so that a return that finds the slot untouched since pushes only the returned object (see
     /// <see cref="PushParked"/>); an object the thread last pushed that comes back here is this thread's again.
     /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
@@ -315,7 +315,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
             // A Dispose that began meanwhile may have drained the slot before this store: the get's re-check of the
             // shutdown mark drains again (see GetRacedDispose).
             cache.Slot(0) = second;
-            cache._poppedSecond = second;
+            cache._pairPopOperation = cache._operation;
         }
 
         if (item is not null && ReferenceEquals(item, cache._pushedTop))
@@ -352,8 +352,8 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     }
 
     /// <summary>
-    /// The slot is taken: the parked object and the returned one go to the home stripe together; or, when the parked
-    /// object is the one this thread's last get popped into the slot, the returned object goes alone; or, when neither
+    /// The slot is taken: the parked object and the returned one go to the home stripe together; or, when the slot still
+    /// holds what this thread's last get popped into it, the returned object goes alone; or, when neither
     /// can be done (or the pool is observed), the returned object takes the slot and the parked one goes to the stripes.
     /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
@@ -384,9 +384,9 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
             T pushed = parked;
             if (_fastOpen)
             {
-                if (ReferenceEquals(parked, cache._poppedSecond))
+                // The mark moved by this operation's entry alone: no get took from the slot since the pair pop filled it.
+                if (cache._operation == cache._pairPopOperation + 1)
                 {
-                    cache._poppedSecond = null;
                     kept = parked;
                     pushed = obj;
                 }

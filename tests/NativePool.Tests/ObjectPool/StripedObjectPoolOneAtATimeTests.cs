@@ -1,3 +1,7 @@
+using System.Globalization;
+using System.Reflection;
+using System.Text.RegularExpressions;
+
 namespace NativePool.Tests.ObjectPool;
 
 /// <summary>
@@ -5,7 +9,7 @@ namespace NativePool.Tests.ObjectPool;
 /// return pushes only the returned object and leaves the other one parked. Only unobserved pools do this (while a
 /// guarded pool or a listener is about, a return keeps the returned object in the slot), and a process that has seen
 /// a guarded pool stays observed, so the tests run alone and assert what the process's mode promises; the last test
-/// runs them again in a fresh process, where nobody observes pools.
+/// runs them, and the pair-move tests, again in a fresh process, where nobody observes pools.
 /// </summary>
 [Collection(RunsAlone.Name)]
 public class StripedObjectPoolOneAtATimeTests
@@ -79,10 +83,11 @@ public class StripedObjectPoolOneAtATimeTests
     }
 
     [Fact]
-    public void TheTestsAboveAlsoPassInAProcessWhereNobodyObservesPools()
+    public void TheseTestsAndThePairMoveTestsAlsoPassInAProcessWhereNobodyObservesPools()
     {
         string assembly = typeof(StripedObjectPoolOneAtATimeTests).Assembly.Location;
-        string filter = $"FullyQualifiedName~{nameof(StripedObjectPoolOneAtATimeTests)}&FullyQualifiedName!~{nameof(TheTestsAboveAlsoPassInAProcessWhereNobodyObservesPools)}";
+        string filter = $"(FullyQualifiedName~.{nameof(StripedObjectPoolOneAtATimeTests)}.|FullyQualifiedName~.{nameof(StripedObjectPoolPairMoveTests)}.)" +
+            $"&FullyQualifiedName!~{nameof(TheseTestsAndThePairMoveTestsAlsoPassInAProcessWhereNobodyObservesPools)}";
         var environment = new Dictionary<string, string>
         {
             [UnobservedVariable] = "1",
@@ -92,8 +97,17 @@ public class StripedObjectPoolOneAtATimeTests
         (int exitCode, string log) = ChildProcess.Run("dotnet", null, s_timeout, ["test", assembly, "--filter", filter], environment);
 
         Assert.True(exitCode == 0, $"The fresh process's run exited with {exitCode}:\n{ChildProcess.Tail(log, 40)}");
-        Assert.Contains("Passed:     2", log, StringComparison.Ordinal);
+        Match summary = Regex.Match(log, @"Failed:\s+(\d+), Passed:\s+(\d+)");
+        Assert.True(summary.Success, $"No summary in the fresh process's run:\n{ChildProcess.Tail(log, 40)}");
+        int expected = CaseCount(typeof(StripedObjectPoolOneAtATimeTests)) - 1 + CaseCount(typeof(StripedObjectPoolPairMoveTests));
+        Assert.Equal(("0", expected), (summary.Groups[1].Value, int.Parse(summary.Groups[2].Value, CultureInfo.InvariantCulture)));
     }
+
+    /// <summary>The test cases of <paramref name="type"/>: one per fact, one per inline data row of a theory.</summary>
+    private static int CaseCount(Type type) =>
+        type.GetMethods().Sum(method => method.GetCustomAttribute<TheoryAttribute>() is not null
+            ? method.GetCustomAttributes<InlineDataAttribute>().Count()
+            : method.GetCustomAttribute<FactAttribute>() is not null ? 1 : 0);
 
     /// <summary>Whether nobody observes pools now (stable while these tests run alone); in the fresh process, it must be so.</summary>
     private static bool IsUnobserved()
