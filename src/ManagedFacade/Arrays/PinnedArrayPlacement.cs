@@ -6,16 +6,26 @@ using System.Threading;
 namespace NativePool;
 
 /// <summary>
-/// Places new pinned arrays so that their data starts on a <see cref="Alignment"/>-byte boundary (see
-/// <see cref="PinnedArray{T}"/> for why).
+/// Puts the data of new pinned arrays on an <see cref="Alignment"/>-byte boundary (see <see cref="PinnedArray{T}"/> for
+/// why): by construction where the pool hands out a view (an offset into a slightly longer array), and by allocation
+/// order where it hands out the array itself.
 /// </summary>
 /// <remarks>
 /// <para>
-/// The pinned object heap hands out memory in address order at the end of its region, so a placement allocates a
-/// zero-length probe to learn where the next object goes, a filler that moves that point to an aligned data address,
-/// then the array, and checks the result. An array that lands elsewhere is kept alive while the next attempt starts
-/// just past it; after <see cref="MaximumAttempts"/> the last is used as it is and counted in <see cref="Misplaced"/>.
-/// One lock serialises the engine's placements (taken only on a miss that allocates).
+/// A view (<see cref="AllocateWithAlignedStart{T}"/>) is exact: the array is allocated <see cref="Alignment"/> bytes
+/// longer and the view starts at the first element on the boundary, so it holds whatever the heap has been through.
+/// </para>
+/// <para>
+/// An array handed out whole (<see cref="Allocate{T}"/>) cannot be moved after the fact. The pinned object heap puts a new
+/// object at the start of the first free space that fits it, or at the end of its region; in a heap with no free
+/// space in front (a fresh process, a pool that keeps its arrays) that is just past the last object. So a placement
+/// allocates a filler that moves the end of the last placed array to an aligned data address (none if it is there
+/// already), a second filler from where the first one landed if that was elsewhere (something else was allocated
+/// since), then the array. Free space that collections opened (arrays dropped by pools or other code) can take the
+/// small probe and filler while the array goes elsewhere: no order of allocations can steer it then, because the runtime
+/// offers no aligned managed allocation. Such an array is used as it lands and counted in <see cref="Misplaced"/>; it is
+/// never allocated twice, so a new array costs its own size plus at most two fillers of 80 bytes, usually one or none. One lock serialises the
+/// process's placements (taken only on a miss that allocates).
 /// </para>
 /// <para>
 /// The arithmetic assumes a 64-bit process (data 16 bytes after the method-table pointer, 24 bytes of header and length,
@@ -30,9 +40,6 @@ internal static class PinnedArrayPlacement
     /// <summary>Arrays of fewer bytes are not placed: copies this short never use <c>rep movsb</c>, and the filler would cost more than they hold.</summary>
     public const int MinimumPlacedBytes = 1024;
 
-    /// <summary>How many arrays one placement allocates at most before it uses the last one unplaced.</summary>
-    public const int MaximumAttempts = 4;
-
     /// <summary>The bytes a pinned array takes besides its elements on a 64-bit process (object header, method table, length).</summary>
     private const int ArrayOverhead = 24;
 
@@ -40,8 +47,17 @@ internal static class PinnedArrayPlacement
 
     private static long s_misplaced;
 
-    /// <summary>How many placed allocations in this process ended with an array off the boundary (after every attempt).</summary>
+    // Where the data of the object after the last placed array goes, if the heap put nothing in between; guarded by s_lock.
+    private static nint s_next;
+
+    // The heap bytes of every filler allocated so far; written under s_lock.
+    private static long s_fillerBytes;
+
+    /// <summary>How many placed arrays in this process have their data off the boundary (see the remarks for when).</summary>
     public static long Misplaced => Volatile.Read(ref s_misplaced); // Read outside the lock: a monotonic count, any recent value will do.
+
+    /// <summary>The heap bytes of every filler the placements of this process allocated (what placing costs beside the arrays).</summary>
+    public static long FillerBytes => Volatile.Read(ref s_fillerBytes); // Read outside the lock: a monotonic count, any recent value will do.
 
     /// <summary>Whether <paramref name="address"/> is on the placement boundary.</summary>
     public static bool IsPlaced(nint address) => (address & (Alignment - 1)) == 0;
@@ -63,34 +79,61 @@ internal static class PinnedArrayPlacement
 
         lock (s_lock)
         {
-            byte[] probe = GC.AllocateUninitializedArray<byte>(0, pinned: true);
-            nint next = DataAddress(probe) + Footprint(0);
-            T[]?[]? failed = null;
-            for (int attempt = 1; ; attempt++)
+            // The filler for where the last placed array ended (the heap's next object, unless something else was
+            // allocated since), or a zero-length probe when nothing was placed yet; none when that point is on the boundary.
+            byte[]? first = s_next == 0 ? Pinned(0) : FillerLength(s_next) is int fill and >= 0 ? Pinned(fill) : null;
+            byte[]? second = null;
+            if (first is not null && FillerLength(DataAddress(first) + Footprint(first.Length)) is int correction and >= 0)
             {
-                byte[]? filler = Filler(next);
-                T[] array = New<T>(length, zeroed);
-                GC.KeepAlive(filler);
-                nint data = DataAddress(array);
-                if (IsPlaced(data) || attempt == MaximumAttempts)
-                {
-                    GC.KeepAlive(probe);
-                    GC.KeepAlive(failed);
-                    if (!IsPlaced(data))
-                    {
-                        Interlocked.Increment(ref s_misplaced); // Settles the count against a concurrent reader (the lock orders only writers).
-                    }
-
-                    return array;
-                }
-
-                // A failed attempt stays referenced until the placement ends, so the free space it landed in is not
-                // offered to the next attempt, which starts just past it.
-                failed ??= new T[MaximumAttempts - 1][];
-                failed[attempt - 1] = array;
-                next = data + Footprint((long)length * Unsafe.SizeOf<T>());
+                // The first object landed elsewhere: the filler for where it ended.
+                second = Pinned(correction);
             }
+
+            T[] array = New<T>(length, zeroed);
+            GC.KeepAlive(first);
+            GC.KeepAlive(second);
+            nint data = DataAddress(array);
+            s_next = data + Footprint((long)length * Unsafe.SizeOf<T>());
+            CountIfMisplaced(data);
+            return array;
         }
+    }
+
+    /// <summary>
+    /// Allocates a pinned array holding <paramref name="length"/> unmanaged elements from an element on the boundary,
+    /// and that element's index (0 for arrays under <see cref="MinimumPlacedBytes"/>, which are not placed).
+    /// </summary>
+    /// <remarks>
+    /// For element sizes that divide the boundary the array is longer by less than <see cref="Alignment"/> bytes and the
+    /// start is exact, except where no element can start on the boundary (16-byte and wider elements in an array whose
+    /// data the heap put 8 bytes off): index 0, counted in <see cref="Misplaced"/>. Other element sizes are placed as
+    /// <see cref="Allocate{T}"/> places an array.
+    /// </remarks>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static T[] AllocateWithAlignedStart<T>(int length, out int start)
+    {
+        int size = Unsafe.SizeOf<T>();
+        start = 0;
+        if (Alignment % size != 0)
+        {
+            return Allocate<T>(length, zeroed: false);
+        }
+
+        if (IntPtr.Size != 8 || (long)length * size < MinimumPlacedBytes)
+        {
+            return New<T>(length, zeroed: false);
+        }
+
+        int slack = (Alignment / size) - 1;
+        T[] array = New<T>(length + slack, zeroed: false);
+        nint data = DataAddress(array);
+        while (start < slack && !IsPlaced(data + (start * size)))
+        {
+            start++;
+        }
+
+        CountIfMisplaced(data + (start * size));
+        return array;
     }
 
     /// <summary>
@@ -108,8 +151,20 @@ internal static class PinnedArrayPlacement
     /// <summary>The bytes an array of <paramref name="bytes"/> element bytes takes on the heap, header included.</summary>
     internal static nint Footprint(long bytes) => (nint)((bytes + 7) & ~7L) + ArrayOverhead;
 
-    private static byte[]? Filler(nint next) =>
-        FillerLength(next) is int length and >= 0 ? GC.AllocateUninitializedArray<byte>(length, pinned: true) : null;
+    private static void CountIfMisplaced(nint data)
+    {
+        if (!IsPlaced(data))
+        {
+            Interlocked.Increment(ref s_misplaced); // Settles the count between placements on two threads (the view path takes no lock).
+        }
+    }
+
+    private static byte[] Pinned(int length)
+    {
+        // Volatile: the lock orders the writers; a reader outside it sees a whole recent count.
+        Volatile.Write(ref s_fillerBytes, s_fillerBytes + Footprint(length));
+        return GC.AllocateUninitializedArray<byte>(length, pinned: true);
+    }
 
     private static T[] New<T>(int length, bool zeroed) =>
         zeroed ? GC.AllocateArray<T>(length, pinned: true) : GC.AllocateUninitializedArray<T>(length, pinned: true);

@@ -7,10 +7,10 @@ namespace NativePool;
 /// boundary; reference-holding ones ordinarily.
 /// </summary>
 /// <remarks>
-/// Every pinned array of at least <see cref="PinnedArrayPlacement.MinimumPlacedBytes"/> bytes starts its data on a
-/// 64-byte boundary, so the distance between any two pooled buffers (native blocks included) is a multiple of 64, where
-/// <c>rep movsb</c> copies run at full speed on every processor: why and at what cost is in docs/design.md, "Where a
-/// pooled array sits"; how, in <see cref="PinnedArrayPlacement"/>.
+/// A pinned array of at least <see cref="PinnedArrayPlacement.MinimumPlacedBytes"/> bytes is placed so that its data
+/// starts on a 64-byte boundary where the heap allows, so the distance between pooled buffers (native blocks included)
+/// is a multiple of 64, where <c>rep movsb</c> copies run at full speed on every processor: why, when the heap does not
+/// allow it and at what cost is in docs/design.md, "Where a pooled array sits"; how, in <see cref="PinnedArrayPlacement"/>.
 /// </remarks>
 internal static class PinnedArray<T>
 {

@@ -22,19 +22,21 @@ internal sealed class PinnedMemoryOwner<T> : PinnedBlockManager<T>, IDisposable
 {
     private readonly StripedMemoryPool<T> _pool;
     private readonly T[] _array;
+    private readonly int _start;
 
-    /// <summary>Creates an owner of a new pinned, uninitialized array of <paramref name="arrayLength"/> elements.</summary>
-    public PinnedMemoryOwner(StripedMemoryPool<T> pool, int sizeClass, int arrayLength)
+    /// <summary>Creates an owner of a new pinned, uninitialized buffer of <paramref name="length"/> elements.</summary>
+    public PinnedMemoryOwner(StripedMemoryPool<T> pool, int sizeClass, int length)
         : base(sizeClass)
     {
         _pool = pool;
 
-        // On the pinned object heap, placed like the array pool's: the address is fixed for its lifetime.
-        _array = PinnedArray<T>.Allocate(arrayLength);
+        // On the pinned object heap, so the address is fixed for its lifetime; the buffer starts at the array's first
+        // element on a cache line, whatever the heap has been through.
+        _array = PinnedArrayPlacement.AllocateWithAlignedStart<T>(length, out _start);
     }
 
-    /// <summary>The pinned array (length is the class length).</summary>
-    internal T[] Array => _array;
+    /// <summary>The index in the pinned array where the buffer starts (tests).</summary>
+    internal int StartIndex => _start;
 
     /// <summary>The memory of the current lease: exactly the requested length.</summary>
     /// <exception cref="ObjectDisposedException">The owner has been disposed.</exception>
@@ -49,7 +51,7 @@ internal sealed class PinnedMemoryOwner<T> : PinnedBlockManager<T>, IDisposable
     }
 
     /// <inheritdoc />
-    protected override ref T Start => ref MemoryMarshal.GetArrayDataReference(_array);
+    protected override ref T Start => ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(_array), _start);
 
     /// <inheritdoc />
     protected override string DisposedObjectName => nameof(IMemoryOwner<T>);
@@ -102,7 +104,7 @@ internal sealed class PinnedMemoryOwner<T> : PinnedBlockManager<T>, IDisposable
         }
     }
 
-    /// <summary>Clears the array (clear-on-return pools).</summary>
+    /// <summary>Clears the array, buffer and slack (clear-on-return pools).</summary>
     internal void Clear() => _array.AsSpan().Clear();
 
     /// <summary>The array segment of the current lease, so array-only APIs avoid a copy.</summary>
@@ -114,7 +116,7 @@ internal sealed class PinnedMemoryOwner<T> : PinnedBlockManager<T>, IDisposable
             return false;
         }
 
-        segment = new ArraySegment<T>(_array, 0, Length);
+        segment = new ArraySegment<T>(_array, _start, Length);
         return true;
     }
 

@@ -249,6 +249,19 @@ public sealed class StripedMemoryPoolTests
     }
 
     [Fact]
+    public void TryGetArrayGivesTheSegmentThatStartsOnACacheLine()
+    {
+        using StripedMemoryPool<byte> pool = CreatePool();
+        using IMemoryOwner<byte> owner = pool.Rent(4000);
+        Assert.True(MemoryMarshal.TryGetArray((ReadOnlyMemory<byte>)owner.Memory, out ArraySegment<byte> segment));
+        Assert.Equal(4000, segment.Count);
+        Assert.InRange(segment.Offset, 0, 63);
+        Assert.Equal(4096 + 63, segment.Array!.Length);
+        Assert.True(Unsafe.AreSame(ref segment.Array[segment.Offset], ref MemoryMarshal.GetReference(owner.Memory.Span)));
+        Assert.Equal(0, PinnedArrayPlacement.DataAddress(segment.Array) + segment.Offset & 63);
+    }
+
+    [Fact]
     public void DisposingAgainAfterTheOwnerWentBackToThePoolIsIgnored()
     {
         using StripedMemoryPool<byte> pool = CreatePool();
