@@ -42,5 +42,14 @@ internal readonly struct ProcessSetting
 
     /// <summary>The message of a value that cannot be read, accepting <paramref name="accepted"/>.</summary>
     public string Rejection(string accepted) =>
-        $"The {Source} is '{Text}', which NativePool cannot read: it accepts {accepted}. Fix or remove the value; no pool is created with it.";
+        $"The {Source} is {Quoted(Text)}, which NativePool cannot read: it accepts {accepted}. Fix or remove the value; no pool is created with it.";
+
+    /// <summary>The value in quotes, cut after <see cref="MaximumQuotedLength"/> characters so a huge value cannot flood logs.</summary>
+    internal static string Quoted(string? text) =>
+        text is null || text.Length <= MaximumQuotedLength
+            ? $"'{text}'"
+            : $"'{text.AsSpan(0, MaximumQuotedLength)}…' ({text.Length} characters)";
+
+    /// <summary>The most characters of a rejected value an exception message repeats.</summary>
+    internal const int MaximumQuotedLength = 100;
 }

@@ -37,6 +37,19 @@ internal sealed class RetentionBudget
     /// <exception cref="InvalidOperationException">The limit's setting holds a value that is not a byte count (see <see cref="ReadLimit"/>).</exception>
     public static RetentionBudget? Process => s_process.Value;
 
+    /// <summary>The process's budget; null when no limit is configured or when its setting is malformed (for observers, which the setting does not configure).</summary>
+    public static RetentionBudget? TryReadProcess()
+    {
+        try
+        {
+            return s_process.Value;
+        }
+        catch (InvalidOperationException)
+        {
+            return null;
+        }
+    }
+
     /// <summary>The most bytes the stripes of all the pools on this budget hold together.</summary>
     public long Limit => _limit;
 

@@ -1,4 +1,5 @@
 using System;
+using System.Buffers;
 using NativePool;
 
 namespace SettingsProbe;
@@ -9,8 +10,16 @@ namespace SettingsProbe;
 /// </summary>
 internal static class Program
 {
-    private static int Main()
+    private static int Main(string[] args)
     {
+        if (args is ["--guarded-switch"])
+        {
+            // Set in code before the first pool, as the docs say the AppContext switch may be.
+            AppContext.SetSwitch("NativePool.Guarded", true);
+            Console.WriteLine($"create-array-tracking: {StripedArrayPool<byte>.Create().IsTracking}");
+            return 0;
+        }
+
         for (int use = 1; use <= 2; use++)
         {
             Probe($"create-array-{use}", () =>
@@ -23,9 +32,29 @@ internal static class Program
             Probe($"shared-native-block-{use}", () => NativeBlockPool.Shared.Rent(4096).Dispose());
             Probe($"shared-native-struct-{use}", () => NativeStructPool<long>.Shared.Rent().Dispose());
             Probe($"shared-streams-{use}", () => PooledStreamManager.Shared.GetStream().Dispose());
+            Probe($"shared-streams-write-{use}", () => WriteAndDispose(PooledStreamManager.Shared.GetStream()));
+            Probe($"create-streams-write-{use}", () => WriteAndDispose(PooledStreamManager.Create().GetStream()));
+            Probe($"writer-over-create-{use}", () =>
+            {
+                using var writer = new PooledBufferWriter<byte>(StripedArrayPool<byte>.Create(), 16);
+                writer.Write(new byte[100]);
+            });
+            Probe($"writer-over-shared-{use}", () =>
+            {
+                using var writer = new PooledBufferWriter<byte>();
+                writer.Write(new byte[100]);
+            });
+            Probe($"metrics-{use}", () => _ = NativePoolMetrics.DefaultMeter.Name);
         }
 
         return 0;
+    }
+
+    private static void WriteAndDispose(System.IO.Stream stream)
+    {
+        stream.Write(new byte[200_000]);
+        stream.WriteByte(1);
+        stream.Dispose();
     }
 
     private static void Probe(string name, Action use)

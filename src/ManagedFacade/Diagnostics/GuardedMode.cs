@@ -3,14 +3,17 @@ using System;
 namespace NativePool;
 
 /// <summary>
-/// The process-wide guarded-mode switch: the runtime setting (AppContext switch) <c>NativePool.Guarded</c>, else the
-/// environment variable <c>NATIVEPOOL_GUARDED</c>, read once, when the first pool is created.
+/// The process-wide guarded-mode switch: the AppContext switch <c>NativePool.Guarded</c> (set in code with
+/// <see cref="AppContext.SetSwitch"/> before the first pool, or as a runtime setting), else the environment variable
+/// <c>NATIVEPOOL_GUARDED</c>, read once, when the first array, object or stream pool is created.
 /// </summary>
 /// <remarks>
 /// Either holds <c>1</c>, <c>true</c>, <c>on</c> (guarded) or <c>0</c>, <c>false</c>, <c>off</c> (not), in any case with
-/// spaces around allowed, the same in both places. Unset or empty means off. Any other value is never ignored: every
-/// pool creation throws <see cref="InvalidOperationException"/> naming the setting and the value, with a
-/// <c>SettingRejected</c> event (the shared pools keep the message and throw it on every use of <c>Shared</c>).
+/// spaces around allowed, the same in both places. Unset or empty means off. It applies to the pools that can guard
+/// their items: array pools, object pools and stream managers (memory and native pools do not read it). Any other value
+/// is never ignored: every creation of those pools throws <see cref="InvalidOperationException"/> naming the setting and
+/// the value, with a <c>SettingRejected</c> event (their shared pools keep the message and throw it on every use of
+/// <c>Shared</c>).
 /// </remarks>
 internal static class GuardedMode
 {
@@ -22,8 +25,9 @@ internal static class GuardedMode
 
     private const string Accepted = "1, true or on, and 0, false or off (any case)";
 
+    // AppContext.SetSwitch in code lands in the switch table, which GetData does not see: the switch is asked first.
     private static readonly ProcessSettingValue<bool> s_setting =
-        ProcessSettingValue<bool>.Read(static () => Read(AppContext.GetData, Environment.GetEnvironmentVariable));
+        ProcessSettingValue<bool>.Read(static () => AppContext.TryGetSwitch(SwitchName, out bool on) ? on : Read(AppContext.GetData, Environment.GetEnvironmentVariable));
 
     /// <summary>Whether every pool created in this process is guarded.</summary>
     /// <exception cref="InvalidOperationException">The setting holds a value that is not a switch.</exception>

@@ -106,7 +106,8 @@ public static class NativePoolMetrics
         meter.CreateObservableUpDownCounter("nativepool.size_class.pooled", ObserveSizeClasses, "{item}", "Items the pools hold now, per size class that holds any.");
         meter.CreateObservableUpDownCounter("nativepool.stream.memory.in_use", static () => ObserveStreams(inUse: true), "By", "Bytes of blocks and of contiguous buffers that pooled streams hold now.");
         meter.CreateObservableUpDownCounter("nativepool.stream.memory.free", static () => ObserveStreams(inUse: false), "By", "Bytes of free blocks and of free contiguous buffers the stream managers keep.");
-        if (RetentionBudget.Process is { } budget)
+        // A malformed budget setting stops the pools that read it, not the meter: its budget instruments are left out.
+        if (RetentionBudget.TryReadProcess() is { } budget)
         {
             meter.CreateObservableUpDownCounter("nativepool.budget.used", () => budget.Used, "By", "Bytes the stripes of all pools hold now, counted against the process's byte budget.");
             meter.CreateObservableUpDownCounter("nativepool.budget.limit", () => budget.Limit, "By", "The process's byte budget.");

@@ -9,8 +9,9 @@ namespace NativePool;
 /// <remarks>
 /// The runtime setting <see cref="SettingName"/>, else the environment variable <see cref="EnvironmentVariable"/> (see
 /// <see cref="ProcessSetting"/>), with the value <c>Throw</c>, <c>Report</c> or <c>Ignore</c> (any case, spaces around
-/// allowed). Unset or empty means <see cref="Default"/>; any other value makes every use of a shared array pool throw
-/// <see cref="InvalidOperationException"/> naming the setting and the value.
+/// allowed). Unset or empty means <see cref="Default"/>; any other value makes every use of a shared array pool (and of
+/// a <see cref="PooledBufferWriter{T}"/> made without a pool, which rents from it) throw
+/// <see cref="InvalidOperationException"/> naming the setting and the value; nothing else reads it.
 /// </remarks>
 internal static class SharedDoubleReturnPolicy
 {
@@ -57,7 +58,7 @@ internal static class SharedDoubleReturnPolicy
             case "IGNORE":
                 return PoolMisusePolicy.Ignore;
             default:
-                ThrowHelper.ThrowInvalidOperation(setting.Rejection(Accepted));
+                ThrowHelper.ThrowInvalidOperation(setting.Rejection(Accepted) + " It stops StripedArrayPool<T>.Shared and writers made without a pool; every other pool and stream works.");
                 return Default;
         }
     }

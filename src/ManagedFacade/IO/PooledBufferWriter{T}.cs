@@ -26,12 +26,14 @@ public sealed class PooledBufferWriter<T> : IBufferWriter<T>, IDisposable
     private int _index;
 
     /// <summary>Creates a writer over <see cref="StripedArrayPool{T}.Shared"/> with <see cref="DefaultInitialCapacity"/> elements.</summary>
+    /// <remarks>Its rents throw <see cref="InvalidOperationException"/> while the shared pool's process settings are malformed; a writer given a pool does not read them.</remarks>
     public PooledBufferWriter()
         : this(StripedArrayPool<T>.Shared, DefaultInitialCapacity)
     {
     }
 
     /// <summary>Creates a writer over <see cref="StripedArrayPool{T}.Shared"/>.</summary>
+    /// <remarks>Its rents throw <see cref="InvalidOperationException"/> while the shared pool's process settings are malformed; a writer given a pool does not read them.</remarks>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="initialCapacity"/> is negative.</exception>
     public PooledBufferWriter(int initialCapacity)
         : this(StripedArrayPool<T>.Shared, initialCapacity)

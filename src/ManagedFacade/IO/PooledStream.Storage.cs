@@ -7,6 +7,17 @@ namespace NativePool;
 /// <summary>The storage: growing the blocks or the buffer, moving into one buffer, and giving everything back once.</summary>
 public sealed partial class PooledStream
 {
+    // The streams' own pool of block lists, so that a malformed setting of StripedArrayPool<T>.Shared (its double-return
+    // policy) leaves every stream working; null when a setting that streams do read is malformed (see SharedPool).
+    private static readonly Func<StripedArrayPool<byte[]?>> s_createBlockLists = static () =>
+        StripedArrayPool<byte[]?>.Create(new StripedArrayPoolOptions { Name = "PooledStream block lists" });
+
+    private static readonly StripedArrayPool<byte[]?>? s_blockLists = SharedPool.TryCreate(s_createBlockLists);
+
+    /// <summary>The pool every stream rents its block list from.</summary>
+    /// <exception cref="InvalidOperationException">A process setting that stream managers read is malformed.</exception>
+    private static StripedArrayPool<byte[]?> BlockLists => SharedPool.OrThrow(s_blockLists, s_createBlockLists);
+
     /// <summary>Rents storage until the capacity is at least <paramref name="capacity"/> bytes; the caller holds the writer's claim.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void EnsureCapacity(long capacity)
@@ -31,11 +42,11 @@ public sealed partial class PooledStream
         int needed = (int)((capacity + BlockMask) >> BlockShift);
         if (_blocks is null || _blocks.Length < needed)
         {
-            byte[]?[] blocks = StripedArrayPool<byte[]?>.Shared.Rent(Math.Max(needed, 4));
+            byte[]?[] blocks = BlockLists.Rent(Math.Max(needed, 4));
             if (_blocks is not null)
             {
                 _blocks.AsSpan(0, _blockCount).CopyTo(blocks);
-                StripedArrayPool<byte[]?>.Shared.Return(_blocks, clearArray: true);
+                BlockLists.Return(_blocks, clearArray: true);
             }
 
             _blocks = blocks;
@@ -103,7 +114,7 @@ public sealed partial class PooledStream
 
             _blocks = null;
             _blockCount = 0;
-            StripedArrayPool<byte[]?>.Shared.Return(blocks, clearArray: true);
+            BlockLists.Return(blocks, clearArray: true);
         }
 
         _buffer = buffer;
@@ -137,11 +148,11 @@ public sealed partial class PooledStream
             _blockCount = 0;
             if (abandoned)
             {
-                StripedArrayPool<byte[]?>.Shared.Abandon(blocks);
+                BlockLists.Abandon(blocks);
             }
             else
             {
-                StripedArrayPool<byte[]?>.Shared.Return(blocks, clearArray: true);
+                BlockLists.Return(blocks, clearArray: true);
             }
         }
 

@@ -20,7 +20,10 @@ namespace NativePool;
 internal sealed class PinnedMemoryOwner<T> : PinnedBlockManager<T>, IDisposable
     where T : unmanaged
 {
-    private readonly StripedMemoryPool<T> _pool;
+    private readonly bool _reusesOwners;
+
+    // The pool while leased, null while pooled: an owner parked in a thread's slot must not keep a dropped pool alive.
+    private StripedMemoryPool<T>? _pool;
     private readonly T[] _array;
     private readonly int _start;
 
@@ -28,11 +31,20 @@ internal sealed class PinnedMemoryOwner<T> : PinnedBlockManager<T>, IDisposable
     public PinnedMemoryOwner(StripedMemoryPool<T> pool, int sizeClass, int length)
         : base(sizeClass)
     {
-        _pool = pool;
+        _reusesOwners = pool.ReusesOwners;
 
         // On the pinned object heap, so the address is fixed for its lifetime; the buffer starts at the array's first
         // element on a cache line, whatever the heap has been through.
         _array = PinnedArrayPlacement.AllocateWithAlignedStart<T>(length, out _start);
+    }
+
+    /// <summary>Starts a lease of <paramref name="length"/> elements from <paramref name="pool"/>; the caller holds the owner exclusively.</summary>
+    /// <returns>The lease's generation.</returns>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public long Lease(StripedMemoryPool<T> pool, int length)
+    {
+        _pool = pool;
+        return Lease(length);
     }
 
     /// <summary>The index in the pinned array where the buffer starts (tests).</summary>
@@ -78,7 +90,7 @@ internal sealed class PinnedMemoryOwner<T> : PinnedBlockManager<T>, IDisposable
             return false;
         }
 
-        _pool.Return(this);
+        ReturnToPool();
         return true;
     }
 
@@ -87,7 +99,7 @@ internal sealed class PinnedMemoryOwner<T> : PinnedBlockManager<T>, IDisposable
     public void EndHandleLease()
     {
         EndHeldLease();
-        _pool.Return(this);
+        ReturnToPool();
     }
 
     /// <summary>
@@ -98,10 +110,19 @@ internal sealed class PinnedMemoryOwner<T> : PinnedBlockManager<T>, IDisposable
     void IDisposable.Dispose()
     {
         long generation = Generation;
-        if (generation != 0 && _pool.ReusesOwners)
+        if (generation != 0 && _reusesOwners)
         {
             EndLease(generation);
         }
+    }
+
+    /// <summary>Hands the owner back to the pool of the lease that just ended (only its ender gets here).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void ReturnToPool()
+    {
+        StripedMemoryPool<T> pool = _pool!;
+        _pool = null;
+        pool.Return(this);
     }
 
     /// <summary>Clears the array, buffer and slack (clear-on-return pools).</summary>

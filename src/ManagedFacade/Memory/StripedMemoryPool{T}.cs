@@ -161,7 +161,7 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
                     RentRacedDispose(owner);
                 }
 
-                owner.Lease(minBufferSize);
+                owner.Lease(this, minBufferSize);
                 return owner;
             }
         }
@@ -188,7 +188,7 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
             RentRacedDispose(owner);
         }
 
-        owner.Lease(minBufferSize);
+        owner.Lease(this, minBufferSize);
         return owner;
     }
 
@@ -303,7 +303,7 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
             RentRacedDispose(owner);
         }
 
-        owner.Lease(minBufferSize);
+        owner.Lease(this, minBufferSize);
         return owner;
     }
 

@@ -20,12 +20,14 @@ public sealed class MalformedSettingTests
 
         foreach (int use in new[] { 1, 2 })
         {
+            // The shared array pool and what rents from it by default (a writer given no pool), and nothing else: streams
+            // rent their block lists from a pool of their own, writers given a pool use that pool, metrics read no policy.
             AssertRejected(uses[$"shared-array-{use}"], "NATIVEPOOL_SHARED_DOUBLE_RETURN", "Thorw");
-            Assert.Equal("ok", uses[$"create-array-{use}"]);
-            Assert.Equal("ok", uses[$"shared-memory-{use}"]);
-            Assert.Equal("ok", uses[$"shared-native-block-{use}"]);
-            Assert.Equal("ok", uses[$"shared-native-struct-{use}"]);
-            Assert.Equal("ok", uses[$"shared-streams-{use}"]);
+            AssertRejected(uses[$"writer-over-shared-{use}"], "NATIVEPOOL_SHARED_DOUBLE_RETURN", "Thorw");
+            foreach (string works in new[] { "create-array", "shared-memory", "shared-native-block", "shared-native-struct", "shared-streams", "shared-streams-write", "create-streams-write", "writer-over-create", "metrics" })
+            {
+                Assert.Equal("ok", uses[$"{works}-{use}"]);
+            }
         }
     }
 
@@ -36,10 +38,13 @@ public sealed class MalformedSettingTests
 
         foreach (int use in new[] { 1, 2 })
         {
-            foreach (string pool in new[] { "create-array", "shared-array", "shared-memory", "shared-native-block", "shared-native-struct", "shared-streams" })
+            foreach (string pool in new[] { "create-array", "shared-array", "shared-memory", "shared-native-block", "shared-native-struct", "shared-streams", "shared-streams-write", "create-streams-write", "writer-over-create", "writer-over-shared" })
             {
                 AssertRejected(uses[$"{pool}-{use}"], "NATIVEPOOL_RETAINED_BYTES_LIMIT", "lots");
             }
+
+            // The meter configures nothing: it leaves the budget's instruments out.
+            Assert.Equal("ok", uses[$"metrics-{use}"]);
         }
     }
 
@@ -50,9 +55,16 @@ public sealed class MalformedSettingTests
 
         foreach (int use in new[] { 1, 2 })
         {
-            AssertRejected(uses[$"create-array-{use}"], "NATIVEPOOL_GUARDED", "yes");
-            AssertRejected(uses[$"shared-array-{use}"], "NATIVEPOOL_GUARDED", "yes");
-            AssertRejected(uses[$"shared-streams-{use}"], "NATIVEPOOL_GUARDED", "yes");
+            // The pools that can guard their items; memory and native pools and the meter do not read it.
+            foreach (string pool in new[] { "create-array", "shared-array", "shared-streams", "shared-streams-write", "create-streams-write", "writer-over-create", "writer-over-shared" })
+            {
+                AssertRejected(uses[$"{pool}-{use}"], "NATIVEPOOL_GUARDED", "yes");
+            }
+
+            foreach (string works in new[] { "shared-memory", "shared-native-block", "shared-native-struct", "metrics" })
+            {
+                Assert.Equal("ok", uses[$"{works}-{use}"]);
+            }
         }
     }
 
@@ -73,8 +85,27 @@ public sealed class MalformedSettingTests
     {
         Dictionary<string, string> uses = RunProbe(null, null);
 
-        Assert.Equal(12, uses.Count);
+        Assert.Equal(2 * 11, uses.Count);
         Assert.All(uses, use => Assert.True(use.Value == "ok", $"{use.Key}: {use.Value}"));
+    }
+
+    [Fact]
+    public void TheGuardedSwitchSetInCodeBeforeTheFirstPoolGuardsIt()
+    {
+        Dictionary<string, string> uses = RunProbe(null, null, "--guarded-switch");
+
+        Assert.Equal("True", uses["create-array-tracking"]);
+    }
+
+    [Fact]
+    public void AHugeMalformedValueIsNotCopiedWholeIntoTheMessage()
+    {
+        string huge = "x" + new string('y', 5000);
+        Dictionary<string, string> uses = RunProbe("NATIVEPOOL_SHARED_DOUBLE_RETURN", huge);
+
+        AssertRejected(uses["shared-array-1"], "NATIVEPOOL_SHARED_DOUBLE_RETURN", huge[..100]);
+        Assert.DoesNotContain(huge[..101], uses["shared-array-1"], StringComparison.Ordinal);
+        Assert.Contains("5001 characters", uses["shared-array-1"], StringComparison.Ordinal);
     }
 
     private static void AssertRejected(string outcome, string variable, string value)
@@ -85,7 +116,7 @@ public sealed class MalformedSettingTests
     }
 
     /// <summary>Runs the probe with <paramref name="variable"/> set to <paramref name="value"/> (or nothing set); each printed use by name.</summary>
-    private static Dictionary<string, string> RunProbe(string? variable, string? value)
+    private static Dictionary<string, string> RunProbe(string? variable, string? value, params string[] arguments)
     {
         // The probe is built in this assembly's configuration.
         string configuration = typeof(MalformedSettingTests).Assembly.GetCustomAttribute<AssemblyConfigurationAttribute>()?.Configuration ?? "Release";
@@ -104,7 +135,7 @@ public sealed class MalformedSettingTests
             environment[variable] = value!;
         }
 
-        (int exitCode, string log) = ChildProcess.Run("dotnet", null, s_timeout, [probe], environment);
+        (int exitCode, string log) = ChildProcess.Run("dotnet", null, s_timeout, [probe, .. arguments], environment);
         Assert.True(exitCode == 0, $"The probe exited with {exitCode}:\n{log}");
         return log.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
             .Select(line => line.Split(": ", 2))

@@ -36,6 +36,40 @@ public class DroppedPoolReleaseTests
             () => $"{objects.Count(thing => thing.IsAlive)} of {objects.Length} objects still reachable");
     }
 
+    [Fact]
+    public void ThousandsOfDroppedMemoryPoolsLeaveNothingReachableFromTheThreadThatUsedThem()
+    {
+        // Each pool parks owners in this thread's slot (the owner of a rented buffer must not hold its pool while parked).
+        (WeakReference[] pools, long parked) = UseMemoryPoolsAndDropThem(2000);
+
+        Assert.True(parked > 0, "the thread's slots must hold owners for the test to mean anything");
+        Finalization.WaitUntil(
+            () => pools.All(pool => !pool.IsAlive),
+            () => $"{pools.Count(pool => pool.IsAlive)} of {pools.Length} dropped memory pools still reachable");
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static (WeakReference[] Pools, long Parked) UseMemoryPoolsAndDropThem(int count)
+    {
+        var pools = new WeakReference[count];
+        long parked = 0;
+        for (int i = 0; i < count; i++)
+        {
+            StripedMemoryPool<byte> pool = StripedMemoryPool<byte>.Create();
+            for (int round = 0; round < 2; round++)
+            {
+                pool.Rent(4096).Dispose();
+                MemoryLease<byte> lease = pool.RentLease(1024);
+                lease.Dispose();
+            }
+
+            parked += pool.Engine.CountParkedInThreadTiers();
+            pools[i] = new WeakReference(pool);
+        }
+
+        return (pools, parked);
+    }
+
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static (WeakReference Pool, WeakReference[] Arrays, long Parked) UseAnArrayPoolAndDropIt()
     {
