@@ -50,14 +50,15 @@ internal static class PinnedArrayPlacement
     // Where the data of the object after the last placed array goes, if the heap put nothing in between; guarded by s_lock.
     private static nint s_next;
 
-    // The heap bytes of every filler allocated so far; written under s_lock.
-    private static long s_fillerBytes;
+    // The heap bytes of every filler this thread's placements allocated.
+    [ThreadStatic]
+    private static long t_fillerBytes;
 
     /// <summary>How many placed arrays in this process have their data off the boundary (see the remarks for when).</summary>
     public static long Misplaced => Volatile.Read(ref s_misplaced); // Read outside the lock: a monotonic count, any recent value will do.
 
-    /// <summary>The heap bytes of every filler the placements of this process allocated (what placing costs beside the arrays).</summary>
-    public static long FillerBytes => Volatile.Read(ref s_fillerBytes); // Read outside the lock: a monotonic count, any recent value will do.
+    /// <summary>The heap bytes of every filler the calling thread's placements allocated (what placing costs beside the arrays).</summary>
+    public static long FillerBytes => t_fillerBytes;
 
     /// <summary>Whether <paramref name="address"/> is on the placement boundary.</summary>
     public static bool IsPlaced(nint address) => (address & (Alignment - 1)) == 0;
@@ -161,8 +162,7 @@ internal static class PinnedArrayPlacement
 
     private static byte[] Pinned(int length)
     {
-        // Volatile: the lock orders the writers; a reader outside it sees a whole recent count.
-        Volatile.Write(ref s_fillerBytes, s_fillerBytes + Footprint(length));
+        t_fillerBytes += Footprint(length);
         return GC.AllocateUninitializedArray<byte>(length, pinned: true);
     }
 
