@@ -50,9 +50,11 @@ internal static class PinnedArrayPlacement
     // Where the data of the object after the last placed array goes, if the heap put nothing in between; guarded by s_lock.
     private static nint s_next;
 
+#pragma warning disable IDE1006 // dotnet/runtime names thread statics t_; .editorconfig naming rules cannot select by attribute.
     // The heap bytes of every filler this thread's placements allocated.
     [ThreadStatic]
     private static long t_fillerBytes;
+#pragma warning restore IDE1006
 
     /// <summary>How many placed arrays in this process have their data off the boundary (see the remarks for when).</summary>
     public static long Misplaced => Volatile.Read(ref s_misplaced); // Read outside the lock: a monotonic count, any recent value will do.
