@@ -78,11 +78,16 @@ internal static class OptionsConfiguration
                 ThrowHelper.ThrowUnknownConfigurationKey(child.Path, optionsType, optionNames);
             }
 
-            // The binder skips a section where it expects a value, and an empty value: every option here is a value,
-            // and none reads "" as anything.
-            if (child.Value is null && child.GetChildren().Any())
+            // The binder skips a section where it expects a value, a key with no value (JSON null or {}), and an empty
+            // value: every option here is a value, and none reads "" or nothing as anything.
+            if (child.Value is null)
             {
-                ThrowHelper.ThrowConfigurationSectionNotValue(child.Path, optionsType);
+                if (child.GetChildren().Any())
+                {
+                    ThrowHelper.ThrowConfigurationSectionNotValue(child.Path, optionsType);
+                }
+
+                ThrowHelper.ThrowMissingConfigurationValue(child.Path, optionsType);
             }
 
             if (child.Value is { Length: 0 })

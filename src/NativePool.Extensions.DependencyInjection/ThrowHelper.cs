@@ -26,6 +26,12 @@ internal static class ThrowHelper
 
     [DoesNotReturn]
     [StackTraceHidden]
+    public static void ThrowMissingConfigurationValue(string key, string optionsType) =>
+        throw new InvalidOperationException(
+            $"The configuration key '{key}' has no value (a JSON null or an empty object), which no {optionsType} option reads: remove the key to keep the default.");
+
+    [DoesNotReturn]
+    [StackTraceHidden]
     public static void ThrowEmptyConfigurationValue(string key, string optionsType) =>
         throw new InvalidOperationException(
             $"The configuration value '' at '{key}' cannot be read as its {optionsType} value: it is empty (remove the key to keep the default).");

@@ -45,6 +45,7 @@ internal static class Program
                 writer.Write(new byte[100]);
             });
             Probe($"metrics-{use}", () => _ = NativePoolMetrics.DefaultMeter.Name);
+            Probe($"shared-array-statistics-{use}", () => _ = StripedArrayPool<byte>.Shared.GetStatistics());
         }
 
         return 0;

@@ -308,10 +308,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     [MethodImpl(MethodImplOptions.NoInlining)]
     private T[] RentMiss(int minimumLength, ThreadCache<T[]>? cache)
     {
-        if (_rejection is not null)
-        {
-            ThrowHelper.ThrowInvalidOperation(_rejection);
-        }
+        ThrowIfRejected();
 
         // The inlined take looked in the slot when it had the cache and the limit was open.
         T[] array = (uint)(minimumLength - 1) < (uint)_maximumArrayLength
@@ -332,10 +329,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     [MethodImpl(MethodImplOptions.NoInlining)]
     private bool ReturnMiss(T[]? array, bool clearArray, ThreadCache<T[]>? cache)
     {
-        if (_rejection is not null)
-        {
-            ThrowHelper.ThrowInvalidOperation(_rejection);
-        }
+        ThrowIfRejected();
 
         if (array is null)
         {
@@ -426,15 +420,30 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
 
     /// <summary>Releases idle arrays now, as the periodic trim would (everything under high memory pressure).</summary>
     /// <returns>How many arrays were released.</returns>
-    public int Trim() => _engine.Trim();
+    /// <exception cref="InvalidOperationException">This is <see cref="Shared"/> and a process setting it reads is malformed.</exception>
+    public int Trim()
+    {
+        ThrowIfRejected();
+        return _engine.Trim();
+    }
 
     /// <summary>Releases every pooled array now, whatever its age.</summary>
     /// <returns>How many arrays were released.</returns>
-    public int Clear() => _engine.Trim(releaseAll: true);
+    /// <exception cref="InvalidOperationException">This is <see cref="Shared"/> and a process setting it reads is malformed.</exception>
+    public int Clear()
+    {
+        ThrowIfRejected();
+        return _engine.Trim(releaseAll: true);
+    }
 
     /// <summary>Where the arrays rented and not yet returned were rented (leak tracking or guarded mode; otherwise empty).</summary>
     /// <returns>One rent stack per outstanding array; each is also raised as a <c>Leak</c> event of the <c>NativePool</c> event source.</returns>
-    public IReadOnlyList<StackTrace> GetLeaks() => _guard is null ? [] : _guard.GetLeaks();
+    /// <exception cref="InvalidOperationException">This is <see cref="Shared"/> and a process setting it reads is malformed.</exception>
+    public IReadOnlyList<StackTrace> GetLeaks()
+    {
+        ThrowIfRejected();
+        return _guard is null ? [] : _guard.GetLeaks();
+    }
 
     /// <summary>
     /// Counts <paramref name="array"/>, handed out by this pool and never to be returned (what held it was collected with
@@ -460,7 +469,22 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
 
     /// <summary>Reads the pool's counters (summed over threads and stripes; exact when the pool is quiet).</summary>
     /// <returns>A snapshot.</returns>
-    public PoolStatistics GetStatistics() => _engine.GetStatistics();
+    /// <exception cref="InvalidOperationException">This is <see cref="Shared"/> and a process setting it reads is malformed.</exception>
+    public PoolStatistics GetStatistics()
+    {
+        ThrowIfRejected();
+        return _engine.GetStatistics();
+    }
+
+    /// <summary>In the stand-in <see cref="Shared"/> of a malformed process setting: writes the rejection event and throws its exception, on every use.</summary>
+    private void ThrowIfRejected()
+    {
+        if (_rejection is not null)
+        {
+            NativePoolEventSource.Log.SettingRejected(_rejection);
+            ThrowHelper.ThrowInvalidOperation(_rejection);
+        }
+    }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
     private T[] RentUncommon(int minimumLength)

@@ -247,6 +247,25 @@ public sealed class PoolConfigurationBindingTests
         Assert.Empty(services);
     }
 
+    [Theory]
+    [InlineData("null")]
+    [InlineData("{}")]
+    public void AJsonKeyWithNoValueFailsTheRegistrationNamingIt(string json)
+    {
+        // JSON null and {} both reach the binder as a key without a value, which it would skip: the option's default
+        // would then stand while the file says otherwise.
+        IConfiguration configuration = new ConfigurationBuilder()
+            .AddJsonStream(new System.IO.MemoryStream(System.Text.Encoding.UTF8.GetBytes($$"""{ "ArrayPools": { "io": { "MaximumArrayLength": {{json}} } } }""")))
+            .Build();
+        var services = new ServiceCollection();
+
+        InvalidOperationException exception = Assert.Throws<InvalidOperationException>(
+            () => services.AddStripedArrayPool<byte>("io", configuration.GetSection("ArrayPools:io")));
+
+        Assert.StartsWith("The configuration key 'ArrayPools:io:MaximumArrayLength' has no value", exception.Message, StringComparison.Ordinal);
+        Assert.Empty(services);
+    }
+
     [Fact]
     public void ASectionWhereAValueGoesFailsTheRegistration()
     {

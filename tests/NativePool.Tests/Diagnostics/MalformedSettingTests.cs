@@ -24,6 +24,7 @@ public sealed class MalformedSettingTests
             // rent their block lists from a pool of their own, writers given a pool use that pool, metrics read no policy.
             AssertRejected(uses[$"shared-array-{use}"], "NATIVEPOOL_SHARED_DOUBLE_RETURN", "Thorw");
             AssertRejected(uses[$"writer-over-shared-{use}"], "NATIVEPOOL_SHARED_DOUBLE_RETURN", "Thorw");
+            AssertRejected(uses[$"shared-array-statistics-{use}"], "NATIVEPOOL_SHARED_DOUBLE_RETURN", "Thorw");
             foreach (string works in new[] { "create-array", "shared-memory", "shared-native-block", "shared-native-struct", "shared-streams", "shared-streams-write", "create-streams-write", "writer-over-create", "metrics" })
             {
                 Assert.Equal("ok", uses[$"{works}-{use}"]);
@@ -38,7 +39,7 @@ public sealed class MalformedSettingTests
 
         foreach (int use in new[] { 1, 2 })
         {
-            foreach (string pool in new[] { "create-array", "shared-array", "shared-memory", "shared-native-block", "shared-native-struct", "shared-streams", "shared-streams-write", "create-streams-write", "writer-over-create", "writer-over-shared" })
+            foreach (string pool in new[] { "create-array", "shared-array", "shared-memory", "shared-native-block", "shared-native-struct", "shared-streams", "shared-streams-write", "create-streams-write", "writer-over-create", "writer-over-shared", "shared-array-statistics" })
             {
                 AssertRejected(uses[$"{pool}-{use}"], "NATIVEPOOL_RETAINED_BYTES_LIMIT", "lots");
             }
@@ -56,7 +57,7 @@ public sealed class MalformedSettingTests
         foreach (int use in new[] { 1, 2 })
         {
             // The pools that can guard their items; memory and native pools and the meter do not read it.
-            foreach (string pool in new[] { "create-array", "shared-array", "shared-streams", "shared-streams-write", "create-streams-write", "writer-over-create", "writer-over-shared" })
+            foreach (string pool in new[] { "create-array", "shared-array", "shared-streams", "shared-streams-write", "create-streams-write", "writer-over-create", "writer-over-shared", "shared-array-statistics" })
             {
                 AssertRejected(uses[$"{pool}-{use}"], "NATIVEPOOL_GUARDED", "yes");
             }
@@ -85,7 +86,7 @@ public sealed class MalformedSettingTests
     {
         Dictionary<string, string> uses = RunProbe(null, null);
 
-        Assert.Equal(2 * 11, uses.Count);
+        Assert.Equal(2 * 12, uses.Count);
         Assert.All(uses, use => Assert.True(use.Value == "ok", $"{use.Key}: {use.Value}"));
     }
 

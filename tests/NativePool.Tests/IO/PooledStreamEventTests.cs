@@ -264,6 +264,28 @@ public class PooledStreamEventTests
     }
 
     [Fact]
+    public void AGetStreamRefusedOnCapacityRaisesCreatedOverCapacityAndDisposedWhereRecyclableMemoryStreamManagerRaisesOnlyOverCapacity()
+    {
+        const long Cap = 2 * BlockSize;
+        var recyclable = new RecyclableMemoryStreamManager(new RecyclableMemoryStreamManager.Options { BlockSize = BlockSize, MaximumStreamCapacity = Cap });
+        var referenceEvents = new List<string>();
+        recyclable.StreamCreated += (_, _) => referenceEvents.Add("created");
+        recyclable.StreamOverCapacity += (_, _) => referenceEvents.Add("over capacity");
+        recyclable.StreamDisposed += (_, _) => referenceEvents.Add("disposed");
+        Assert.Throws<OutOfMemoryException>(() => recyclable.GetStream("big", Cap + 1));
+        Assert.Equal(["over capacity"], referenceEvents);
+
+        PooledStreamManager manager = Manager(maximumStreamCapacity: Cap);
+        var events = new List<string>();
+        manager.StreamCreated += (_, _) => events.Add("created");
+        manager.StreamOverCapacity += (_, _) => events.Add("over capacity");
+        manager.StreamDisposed += (_, _) => events.Add("disposed");
+        Assert.Throws<IOException>(() => manager.GetStream("big", Cap + 1));
+        Assert.Equal(["created", "over capacity", "disposed"], events);
+        Assert.Equal(0, manager.GetStatistics().Outstanding);
+    }
+
+    [Fact]
     public void StreamConvertedToArrayIsRaisedOnEveryToArrayAndBeforeThrowExceptionOnToArrayThrowsAsOnRecyclableMemoryStreamManager()
     {
         foreach (bool throwOnToArray in new[] { false, true })
