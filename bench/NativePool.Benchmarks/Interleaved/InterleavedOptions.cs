@@ -99,7 +99,14 @@ public sealed class InterleavedOptions
         return options;
     }
 
-    public bool Selects(InterleavedScenario scenario) =>
-        (!Applications || scenario.Name.StartsWith(ApplicationPrefix, StringComparison.Ordinal))
-        && (Filter is null || scenario.Name.Contains(Filter, StringComparison.OrdinalIgnoreCase));
+    /// <summary>
+    /// Whether the run measures <paramref name="scenario"/>: the application rows with <c>--apps</c>, every other row in
+    /// a full run (each row then has one home document, so no two documents show two runs of it), any row a filter names.
+    /// </summary>
+    public bool Selects(InterleavedScenario scenario)
+    {
+        bool isApplication = scenario.Name.StartsWith(ApplicationPrefix, StringComparison.Ordinal);
+        return (Applications ? isApplication : Filter is not null || !isApplication)
+            && (Filter is null || scenario.Name.Contains(Filter, StringComparison.OrdinalIgnoreCase));
+    }
 }
