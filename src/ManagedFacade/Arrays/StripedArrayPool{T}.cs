@@ -386,7 +386,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     /// <summary>Rents an array for a synchronous scope: <c>using var scope = pool.RentScoped(n);</c>.</summary>
     /// <param name="minimumLength">The length the scope's <see cref="ArrayScope{T}.Span"/> has, 0 or more.</param>
     /// <param name="clearOnReturn">Clear the array when the scope returns it.</param>
-    /// <returns>A scope whose <see cref="ArrayScope{T}.Length"/> is <paramref name="minimumLength"/>; disposing it (or any copy) returns the array once.</returns>
+    /// <returns>A scope whose <see cref="ArrayScope{T}.Length"/> is <paramref name="minimumLength"/>; disposing it returns the array (disposing a copy returns it again unless the pool is guarded; analyzer NP0012 rejects copies).</returns>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="minimumLength"/> is negative.</exception>
     /// <remarks>A <see langword="ref"/> struct, so every copy stays on this thread; for <see cref="Memory{T}"/> or asynchronous use, rent with <see cref="RentLease"/>.</remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -400,7 +400,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     }
 
     /// <summary>Rents an array of <see cref="DefaultLength"/> elements for a synchronous scope: <c>using var lease = pool.RentScoped();</c>.</summary>
-    /// <returns>A scope whose <see cref="ArrayScope{T}.Length"/> is <see cref="DefaultLength"/>; disposing it (or any copy) returns the array once.</returns>
+    /// <returns>A scope whose <see cref="ArrayScope{T}.Length"/> is <see cref="DefaultLength"/>; disposing it returns the array (disposing a copy returns it again unless the pool is guarded; analyzer NP0012 rejects copies).</returns>
     /// <remarks>As <see cref="RentScoped(int, bool)"/>.</remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public ArrayScope<T> RentScoped() => RentScoped(DefaultLength);

@@ -56,6 +56,31 @@ public sealed class ScopeLedgerBoundTests
         Assert.All(numbers, number => Assert.True(ledger.TryEnd(number)));
     }
 
+    [Fact]
+    public void ScopesPilingUpOnAFreshThreadOfAGuardedPoolAreFirstReportedAtThe514th()
+    {
+        // The thread's first scope begins before it has the pool's cache and goes into the thread's own ledger; from the
+        // second on, scopes go into the ledger of the pool's cache, whose 513th (more than 512 live) is reported.
+        int? firstReportAt = null;
+        TestThreads.RunOnNewThread(() =>
+        {
+            using var listener = new ScopeLeakListener(Environment.CurrentManagedThreadId);
+            StripedArrayPool<byte> pool = StripedArrayPool<byte>.Create(new StripedArrayPoolOptions { Guarded = true });
+            for (int scope = 1; scope <= 600 && firstReportAt is null; scope++)
+            {
+#pragma warning disable NP0004 // Abandoning scopes undisposed is what this test does.
+                _ = pool.RentScoped(16);
+#pragma warning restore NP0004
+                if (!listener.Leaks.IsEmpty)
+                {
+                    firstReportAt = scope;
+                }
+            }
+        });
+
+        Assert.Equal(514, firstReportAt);
+    }
+
     /// <summary>Collects the texts of the scope-ledger leak events written on one thread.</summary>
     private sealed class ScopeLeakListener : EventListener
     {
