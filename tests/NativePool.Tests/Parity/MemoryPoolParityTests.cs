@@ -77,6 +77,7 @@ public abstract class MemoryPoolParityTests
         using IMemoryOwner<int> owner = pool.Rent(10);
         Memory<int> memory = owner.Memory;
         Span<int> span = memory.Span;
+        Assert.True(MemoryMarshal.TryGetArray<int>(memory, out _));
         using MemoryHandle handle = memory.Slice(memory.Length).Pin();
         Assert.Equal((nint)Unsafe.AsPointer(ref MemoryMarshal.GetReference(span.Slice(memory.Length))), (nint)handle.Pointer);
     }
@@ -87,6 +88,8 @@ public abstract class MemoryPoolParityTests
         using MemoryPool<int> pool = CreatePool();
         using IMemoryOwner<int> owner = pool.Rent(10);
         Memory<int> memory = owner.Memory;
+        Assert.Equal(memory.Length, memory.Span.Length);
+        Assert.True(MemoryMarshal.TryGetArray<int>(memory, out _));
         Assert.Throws<ArgumentOutOfRangeException>(() => memory.Slice(memory.Length + 1).Pin());
     }
 
@@ -94,25 +97,36 @@ public abstract class MemoryPoolParityTests
     public unsafe void EveryRentIsItsOwnBufferUntilDisposed()
     {
         using MemoryPool<int> pool = CreatePool();
+
+        // Upstream's 100 lengths: Random(42), |Next() % 1000| + 1.
         var random = new Random(42);
+        int[] lengths = [.. Enumerable.Range(0, 100).Select(_ => Math.Abs(random.Next() % 1000) + 1)];
         var owners = new List<IMemoryOwner<int>>();
-        for (int i = 0; i < 100; i++)
+        foreach (int length in lengths)
         {
-            int length = random.Next(1, 1001);
             IMemoryOwner<int> owner = pool.Rent(length);
-            Assert.True(owner.Memory.Length >= length);
-            using MemoryHandle fresh = owner.Memory.Pin();
+            Memory<int> memory = owner.Memory;
+            Assert.True(memory.Length >= length);
+            Assert.True(MemoryMarshal.TryGetArray<int>(owner.Memory, out _));
             foreach (IMemoryOwner<int> prior in owners)
             {
+                Assert.True(MemoryMarshal.TryGetArray<int>(prior.Memory, out _));
                 using MemoryHandle old = prior.Memory.Pin();
+                using MemoryHandle fresh = owner.Memory.Pin();
                 Assert.NotEqual((nint)old.Pointer, (nint)fresh.Pointer);
-                Assert.False(prior.Memory.Span.Overlaps(owner.Memory.Span));
+
+                // Beyond upstream: no two live buffers share an element.
+                Assert.False(prior.Memory.Span.Overlaps(memory.Span));
             }
 
             owners.Add(owner);
         }
 
-        owners.ForEach(owner => owner.Dispose());
+        foreach (IMemoryOwner<int> owner in owners)
+        {
+            Assert.True(MemoryMarshal.TryGetArray<int>(owner.Memory, out _));
+            owner.Dispose();
+        }
     }
 
     [Fact]

@@ -109,8 +109,12 @@ public abstract class ObjectPoolParityTests
     [Fact]
     public void GetAfterDisposeThrows()
     {
+        // Upstream holds two objects at once and returns both before the dispose.
         ObjectPool<DisposableThing> pool = CreateProvider().Create(new DefaultPooledObjectPolicy<DisposableThing>());
-        pool.Return(pool.Get());
+        DisposableThing first = pool.Get();
+        DisposableThing second = pool.Get();
+        pool.Return(first);
+        pool.Return(second);
         ((IDisposable)pool).Dispose();
         Assert.Throws<ObjectDisposedException>(() => pool.Get());
     }

@@ -87,6 +87,25 @@ public sealed class PooledServiceParityTests
     }
 
     [Fact]
+    public void AddStripedPooledWithAnImplementationRegistersAPoolWithTheDefaultBound()
+    {
+        using ServiceProvider provider = new ServiceCollection().AddSingleton<Dependency>().AddStripedPooled<IService, Service>().BuildServiceProvider(validateScopes: true);
+        ObjectPool<IService> pool = provider.GetRequiredService<ObjectPool<IService>>();
+
+        // Upstream's default capacity (PoolOptions.Capacity): 1024.
+        Assert.Equal(1024, Assert.IsType<StripedObjectPool<IService>>(pool).MaximumRetained);
+        Assert.IsType<Service>(pool.Get());
+    }
+
+    [Fact]
+    public void AddStripedPooledThrowsOnANullServiceCollection()
+    {
+        // As upstream's AddPooled, both forms.
+        Assert.Throws<ArgumentNullException>("services", static () => StripedObjectPoolServiceCollectionExtensions.AddStripedPooled<Service>(null!));
+        Assert.Throws<ArgumentNullException>("services", static () => StripedObjectPoolServiceCollectionExtensions.AddStripedPooled<IService, Service>(null!));
+    }
+
+    [Fact]
     public void TheLastAddStripedPooledOfAServiceWins()
     {
         using ServiceProvider provider = new ServiceCollection()
