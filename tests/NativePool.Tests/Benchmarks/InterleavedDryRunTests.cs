@@ -80,13 +80,20 @@ public class InterleavedDryRunTests
         string report = Path.Combine(directory, "benchmarks.md");
         try
         {
+            // A full run measures every row but the application suite's, which runs with --apps.
             (int exitCode, string log) = BenchmarkProgram.Run(s_timeout, "--ab", "--dry", "--report", report);
             _output.WriteLine(BenchmarkProgram.Tail(log, 80));
-
             Assert.True(exitCode == 0, $"The interleaved runner exited with {exitCode}. Last output:\n{BenchmarkProgram.Tail(log, 60)}");
+            (int appsExitCode, string appsLog) = BenchmarkProgram.Run(s_timeout, "--ab", "--apps", "--dry", "--report", report);
+            _output.WriteLine(BenchmarkProgram.Tail(appsLog, 40));
+            Assert.True(appsExitCode == 0, $"The application suite exited with {appsExitCode}. Last output:\n{BenchmarkProgram.Tail(appsLog, 60)}");
             foreach (string scenario in s_scenarios)
             {
-                string[] cells = TableRow(log, scenario);
+                bool isApplication = scenario.StartsWith("app: ", StringComparison.Ordinal);
+                Assert.True(
+                    isApplication == (TableRowOrNull(log, scenario) is null),
+                    $"'{scenario}' is {(isApplication ? "in the full run" : "missing from the full run")}.");
+                string[] cells = TableRow(isApplication ? appsLog : log, scenario);
 
                 // scenario | ours ns/op | peer ns/op | ratio median | band (p25–p75 in one process) | goal | alloc ours | alloc peer | status
                 Assert.True(cells.Length == 9, $"The row of '{scenario}' has {cells.Length} cells.");
@@ -118,10 +125,13 @@ public class InterleavedDryRunTests
     /// <summary>The cells of the table row whose first cell is <paramref name="scenario"/>.</summary>
     private static string[] TableRow(string log, string scenario)
     {
-        string? row = log.Split('\n').Select(line => line.Trim()).FirstOrDefault(line => line.StartsWith($"| {scenario} |", StringComparison.Ordinal));
+        string? row = TableRowOrNull(log, scenario);
         Assert.True(row is not null, $"No table row for '{scenario}'.");
         return [.. row!.Trim('|').Split('|').Select(cell => cell.Trim())];
     }
+
+    private static string? TableRowOrNull(string log, string scenario) =>
+        log.Split('\n').Select(line => line.Trim()).FirstOrDefault(line => line.StartsWith($"| {scenario} |", StringComparison.Ordinal));
 
     private static double Number(string text, string scenario)
     {
