@@ -33,6 +33,9 @@ internal sealed class DelegatePooledObjectPolicy<T> : PooledObjectPolicy<T> wher
         return new DelegatePooledObjectPolicy<T>(factory, cleanup);
     }
 
+    /// <summary>Whether a cleanup runs on returned objects; without one, <see cref="Return"/> keeps every object as it is.</summary>
+    public bool HasCleanup => _cleanup is not null;
+
     /// <inheritdoc />
     public override T Create() => _factory();
 

@@ -80,7 +80,10 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     private readonly PooledObjectPolicy<T>? _fastPolicy;
     private readonly bool _isDefaultPolicy;
 
-    /// <summary>The default policy on a sealed type that is not <see cref="IResettable"/>: every returned object is kept as it is, with no type check.</summary>
+    /// <summary>
+    /// The default policy on a sealed type that is not <see cref="IResettable"/>, or a factory with no cleanup: every
+    /// returned object is kept as it is, with no type check and no call into the policy.
+    /// </summary>
     private readonly bool _keepsAsIs;
     private readonly bool _disposesItems;
     private readonly int _maximumRetained;
@@ -135,7 +138,8 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         _policy = policy;
         _fastPolicy = policy as PooledObjectPolicy<T>;
         _isDefaultPolicy = IsDefaultPolicy(policy.GetType());
-        _keepsAsIs = _isDefaultPolicy && typeof(T).IsSealed && !typeof(IResettable).IsAssignableFrom(typeof(T));
+        _keepsAsIs = (_isDefaultPolicy && typeof(T).IsSealed && !typeof(IResettable).IsAssignableFrom(typeof(T)))
+            || policy is DelegatePooledObjectPolicy<T> { HasCleanup: false };
         _disposesItems = disposeItems;
         _maximumRetained = maximumRetained;
 
@@ -642,7 +646,8 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         if (_keepsAsIs || (_isDefaultPolicy && obj is not IResettable))
         {
             // DefaultPooledObjectPolicy<T>, inlined: an object that cannot be reset is kept as it is (known from the type
-            // alone when it is sealed: the interface check is a helper call in code shared by reference types).
+            // alone when it is sealed: the interface check is a helper call in code shared by reference types); and a
+            // factory pool's policy with no cleanup, which keeps every object.
             return true;
         }
 
