@@ -25,7 +25,8 @@ internal static class AnalyzerVerifier<TAnalyzer>
     /// <param name="expected">Further expected diagnostics.</param>
     /// <param name="withNativePool">Whether NativePool is referenced.</param>
     /// <param name="editorConfig">Lines of an .editorconfig section for C# files, or null.</param>
-    public static Task VerifyAsync(string source, DiagnosticResult[] expected, bool withNativePool = true, string? editorConfig = null)
+    /// <param name="analyzersOn">Whether the project turned the analyzers on, as a direct reference of a package does.</param>
+    public static Task VerifyAsync(string source, DiagnosticResult[] expected, bool withNativePool = true, string? editorConfig = null, bool analyzersOn = true)
     {
         CSharpAnalyzerTest<TAnalyzer, DefaultVerifier> test = new()
         {
@@ -33,6 +34,11 @@ internal static class AnalyzerVerifier<TAnalyzer>
             ReferenceAssemblies = TestReferences.Framework,
         };
         test.ExpectedDiagnostics.AddRange(expected);
+        if (analyzersOn)
+        {
+            test.TestState.AnalyzerConfigFiles.Add(TestReferences.AnalyzersOn);
+        }
+
         if (editorConfig is not null)
         {
             test.TestState.AnalyzerConfigFiles.Add(("/.editorconfig", "root = true\n\n[*.cs]\n" + editorConfig + "\n"));

@@ -24,6 +24,7 @@ internal static class CodeFixVerifier<TAnalyzer, TCodeFix>
         };
         test.TestState.AdditionalReferences.AddRange(TestReferences.WithNativePool);
         test.FixedState.AdditionalReferences.AddRange(TestReferences.WithNativePool);
+        test.TestState.AnalyzerConfigFiles.Add(TestReferences.AnalyzersOn);
         return test.RunAsync();
     }
 

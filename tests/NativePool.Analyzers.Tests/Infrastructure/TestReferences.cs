@@ -16,6 +16,12 @@ internal static class TestReferences
     /// <summary>The framework with no package to resolve.</summary>
     public static ReferenceAssemblies Framework { get; } = new("net10.0");
 
+    /// <summary>
+    /// The global analyzer config a project that references a NativePool package gets from the package's build props:
+    /// it turns the analyzers on.
+    /// </summary>
+    public static (string Path, string Content) AnalyzersOn { get; } = ("/.globalconfig", "is_global = true\nbuild_property.NativePoolAnalyzersEnabled = true\n");
+
     /// <summary>The framework, NativePool and the object pool abstractions.</summary>
     public static ImmutableArray<MetadataReference> WithNativePool { get; } = Create(includeNativePool: true);
 

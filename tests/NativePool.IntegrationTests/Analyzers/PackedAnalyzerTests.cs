@@ -1,3 +1,4 @@
+using System.IO;
 using NativePool.IntegrationTests.Infrastructure;
 using NativePool.Tests;
 using Xunit.Abstractions;
@@ -281,6 +282,63 @@ public sealed class PackedAnalyzerTests
 
         Assert.True(exit == 0, $"dotnet build exited with {exit}:\n{ChildProcess.Tail(log, 40)}");
         Assert.Empty(PackedConsumer.Diagnostics(log, "NP00"));
+    }
+
+    [Fact]
+    [Trait("Category", "Packaging")]
+    public void ALibraryThatTakesThePackageLeavesTheAnalyzersOffInTheProjectsThatReferenceItUntilTheyTakeItThemselves()
+    {
+        // A library that references the package, and a project (its test project, say) that references the library by
+        // project: the project compiles against NativePool through the library and gets the analyzer assembly too, as
+        // NuGet hands analyzers on, but the analyzers stay quiet there, under warnings as errors, misuse included.
+        using PackedConsumer consumer = PackedConsumer.Create(_output, _packages);
+        string library = Path.Combine(consumer.ProjectDirectory, "..", "library");
+        Directory.CreateDirectory(library);
+        File.WriteAllText(Path.Combine(library, "Library.csproj"), $"""
+            <Project Sdk="Microsoft.NET.Sdk">
+              <PropertyGroup>
+                <TargetFramework>net10.0</TargetFramework>
+                <Nullable>enable</Nullable>
+                <ImplicitUsings>disable</ImplicitUsings>
+              </PropertyGroup>
+              <ItemGroup>
+                <PackageReference Include="NativePool" Version="{consumer.PackageVersion}" />
+              </ItemGroup>
+            </Project>
+            """);
+        File.WriteAllText(Path.Combine(library, "Correct.cs"), Correct.Replace("namespace Consumer;", "namespace Library;", StringComparison.Ordinal));
+        string Project(string ownReference) => $"""
+            <Project Sdk="Microsoft.NET.Sdk">
+              <PropertyGroup>
+                <TargetFramework>net10.0</TargetFramework>
+                <Nullable>enable</Nullable>
+                <ImplicitUsings>disable</ImplicitUsings>
+              </PropertyGroup>
+              <ItemGroup>
+                <ProjectReference Include="../library/Library.csproj" />
+                {ownReference}
+              </ItemGroup>
+            </Project>
+            """;
+        File.WriteAllText(Path.Combine(consumer.ProjectDirectory, "Consumer.csproj"), Project(ownReference: ""));
+        consumer.WriteSource("Misuse.cs", Misuse);
+
+        (int exit, string log) = consumer.Build("-warnaserror");
+
+        Assert.True(exit == 0, $"dotnet build -warnaserror of the library's user exited with {exit}:\n{ChildProcess.Tail(log, 40)}");
+        Assert.Empty(PackedConsumer.Diagnostics(log, "NP00"));
+
+        // The same project taking the package itself gets them.
+        File.WriteAllText(
+            Path.Combine(consumer.ProjectDirectory, "Consumer.csproj"),
+            Project($"<PackageReference Include=\"NativePool\" Version=\"{consumer.PackageVersion}\" />"));
+
+        (exit, log) = consumer.Build();
+
+        Assert.True(exit == 0, $"dotnet build exited with {exit}:\n{ChildProcess.Tail(log, 40)}");
+        Assert.Equal(
+            [("Misuse.cs", 19, "NP0001"), ("Misuse.cs", 28, "NP0002"), ("Misuse.cs", 33, "NP0003"), ("Misuse.cs", 44, "NP0004"), ("Misuse.cs", 51, "NP0005")],
+            PackedConsumer.Diagnostics(log, "NP000").Select(d => (d.File, d.Line, d.Id)).Order());
     }
 
     /// <summary>Builds <paramref name="consumer"/> with the seeded misuse and the correct code: five warnings, at their lines.</summary>
