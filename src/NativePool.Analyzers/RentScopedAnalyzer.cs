@@ -9,7 +9,8 @@ namespace NativePool.Analyzers;
 
 /// <summary>
 /// Suggests a <c>RentScoped</c> scope (NP0007) for <c>T[] a = pool.Rent(n); try { … } finally { pool.Return(a); }</c>
-/// when the pool has <c>RentScoped</c> and the array is used only inside the <c>try</c>.
+/// when the pool has <c>RentScoped</c> (or is <c>ArrayPool&lt;T&gt;.Shared</c>, which the fix replaces with
+/// <c>StripedArrayPool&lt;T&gt;.Shared</c>) and the array is used only inside the <c>try</c>.
 /// </summary>
 /// <remarks>
 /// A scope is a ref struct, so the suggestion is left out wherever one cannot live: in async methods and iterators, and
@@ -67,7 +68,8 @@ public sealed class RentScopedAnalyzer : PoolAnalyzer
         IArgumentOperation? clear = MethodScan.Argument(giveBack, 1);
         bool? clearValue = clear is null || clear.ArgumentKind == ArgumentKind.DefaultValue ? false : clear.Value.ConstantValue is { HasValue: true, Value: bool constant } ? constant : null;
         if (clearValue is null || MethodScan.Unwrap(MethodScan.Argument(giveBack, 0)?.Value) is not ILocalReferenceOperation returned
-            || !SymbolEqualityComparer.Default.Equals(returned.Local, local) || !SamePool(rent.Instance, giveBack.Instance) || !HasRentScoped(rent.Instance?.Type))
+            || !SymbolEqualityComparer.Default.Equals(returned.Local, local) || !SamePool(rent.Instance, giveBack.Instance)
+            || !(HasRentScoped(rent.Instance?.Type) || IsSharedArrayPool(rent.Instance, api)))
         {
             return null;
         }
@@ -83,6 +85,16 @@ public sealed class RentScopedAnalyzer : PoolAnalyzer
 
     private static bool IsIterator(IOperation operation)
         => operation.Syntax.FirstAncestorOrSelf<MemberDeclarationSyntax>() is { } member && member.DescendantNodes().OfType<YieldStatementSyntax>().Any();
+
+    /// <summary>
+    /// Whether <paramref name="pool"/> is <c>ArrayPool&lt;T&gt;.Shared</c> written as a type's member, in a compilation with
+    /// NativePool: the fix then rents from <c>StripedArrayPool&lt;T&gt;.Shared</c>, so one run turns such a site into a scope.
+    /// </summary>
+    internal static bool IsSharedArrayPool(IOperation? pool, PoolApi api)
+        => api.StripedArrayPool is { DeclaredAccessibility: Accessibility.Public } && api.ArrayPool is { } arrayPool
+            && MethodScan.Unwrap(pool) is IPropertyReferenceOperation { Property: { Name: "Shared", IsStatic: true } property, Syntax: MemberAccessExpressionSyntax { Expression: var type } }
+            && SymbolEqualityComparer.Default.Equals(property.ContainingType.OriginalDefinition, arrayPool)
+            && SharedArrayPoolAnalyzer.GetGenericName(type) is not null;
 
     private static bool HasRentScoped(ITypeSymbol? type)
         => type?.GetMembers("RentScoped").OfType<IMethodSymbol>().Any(m => m.ReturnType.IsRefLikeType && m.Parameters.Length == 2) == true;

@@ -15,7 +15,8 @@ namespace NativePool.Analyzers;
 
 /// <summary>
 /// Turns a rent with a try/finally return into <c>using var scope = pool.RentScoped(n);</c> (NP0007): uses of the array
-/// become <c>scope.Array</c>, and <c>array.AsSpan(0, n)</c> over the rented length becomes <c>scope.Span</c>.
+/// become <c>scope.Array</c>, and <c>array.AsSpan(0, n)</c> over the rented length becomes <c>scope.Span</c>. A rent from
+/// <c>ArrayPool&lt;T&gt;.Shared</c> becomes a scope of <c>StripedArrayPool&lt;T&gt;.Shared</c> (with <c>using NativePool;</c>).
 /// </summary>
 /// <remarks>
 /// When statements follow the try/finally in its block, a <c>using</c> statement keeps the array's return where the
@@ -89,7 +90,15 @@ public sealed class RentScopedCodeFixProvider : PoolCodeFixProvider
                 .WithNameColon(SyntaxFactory.NameColon("clearOnReturn")));
         }
 
-        ExpressionSyntax scoped = rent.WithExpression(rentAccess.WithName(SyntaxFactory.IdentifierName("RentScoped"))).WithArgumentList(arguments);
+        MemberAccessExpressionSyntax scopedAccess = rentAccess.WithName(SyntaxFactory.IdentifierName("RentScoped"));
+        bool fromArrayPoolShared = RentScopedAnalyzer.IsSharedArrayPool(match.Rent.Instance, api);
+        if (fromArrayPoolShared && rentAccess.Expression is MemberAccessExpressionSyntax shared)
+        {
+            // ArrayPool<T>.Shared has no scopes: the scope comes from StripedArrayPool<T>.Shared, as NP0006 would swap it.
+            scopedAccess = scopedAccess.WithExpression(SharedArrayPoolCodeFixProvider.ToStriped(shared));
+        }
+
+        ExpressionSyntax scoped = rent.WithExpression(scopedAccess).WithArgumentList(arguments);
         VariableDeclarationSyntax variable = SyntaxFactory.VariableDeclaration(
             SyntaxFactory.IdentifierName("var"),
             SyntaxFactory.SingletonSeparatedList(SyntaxFactory.VariableDeclarator(name).WithInitializer(SyntaxFactory.EqualsValueClause(scoped))));
@@ -109,7 +118,8 @@ public sealed class RentScopedCodeFixProvider : PoolCodeFixProvider
         replacement[0] = replacement[0].WithLeadingTrivia(declaration.GetLeadingTrivia());
         SyntaxList<StatementSyntax> statements = block.Statements;
         statements = statements.RemoveAt(index).RemoveAt(index - 1).InsertRange(index - 1, replacement.Select(s => s.WithAdditionalAnnotations(Formatter.Annotation)));
-        return document.WithSyntaxRoot(root.ReplaceNode(block, block.WithStatements(statements)));
+        root = root.ReplaceNode(block, block.WithStatements(statements));
+        return document.WithSyntaxRoot(fromArrayPoolShared && root is CompilationUnitSyntax unit ? SharedArrayPoolCodeFixProvider.AddUsing(unit) : root);
     }
 
     private static BlockSyntax RewriteUses(BlockSyntax body, SemanticModel model, RentScopedMatch match, ExpressionSyntax length, string name, CancellationToken cancellationToken)

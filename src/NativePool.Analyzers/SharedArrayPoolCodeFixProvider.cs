@@ -38,14 +38,17 @@ public sealed class SharedArrayPoolCodeFixProvider : PoolCodeFixProvider
             }
         }
 
-        root = root.ReplaceNodes(accesses, static (original, _) =>
-        {
-            GenericNameSyntax generic = SharedArrayPoolAnalyzer.GetGenericName(original.Expression)!;
-            GenericNameSyntax striped = SyntaxFactory.GenericName(SyntaxFactory.Identifier("StripedArrayPool"), generic.TypeArgumentList)
-                .WithTriviaFrom(original.Expression);
-            return original.WithExpression(striped);
-        });
+        root = root.ReplaceNodes(accesses, static (original, _) => ToStriped(original));
         return document.WithSyntaxRoot(AddUsing(root));
+    }
+
+    /// <summary><c>StripedArrayPool&lt;T&gt;.Shared</c> for <paramref name="shared"/>, an <c>ArrayPool&lt;T&gt;.Shared</c> access (needs <c>using NativePool;</c>).</summary>
+    internal static MemberAccessExpressionSyntax ToStriped(MemberAccessExpressionSyntax shared)
+    {
+        GenericNameSyntax generic = SharedArrayPoolAnalyzer.GetGenericName(shared.Expression)!;
+        GenericNameSyntax striped = SyntaxFactory.GenericName(SyntaxFactory.Identifier("StripedArrayPool"), generic.TypeArgumentList)
+            .WithTriviaFrom(shared.Expression);
+        return shared.WithExpression(striped);
     }
 
     /// <summary>Adds <c>using NativePool;</c> in order among the file's usings, unless it is there.</summary>

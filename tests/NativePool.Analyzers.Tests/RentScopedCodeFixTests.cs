@@ -46,6 +46,45 @@ public sealed class RentScopedCodeFixTests
         """);
 
     [Fact]
+    public Task ARentFromArrayPoolSharedBecomesAScopeOfStripedArrayPoolSharedWithItsUsing() => Verify.VerifyAsync(
+        """
+        using System;
+        using System.Buffers;
+
+        public class C
+        {
+            public int M(int n)
+            {
+                {|NP0007:byte[] buffer = ArrayPool<byte>.Shared.Rent(n);|}
+                try
+                {
+                    buffer.AsSpan(0, n).Fill(1);
+                    return buffer[0];
+                }
+                finally
+                {
+                    ArrayPool<byte>.Shared.Return(buffer, clearArray: true);
+                }
+            }
+        }
+        """,
+        """
+        using System;
+        using System.Buffers;
+        using NativePool;
+
+        public class C
+        {
+            public int M(int n)
+            {
+                using var scope = StripedArrayPool<byte>.Shared.RentScoped(n, clearOnReturn: true);
+                scope.Span.Fill(1);
+                return scope.Array[0];
+            }
+        }
+        """);
+
+    [Fact]
     public Task FixAllRewritesEveryRentOfTheDocument() => Verify.VerifyAsync(
         """
         using System;
