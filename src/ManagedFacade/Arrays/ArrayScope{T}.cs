@@ -13,6 +13,9 @@ namespace NativePool;
 /// A <see langword="ref"/> struct: it allocates nothing, lives on the renting thread and costs what a hand-written
 /// <c>try</c>/<c>finally</c> costs. The first <see cref="Dispose"/> returns the array and empties the scope; after it,
 /// <see cref="IsActive"/> is false and <see cref="Span"/> and <see cref="Array"/> throw <see cref="ObjectDisposedException"/>.
+/// A <see langword="default"/> scope is in that state from the start, so it stands for "nothing rented" where a site
+/// rents only above a size (<c>using var scope = n &lt;= 128 ? default : pool.RentScoped(n);</c> beside a
+/// <c>stackalloc</c>): disposing it does nothing.
 /// </para>
 /// <para>
 /// A copy would return the array again: the analyzers report every copy as error NP0012, and a guarded (or leak-tracking)

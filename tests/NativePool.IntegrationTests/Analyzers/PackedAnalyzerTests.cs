@@ -341,6 +341,73 @@ public sealed class PackedAnalyzerTests
             PackedConsumer.Diagnostics(log, "NP000").Select(d => (d.File, d.Line, d.Id)).Order());
     }
 
+    [Fact]
+    [Trait("Category", "Packaging")]
+    public void OneDotnetFormatRunSwapsTheSharedPoolAndTurnsItsTryFinallyRentsIntoScopes()
+    {
+        // The documented migration: one run of both fixes, in either order of the ids, converts a try/finally rent of
+        // ArrayPool<T>.Shared into a scope of StripedArrayPool<T>.Shared and swaps every other ArrayPool<T>.Shared, and
+        // the result builds with warnings as errors.
+        const string Before = """
+            using System;
+            using System.Buffers;
+
+            namespace Consumer;
+
+            public static class Migrated
+            {
+                public static int Sum(int n)
+                {
+                    byte[] buffer = ArrayPool<byte>.Shared.Rent(n);
+                    try
+                    {
+                        buffer.AsSpan(0, n).Fill(1);
+                        return buffer[0];
+                    }
+                    finally
+                    {
+                        ArrayPool<byte>.Shared.Return(buffer);
+                    }
+                }
+
+                public static byte[] Escapes(int n) => ArrayPool<byte>.Shared.Rent(n);
+            }
+            """;
+        const string After = """
+            using System;
+            using System.Buffers;
+            using NativePool;
+
+            namespace Consumer;
+
+            public static class Migrated
+            {
+                public static int Sum(int n)
+                {
+                    using var scope = StripedArrayPool<byte>.Shared.RentScoped(n);
+                    scope.Span.Fill(1);
+                    return scope.Array[0];
+                }
+
+                public static byte[] Escapes(int n) => StripedArrayPool<byte>.Shared.Rent(n);
+            }
+            """;
+        using PackedConsumer consumer = PackedConsumer.Create(_output, _packages);
+        consumer.WriteProject();
+        foreach (string[] ids in new[] { new[] { "NP0006", "NP0007" }, new[] { "NP0007", "NP0006" } })
+        {
+            consumer.WriteSource("Migrated.cs", Before);
+
+            (int exit, string log) = consumer.FormatAnalyzers(["--diagnostics", .. ids, "--severity", "info"]);
+
+            Assert.True(exit == 0, $"dotnet format exited with {exit}:\n{ChildProcess.Tail(log, 40)}");
+            Assert.Equal(After.ReplaceLineEndings(), File.ReadAllText(Path.Combine(consumer.ProjectDirectory, "Migrated.cs")).ReplaceLineEndings().TrimEnd());
+        }
+
+        (int buildExit, string buildLog) = consumer.Build("-warnaserror");
+        Assert.True(buildExit == 0, $"dotnet build -warnaserror of the migrated code exited with {buildExit}:\n{ChildProcess.Tail(buildLog, 40)}");
+    }
+
     /// <summary>Builds <paramref name="consumer"/> with the seeded misuse and the correct code: five warnings, at their lines.</summary>
     private static void AssertTheMisuseWarnsAndNothingElse(PackedConsumer consumer)
     {

@@ -76,6 +76,12 @@ internal sealed class PackedConsumer : IDisposable
             _output, ProjectDirectory, new Dictionary<string, string> { ["NUGET_PACKAGES"] = _packageCache },
             ["build", "-c", "Release", "-nodeReuse:false", .. extraArguments]);
 
+    /// <summary>Runs <c>dotnet format analyzers</c> on the consumer with <paramref name="arguments"/> and returns its exit code and log.</summary>
+    public (int ExitCode, string Log) FormatAnalyzers(params string[] arguments)
+        => Run(
+            _output, ProjectDirectory, new Dictionary<string, string> { ["NUGET_PACKAGES"] = _packageCache },
+            ["format", "analyzers", "Consumer.csproj", .. arguments]);
+
     /// <summary>The distinct diagnostics of <paramref name="log"/> with the given id prefix, as (file name, line, id, severity).</summary>
     public static IReadOnlyList<(string File, int Line, string Id, string Severity)> Diagnostics(string log, string idPrefix)
         => [.. Regex.Matches(log, $@"(?<file>[^/\\\s(]+\.cs)\((?<line>\d+),\d+\): (?<severity>warning|error|info) (?<id>{Regex.Escape(idPrefix)}\d+)")
