@@ -294,33 +294,10 @@ public sealed class PackedAnalyzerTests
         using PackedConsumer consumer = PackedConsumer.Create(_output, _packages);
         string library = Path.Combine(consumer.ProjectDirectory, "..", "library");
         Directory.CreateDirectory(library);
-        File.WriteAllText(Path.Combine(library, "Library.csproj"), $"""
-            <Project Sdk="Microsoft.NET.Sdk">
-              <PropertyGroup>
-                <TargetFramework>net10.0</TargetFramework>
-                <Nullable>enable</Nullable>
-                <ImplicitUsings>disable</ImplicitUsings>
-              </PropertyGroup>
-              <ItemGroup>
-                <PackageReference Include="NativePool" Version="{consumer.PackageVersion}" />
-              </ItemGroup>
-            </Project>
-            """);
+        File.WriteAllText(Path.Combine(library, "Library.csproj"), consumer.ProjectText("NativePool"));
         File.WriteAllText(Path.Combine(library, "Correct.cs"), Correct.Replace("namespace Consumer;", "namespace Library;", StringComparison.Ordinal));
-        string Project(string ownReference) => $"""
-            <Project Sdk="Microsoft.NET.Sdk">
-              <PropertyGroup>
-                <TargetFramework>net10.0</TargetFramework>
-                <Nullable>enable</Nullable>
-                <ImplicitUsings>disable</ImplicitUsings>
-              </PropertyGroup>
-              <ItemGroup>
-                <ProjectReference Include="../library/Library.csproj" />
-                {ownReference}
-              </ItemGroup>
-            </Project>
-            """;
-        File.WriteAllText(Path.Combine(consumer.ProjectDirectory, "Consumer.csproj"), Project(ownReference: ""));
+        const string LibraryReference = "<ProjectReference Include=\"../library/Library.csproj\" />";
+        consumer.WriteProject(packageId: null, LibraryReference);
         consumer.WriteSource("Misuse.cs", Misuse);
 
         (int exit, string log) = consumer.Build("-warnaserror");
@@ -329,9 +306,7 @@ public sealed class PackedAnalyzerTests
         Assert.Empty(PackedConsumer.Diagnostics(log, "NP00"));
 
         // The same project taking the package itself gets them.
-        File.WriteAllText(
-            Path.Combine(consumer.ProjectDirectory, "Consumer.csproj"),
-            Project($"<PackageReference Include=\"NativePool\" Version=\"{consumer.PackageVersion}\" />"));
+        consumer.WriteProject("NativePool", LibraryReference);
 
         (exit, log) = consumer.Build();
 

@@ -52,8 +52,13 @@ internal sealed class PackedConsumer : IDisposable
     }
 
     /// <summary>Writes the project file: a net10.0 library referencing one packed package, NativePool unless told otherwise.</summary>
-    /// <param name="packageId">The package the consumer references (every package of the feed has NativePool's version).</param>
-    public void WriteProject(string packageId = "NativePool") => File.WriteAllText(Path.Combine(ProjectDirectory, "Consumer.csproj"), $"""
+    /// <param name="packageId">The package the consumer references (every package of the feed has NativePool's version), or null for none.</param>
+    /// <param name="otherItems">Further items of the project's item group (a project reference, say).</param>
+    public void WriteProject(string? packageId = "NativePool", string otherItems = "")
+        => File.WriteAllText(Path.Combine(ProjectDirectory, "Consumer.csproj"), ProjectText(packageId, otherItems));
+
+    /// <summary>The text of a net10.0 library project referencing <paramref name="packageId"/> (if any) at the packages' version, with <paramref name="otherItems"/>.</summary>
+    public string ProjectText(string? packageId, string otherItems = "") => $"""
         <Project Sdk="Microsoft.NET.Sdk">
           <PropertyGroup>
             <TargetFramework>net10.0</TargetFramework>
@@ -61,10 +66,11 @@ internal sealed class PackedConsumer : IDisposable
             <ImplicitUsings>disable</ImplicitUsings>
           </PropertyGroup>
           <ItemGroup>
-            <PackageReference Include="{packageId}" Version="{PackageVersion}" />
+            {(packageId is null ? "" : $"<PackageReference Include=\"{packageId}\" Version=\"{PackageVersion}\" />")}
+            {otherItems}
           </ItemGroup>
         </Project>
-        """);
+        """;
 
     /// <summary>Writes a source file of the consumer.</summary>
     public void WriteSource(string fileName, string text) => File.WriteAllText(Path.Combine(ProjectDirectory, fileName), text);
