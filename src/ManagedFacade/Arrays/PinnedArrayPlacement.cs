@@ -12,8 +12,8 @@ namespace NativePool;
 /// </summary>
 /// <remarks>
 /// <para>
-/// A view (<see cref="AllocateWithAlignedStart{T}"/>) is exact: the array is allocated <see cref="Alignment"/> bytes
-/// longer and the view starts at the first element on the boundary, so it holds whatever the heap has been through.
+/// A view (<see cref="AllocateWithAlignedStart{T}"/>) is exact: the array is allocated less than <see cref="Alignment"/>
+/// bytes longer and the view starts at the first element on the boundary, so it holds whatever the heap has been through.
 /// </para>
 /// <para>
 /// An array handed out whole (<see cref="Allocate{T}"/>) cannot be moved after the fact. The pinned object heap puts a new
@@ -22,10 +22,10 @@ namespace NativePool;
 /// allocates a filler that moves the end of the last placed array to an aligned data address (none if it is there
 /// already), a second filler from where the first one landed if that was elsewhere (something else was allocated
 /// since), then the array. Free space that collections opened (arrays dropped by pools or other code) can take the
-/// small probe and filler while the array goes elsewhere: no order of allocations can steer it then, because the runtime
-/// offers no aligned managed allocation. Such an array is used as it lands and counted in <see cref="Misplaced"/>; it is
-/// never allocated twice, so a new array costs its own size plus at most two fillers of 80 bytes, usually one or none. One lock serialises the
-/// process's placements (taken only on a miss that allocates).
+/// small fillers while the array goes elsewhere: no order of allocations can steer it then, because the runtime offers
+/// no aligned managed allocation. Such an array is used as it lands and counted in <see cref="Misplaced"/>; it is never
+/// allocated twice, so a new array costs its own size plus at most two fillers of 80 bytes, usually one or none. One
+/// lock serialises the process's placements (taken only on a miss that allocates).
 /// </para>
 /// <para>
 /// The arithmetic assumes a 64-bit process (data 16 bytes after the method-table pointer, 24 bytes of header and length,

@@ -47,9 +47,6 @@ internal sealed class PinnedMemoryOwner<T> : PinnedBlockManager<T>, IDisposable
         return Lease(length);
     }
 
-    /// <summary>The index in the pinned array where the buffer starts (tests).</summary>
-    internal int StartIndex => _start;
-
     /// <summary>The memory of the current lease: exactly the requested length.</summary>
     /// <exception cref="ObjectDisposedException">The owner has been disposed.</exception>
     public override Memory<T> Memory

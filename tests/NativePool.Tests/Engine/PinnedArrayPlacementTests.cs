@@ -63,8 +63,9 @@ public class PinnedArrayPlacementTests
                 Interlocked.Add(ref offBoundary, local.Off);
             });
 
-            // A full blocking collection turns the dropped pools' buffers and the dropped foreign arrays into free space.
-            GC.Collect(2, GCCollectionMode.Forced, blocking: true);
+            // A full blocking, compacting collection turns the dropped pools' buffers and the dropped foreign arrays into
+            // free space (the pinned heap is swept, never compacted).
+            GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
         }
 
         GC.KeepAlive(foreignKept);
