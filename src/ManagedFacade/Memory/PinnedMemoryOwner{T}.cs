@@ -22,7 +22,10 @@ internal sealed class PinnedMemoryOwner<T> : PinnedBlockManager<T>, IDisposable
 {
     private readonly bool _reusesOwners;
 
-    // The pool while leased, null while pooled: an owner parked in a thread's slot must not keep a dropped pool alive.
+    // The shared pool, for its owners (it lives as long as the process, so holding it costs nothing and a lease needs
+    // no reference store); null for an independent pool's, which hold their pool in _pool while leased only, so that
+    // an owner parked in a thread's slot does not keep a dropped pool alive.
+    private readonly StripedMemoryPool<T>? _sharedPool;
     private StripedMemoryPool<T>? _pool;
     private readonly T[] _array;
     private readonly int _start;
@@ -32,6 +35,7 @@ internal sealed class PinnedMemoryOwner<T> : PinnedBlockManager<T>, IDisposable
         : base(sizeClass)
     {
         _reusesOwners = pool.ReusesOwners;
+        _sharedPool = pool.IsShared ? pool : null;
 
         // On the pinned object heap, so the address is fixed for its lifetime; the buffer starts at the array's first
         // element on a cache line, whatever the heap has been through.
@@ -43,7 +47,11 @@ internal sealed class PinnedMemoryOwner<T> : PinnedBlockManager<T>, IDisposable
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public long Lease(StripedMemoryPool<T> pool, int length)
     {
-        _pool = pool;
+        if (_sharedPool is null)
+        {
+            _pool = pool;
+        }
+
         return Lease(length);
     }
 
@@ -117,8 +125,13 @@ internal sealed class PinnedMemoryOwner<T> : PinnedBlockManager<T>, IDisposable
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void ReturnToPool()
     {
-        StripedMemoryPool<T> pool = _pool!;
-        _pool = null;
+        StripedMemoryPool<T>? pool = _sharedPool;
+        if (pool is null)
+        {
+            pool = _pool!;
+            _pool = null;
+        }
+
         pool.Return(this);
     }
 

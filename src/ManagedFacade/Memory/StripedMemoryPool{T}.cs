@@ -104,6 +104,9 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
     /// <summary>The engine (tests and benchmarks).</summary>
     internal StripedPool<PinnedMemoryOwner<T>> Engine => _engine;
 
+    /// <summary>Whether this is <see cref="Shared"/> (its owners hold it for life).</summary>
+    internal bool IsShared => _isShared;
+
     /// <summary>Whether <c>Rent</c> hands out the pooled owner itself (<see cref="StripedMemoryPoolOptions.ReuseOwners"/>).</summary>
     internal bool ReusesOwners => _reuseOwners;
 
