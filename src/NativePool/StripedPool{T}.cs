@@ -160,10 +160,9 @@ internal sealed partial class StripedPool<T> where T : class
     public T Rent(int sizeClass, ThreadCaches caches)
     {
         Debug.Assert((uint)sizeClass < (uint)_classCount, "The facade maps every rent to one of the pool's size classes before it calls the engine.");
-        object? entry = caches.Get(_id);
-        if (entry is not null && ReferenceEquals(Unsafe.As<ThreadCacheBase>(entry).Owner, _owner))
+        ThreadCache<T>? cache = CacheOf(caches);
+        if (cache is not null)
         {
-            ThreadCache<T> cache = Unsafe.As<ThreadCache<T>>(entry);
             return cache.TryTake(sizeClass) ?? RentSlow(sizeClass, cache);
         }
 
@@ -180,10 +179,9 @@ internal sealed partial class StripedPool<T> where T : class
     {
         Debug.Assert((uint)sizeClass < (uint)_classCount, "The facade maps every return to one of the pool's size classes before it calls the engine.");
         Debug.Assert(item is not null, "The facade rejects a null return before it calls the engine.");
-        object? entry = caches.Get(_id);
-        if (entry is not null && ReferenceEquals(Unsafe.As<ThreadCacheBase>(entry).Owner, _owner))
+        ThreadCache<T>? cache = CacheOf(caches);
+        if (cache is not null)
         {
-            ThreadCache<T> cache = Unsafe.As<ThreadCache<T>>(entry);
             return cache._slotsEnabled && cache.TryPark(sizeClass, item) ? ReturnResult.Stored : ReturnSlow(sizeClass, item, cache);
         }
 
@@ -492,13 +490,7 @@ internal sealed partial class StripedPool<T> where T : class
     }
 
     /// <summary>The calling thread's cache of this pool, created on its first use.</summary>
-    public ThreadCache<T> GetOrCreateCache()
-    {
-        object? entry = ThreadCacheTable.Get(_id);
-        return entry is not null && ReferenceEquals(Unsafe.As<ThreadCacheBase>(entry).Owner, _owner)
-            ? Unsafe.As<ThreadCache<T>>(entry)
-            : CreateCache();
-    }
+    public ThreadCache<T> GetOrCreateCache() => CacheOf(ThreadCacheTable.Current) ?? CreateCache();
 
     [MethodImpl(MethodImplOptions.NoInlining)]
     private ThreadCache<T> CreateCache()

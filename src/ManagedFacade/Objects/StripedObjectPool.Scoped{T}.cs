@@ -22,7 +22,7 @@ public sealed partial class StripedObjectPool<T>
         if (_fastOpen)
         {
             ThreadCache<T>? cache = CacheOf(caches);
-            return new(this, GetFast(caches, cache), cache, guarded: false);
+            return new(this, GetFast(cache), cache, guarded: false);
         }
 
         return RentScopedInFull(caches);
@@ -149,7 +149,7 @@ public sealed partial class StripedObjectPool<T>
             return;
         }
 
-        _engine.Return(0, item);
+        _engine.ReturnObject(item, CacheOf(ThreadCacheTable.Current), pairs: false);
 
         // A Dispose that began while we stored the object may have drained before our store (see Dispose).
         if (_engine.IsShutDown)

@@ -229,24 +229,18 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     {
         // Read on every path, before any branch, so an inlined Get and Return share one thread-static access.
         ThreadCaches caches = ThreadCacheTable.Current;
-        return _fastOpen ? GetFast(caches, CacheOf(caches)) : GetInFull(caches);
+        return _fastOpen ? GetFast(CacheOf(caches)) : GetInFull(caches);
     }
 
     /// <summary>This pool's cache of the calling thread in <paramref name="caches"/>, or null when the thread has none yet.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private ThreadCache<T>? CacheOf(ThreadCaches caches)
-    {
-        object? entry = caches.Get(_engineId);
-        return entry is not null && ReferenceEquals(Unsafe.As<ThreadCacheBase>(entry).Owner, _engineOwner)
-            ? Unsafe.As<ThreadCache<T>>(entry)
-            : null;
-    }
+    private ThreadCache<T>? CacheOf(ThreadCaches caches) => _engine.CacheOf(caches);
 
-    /// <summary>The get while nobody observes pools, with the thread's cache already found (null: the engine's rent creates it).</summary>
+    /// <summary>The get while nobody observes pools, with the thread's cache already found (null: the engine creates it).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private T GetFast(ThreadCaches caches, ThreadCache<T>? cache)
+    private T GetFast(ThreadCache<T>? cache)
     {
-        T item = (cache is null ? null : TakeParkedOrStriped(cache)) ?? RentThroughEngine(caches);
+        T item = _engine.RentObject(cache, pairs: true);
 
         // A Dispose that began while we took the item may have taken it from our slot too (see Dispose).
         if (_engine.IsShutDown)
@@ -255,206 +249,6 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         }
 
         return item;
-    }
-
-    /// <summary>
-    /// The thread's parked object, else the top of its home stripe, without the engine's general rent (magazines, byte
-    /// budgets, size classes: none of which an object pool has). Null when a trimmer is reclaiming the cache or the
-    /// stripes hold nothing: the engine's rent then builds an object.
-    /// </summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private T? TakeParkedOrStriped(ThreadCache<T> cache)
-    {
-        // A slot read empty stays empty until this thread fills it (a trimmer or Dispose only ever takes from it), so a
-        // get that finds it empty goes straight to the stripes, without the operation mark that taking from it needs.
-        if (cache.Slot(0) is not null)
-        {
-            if (!cache.TryEnter())
-            {
-                return null;
-            }
-
-            ref T? slot = ref cache.Slot(0);
-            T? item = slot;
-            if (item is not null)
-            {
-                slot = null;
-                cache.Exit();
-                return item;
-            }
-
-            cache.Exit();
-        }
-
-        return PopFromStripes(cache);
-    }
-
-    /// <summary>The engine's general rent, out of line so it does not grow the inlined <see cref="Get"/> (it has the table lookup of its own).</summary>
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private T RentThroughEngine(ThreadCaches caches) => _engine.Rent(0, caches);
-
-    /// <summary>The engine's general return, out of line so it does not grow the inlined <see cref="Return"/> (it finds the thread's caches itself).</summary>
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private ReturnResult ReturnThroughEngine(T obj) => _engine.Return(0, obj, ThreadCacheTable.Current);
-
-    /// <summary>
-    /// Pops the thread's home stripe (then the nearest ones with objects); null when they hold none. The slot is empty
-    /// here, so the same claim takes a second object into it when the stripe can spare one: a drain claims a stripe once
-    /// per two gets. Filling an empty slot needs no operation mark (a trimmer only ever takes from slots). The mark is
-    /// noted, so that a return that finds the slot untouched since pushes only the returned object (see
-    /// <see cref="PushParked"/>); an object the thread last pushed that comes back here is this thread's again.
-    /// </summary>
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private T? PopFromStripes(ThreadCache<T> cache)
-    {
-        StripeSet<T>? stripes = _engine.GetStripes(0);
-        if (stripes is null)
-        {
-            return null;
-        }
-
-        T? item = stripes.PopTop(ref _engine.HomeStripe(cache), cache.SlotsEnabled, out T? second);
-        if (second is not null)
-        {
-            // A Dispose that began meanwhile may have drained the slot before this store: the get's re-check of the
-            // shutdown mark drains again (see GetRacedDispose).
-            cache.Slot(0) = second;
-            cache._pairPopOperation = cache._operation;
-        }
-
-        if (item is not null && ReferenceEquals(item, cache._pushedTop))
-        {
-            cache._pushedTop = null;
-        }
-
-        return item;
-    }
-
-    /// <summary>
-    /// Parks <paramref name="obj"/> in the thread's empty slot (unless the thread's last push left it on top of a stripe:
-    /// then it goes through that stripe, which sees a repeat), or, when the slot is taken, moves the slot's object and
-    /// this one to the stripes (<see cref="PushParked"/>); false, with the pool unchanged, when the engine's general
-    /// return must decide (a trimmer reclaiming the cache, no stripes yet, the stripes full, or a double return).
-    /// </summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private bool TryParkOrPush(T obj, ThreadCache<T> cache)
-    {
-        ref T? slot = ref cache.Slot(0);
-        if (slot is null && cache.SlotsEnabled)
-        {
-            if (ReferenceEquals(obj, cache._pushedTop))
-            {
-                return ReturnPushedTop(obj, cache);
-            }
-
-            // Fills an empty slot only: needs no operation mark (a trimmer takes slots with an exchange).
-            slot = obj;
-            return true;
-        }
-
-        return PushParked(obj, cache);
-    }
-
-    /// <summary>
-    /// The slot is taken: the parked object and the returned one go to the home stripe together; or, when the slot still
-    /// holds what this thread's last get popped into it, the returned object goes alone; or, when neither
-    /// can be done (or the pool is observed), the returned object takes the slot and the parked one goes to the stripes.
-    /// </summary>
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private bool PushParked(T obj, ThreadCache<T> cache)
-    {
-        StripeSet<T>? stripes = _engine.GetStripes(0);
-        if (stripes is null || !cache.TryEnter())
-        {
-            return false;
-        }
-
-        try
-        {
-            ref T? slot = ref cache.Slot(0);
-            T? parked = slot;
-            if (parked is null || ReferenceEquals(parked, obj) || !cache.SlotsEnabled)
-            {
-                return false;
-            }
-
-            // Unobserved, both go to the stripe under one claim, the returned object on top, and the slot is left empty
-            // for the next return: a refill claims a stripe once per two returns, and this thread's next get pops the
-            // returned object back unless another thread took it first. But when the slot still holds what this
-            // thread's last get popped into it, the thread is getting and returning one object at a time: only the
-            // returned object goes, and the next get and return stay on the slot. Observed (guarded pools, listeners),
-            // the returned object stays in the slot, so a misuse report can say exactly which thread gets it next.
-            T kept = obj;
-            T pushed = parked;
-            if (_fastOpen)
-            {
-                // The mark moved by this operation's entry alone: no get took from the slot since the pair pop filled it.
-                if (cache._operation == cache._pairPopOperation + 1)
-                {
-                    kept = parked;
-                    pushed = obj;
-                }
-                else
-                {
-                    slot = null;
-                    ref int home = ref _engine.HomeStripe(cache);
-                    if (stripes.TryPushPair(ref home, parked, obj))
-                    {
-                        cache._pushedTop = obj;
-                        cache._pushedTopStripe = home;
-                        return true;
-                    }
-                }
-            }
-
-            slot = kept;
-            ref int stripe = ref _engine.HomeStripe(cache);
-            if (stripes.PushTop(ref stripe, pushed, obj) == StripeResult.Done)
-            {
-                if (ReferenceEquals(pushed, obj))
-                {
-                    cache._pushedTop = obj;
-                    cache._pushedTopStripe = stripe;
-                }
-
-                return true;
-            }
-
-            // Full, or obj is on top of a stripe (a double return): put the slot back as it was for the engine's return.
-            slot = parked;
-            return false;
-        }
-        finally
-        {
-            cache.Exit();
-        }
-    }
-
-    /// <summary>
-    /// The return of the object this thread's last push left on top of a stripe, into the empty slot: pushed onto that
-    /// stripe instead, whose push sees it still on top when it is returned twice in a row (and throws, however often it
-    /// is repeated), or keeps it when another thread got it since and handed it to this one.
-    /// </summary>
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private bool ReturnPushedTop(T obj, ThreadCache<T> cache)
-    {
-        StripeSet<T>? stripes = _engine.GetStripes(0);
-        int stripe = cache._pushedTopStripe;
-        StripeResult result = stripes is null ? StripeResult.Full : stripes.PushTop(ref stripe, obj, obj);
-        if (result == StripeResult.Duplicate)
-        {
-            OnDuplicateReturn();
-        }
-
-        cache._pushedTop = null;
-        if (result == StripeResult.Done)
-        {
-            return true;
-        }
-
-        // Every stripe full: the empty slot takes it, as it takes any return.
-        cache.Slot(0) = obj;
-        return true;
     }
 
     /// <summary>The get while anybody observes pools or after <see cref="Dispose"/>: the disposed check, events, guards.</summary>
@@ -467,7 +261,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
             ThrowHelper.ThrowObjectDisposed(ObjectName);
         }
 
-        T item = _engine.Rent(0, caches);
+        T item = _engine.RentObject(CacheOf(caches), pairs: false);
 
         // A Dispose that began while we took the item may have taken it from our slot too (see Dispose).
         if (_engine.IsShutDown)
@@ -541,7 +335,9 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
             return;
         }
 
-        if (!(cache is not null && TryParkOrPush(obj, cache)) && ReturnThroughEngine(obj) == ReturnResult.Duplicate)
+        // Unobserved, a return that finds the slot taken moves two objects per claim; observed, the returned object
+        // stays in the slot, so a misuse report can say exactly which thread gets it next.
+        if (_engine.ReturnObject(obj, cache, pairs: _fastOpen) == ReturnResult.Duplicate)
         {
             OnDuplicateReturn();
         }
