@@ -262,32 +262,56 @@ internal sealed partial class StripeSet<T> where T : class
 
     /// <summary>
     /// The object pool's pair push, inlined into its caller: <paramref name="below"/>, then <paramref name="top"/> above
-    /// it, onto <paramref name="home"/> under one claim, when the stripe holds items, has room for both and does not
-    /// have <paramref name="top"/> on top already. False, with the stripe unchanged, otherwise: the caller then pushes
-    /// one item through <see cref="PushTop"/>, which handles every edge.
+    /// it, onto <paramref name="home"/> under one claim (see <see cref="TryPushOnTop"/>). False, with the stripe
+    /// unchanged, otherwise: the caller then pushes one item through <see cref="PushTop"/>, which handles every edge.
     /// </summary>
     /// <param name="home">The stripe to push onto (no walk).</param>
     /// <param name="below">The item that goes first.</param>
     /// <param name="top">The item that ends on top: the one the caller is returning, so a double return is caught.</param>
     /// <returns>Whether both items went on.</returns>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public bool TryPushPair(ref int home, T below, T top)
+    public bool TryPushPair(ref int home, T below, T top) => TryPushOnTop(home, below, top, top);
+
+    /// <summary>
+    /// The object pool's push, inlined into its caller: onto <paramref name="home"/> under one claim (see
+    /// <see cref="TryPushOnTop"/>), else <see cref="Push(ref int, T, T)"/> (which also keeps the occupancy bits of a
+    /// stripe that stops being empty, reports a double return, and walks).
+    /// </summary>
+    /// <returns><see cref="StripeResult.Done"/>, <see cref="StripeResult.Full"/> (not kept) or <see cref="StripeResult.Duplicate"/>.</returns>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public StripeResult PushTop(ref int home, T item, T probe) =>
+        TryPushOnTop(home, null, item, probe) ? StripeResult.Done : PushOutOfLine(ref home, item, probe);
+
+    /// <summary>
+    /// The one push of the object pool's inlined paths: <paramref name="below"/> (if any), then <paramref name="top"/>
+    /// above it, under one claim, when the stripe holds items, has room for them and does not have
+    /// <paramref name="probe"/> (the item being returned) on top already; false, with the stripe unchanged, otherwise. A
+    /// stripe that holds items and keeps room changes neither occupancy bit, so this body never touches the masks.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool TryPushOnTop(int stripe, T? below, T top, T probe)
     {
-        ref StripeHeader header = ref Header(home);
+        ref StripeHeader header = ref Header(stripe);
+        int pushed = below is null ? 1 : 2;
 
         // Volatile: as in PopTop, the count read without the claim only picks the path.
         int count = Volatile.Read(ref header.Count);
-        if (count != 0 && count + 1 < header.Capacity && TryClaim(ref header))
+        if (count != 0 && count + pushed <= header.Capacity && TryClaim(ref header))
         {
             count = header.Count;
-            if (count != 0 && count + 1 < header.Capacity)
+            if (count != 0 && count + pushed <= header.Capacity)
             {
-                ref T? current = ref Unsafe.Add(ref Region(home), count - 1);
-                if (!ReferenceEquals(current, top))
+                ref T? current = ref Unsafe.Add(ref Region(stripe), count - 1);
+                if (!ReferenceEquals(current, probe))
                 {
-                    Unsafe.Add(ref current, 1) = below;
-                    Unsafe.Add(ref current, 2) = top;
-                    header.Count = count + 2;
+                    if (below is not null)
+                    {
+                        current = ref Unsafe.Add(ref current, 1);
+                        current = below;
+                    }
+
+                    Unsafe.Add(ref current, 1) = top;
+                    header.Count = count + pushed;
                     header.Touched = 1;
                     Release(ref header);
                     return true;
@@ -298,41 +322,6 @@ internal sealed partial class StripeSet<T> where T : class
         }
 
         return false;
-    }
-
-    /// <summary>
-    /// The object pool's push, inlined into its caller: onto <paramref name="home"/> under one claim when the stripe holds
-    /// items, has room and does not have <paramref name="probe"/> on top, else <see cref="Push(ref int, T, T)"/> (which
-    /// also keeps the occupancy bits of a stripe that stops being empty, reports a double return, and walks).
-    /// </summary>
-    /// <returns><see cref="StripeResult.Done"/>, <see cref="StripeResult.Full"/> (not kept) or <see cref="StripeResult.Duplicate"/>.</returns>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public StripeResult PushTop(ref int home, T item, T probe)
-    {
-        ref StripeHeader header = ref Header(home);
-
-        // Volatile: as in PopTop, the count read without the claim only picks the path.
-        int count = Volatile.Read(ref header.Count);
-        if (count != 0 && count < header.Capacity && TryClaim(ref header))
-        {
-            count = header.Count;
-            if (count != 0 && count < header.Capacity)
-            {
-                ref T? top = ref Unsafe.Add(ref Region(home), count - 1);
-                if (!ReferenceEquals(top, probe))
-                {
-                    Unsafe.Add(ref top, 1) = item;
-                    header.Count = count + 1;
-                    header.Touched = 1;
-                    Release(ref header);
-                    return StripeResult.Done;
-                }
-            }
-
-            Release(ref header);
-        }
-
-        return PushOutOfLine(ref home, item, probe);
     }
 
     /// <summary><see cref="Pop(ref int)"/>, out of line so the inlined <see cref="PopTop"/> stays small.</summary>
@@ -406,7 +395,10 @@ internal sealed partial class StripeSet<T> where T : class
         return 0;
     }
 
-    /// <summary>One attempt to move up to <paramref name="destination"/>.Length items off the top of stripe <paramref name="stripe"/>.</summary>
+    /// <summary>
+    /// The one claim body of every pop but the object pool's inlined one: up to <paramref name="destination"/>.Length
+    /// items off the top of stripe <paramref name="stripe"/>, the warmest last.
+    /// </summary>
     public StripeResult TryPopBatch(int stripe, Span<T?> destination, out int moved)
     {
         ref StripeHeader header = ref Header(stripe);
@@ -441,83 +433,17 @@ internal sealed partial class StripeSet<T> where T : class
     }
 
     /// <summary>One attempt to move as many of <paramref name="items"/> as fit onto stripe <paramref name="stripe"/>.</summary>
-    public StripeResult TryPushBatch(int stripe, ReadOnlySpan<T?> items, out int moved)
+    public StripeResult TryPushBatch(int stripe, ReadOnlySpan<T?> items, out int moved) => TryPushBatch(stripe, items, null, out moved);
+
+    /// <summary>
+    /// The one claim body of every push but the object pool's inlined ones: as many of <paramref name="items"/> as fit
+    /// onto stripe <paramref name="stripe"/>; <see cref="StripeResult.Duplicate"/>, with nothing moved, when
+    /// <paramref name="probe"/> (an item being returned) is on top.
+    /// </summary>
+    private StripeResult TryPushBatch(int stripe, ReadOnlySpan<T?> items, T? probe, out int moved)
     {
         ref StripeHeader header = ref Header(stripe);
-
-        if (!TryClaim(ref header))
-        {
-            moved = 0;
-            return StripeResult.Contended;
-        }
-
-        int count = header.Count;
-        moved = Math.Min(header.Capacity - count, items.Length);
-        if (moved != 0)
-        {
-            items[..moved].CopyTo(MemoryMarshal.CreateSpan(ref Unsafe.Add(ref Region(stripe), count), moved));
-            header.Count = count + moved;
-            header.Touched = 1;
-            if (count == 0)
-            {
-                OccupancyMasks.Set(ref _masks.HasItems, stripe);
-            }
-        }
-        else if (items.Length != 0)
-        {
-            OccupancyMasks.Set(ref _masks.Full, stripe);
-        }
-
-        Release(ref header);
-        return moved != 0 ? StripeResult.Done : StripeResult.Full;
-    }
-
-    /// <summary>One attempt to pop the top item of stripe <paramref name="stripe"/>.</summary>
-    public StripeResult TryPop(int stripe, out T? item)
-    {
-        ref StripeHeader header = ref Header(stripe);
-
-        if (!TryClaim(ref header))
-        {
-            item = null;
-            return StripeResult.Contended;
-        }
-
-        StripeResult result;
-        int count = header.Count;
-        if (count != 0)
-        {
-            ref T? slot = ref Unsafe.Add(ref Region(stripe), count - 1);
-            item = slot;
-            slot = null;
-            header.Count = count - 1;
-            header.Touched = 1;
-            if (count == header.Capacity)
-            {
-                OccupancyMasks.Clear(ref _masks.Full, stripe);
-            }
-
-            result = StripeResult.Done;
-        }
-        else
-        {
-            OccupancyMasks.Clear(ref _masks.HasItems, stripe);
-            item = null;
-            result = StripeResult.Empty;
-        }
-
-        Release(ref header);
-        return result;
-    }
-
-    /// <summary>One attempt to push <paramref name="item"/> onto stripe <paramref name="stripe"/>.</summary>
-    public StripeResult TryPush(int stripe, T item) => TryPush(stripe, item, item);
-
-    /// <summary>One attempt to push <paramref name="item"/>; <see cref="StripeResult.Duplicate"/> if <paramref name="probe"/> is on top.</summary>
-    public StripeResult TryPush(int stripe, T item, T probe)
-    {
-        ref StripeHeader header = ref Header(stripe);
-
+        moved = 0;
         if (!TryClaim(ref header))
         {
             return StripeResult.Contended;
@@ -526,16 +452,16 @@ internal sealed partial class StripeSet<T> where T : class
         StripeResult result;
         int count = header.Count;
         ref T? region = ref Region(stripe);
-        if (count != 0 && ReferenceEquals(Unsafe.Add(ref region, count - 1), probe))
+        if (probe is not null && count != 0 && ReferenceEquals(Unsafe.Add(ref region, count - 1), probe))
         {
             // Checked before the capacity: a full stripe with the item on top is a double return too, and dropping
             // the second copy would let a disposing pool dispose the copy still in the stripe.
             result = StripeResult.Duplicate;
         }
-        else if (count < header.Capacity)
+        else if ((moved = Math.Min(header.Capacity - count, items.Length)) != 0)
         {
-            Unsafe.Add(ref region, count) = item;
-            header.Count = count + 1;
+            items[..moved].CopyTo(MemoryMarshal.CreateSpan(ref Unsafe.Add(ref region, count), moved));
+            header.Count = count + moved;
             header.Touched = 1;
             if (count == 0)
             {
@@ -546,12 +472,33 @@ internal sealed partial class StripeSet<T> where T : class
         }
         else
         {
-            OccupancyMasks.Set(ref _masks.Full, stripe);
+            if (items.Length != 0)
+            {
+                OccupancyMasks.Set(ref _masks.Full, stripe);
+            }
+
             result = StripeResult.Full;
         }
 
         Release(ref header);
         return result;
+    }
+
+    /// <summary>One attempt to pop the top item of stripe <paramref name="stripe"/>.</summary>
+    public StripeResult TryPop(int stripe, out T? item)
+    {
+        item = null;
+        return TryPopBatch(stripe, MemoryMarshal.CreateSpan(ref item, 1), out _);
+    }
+
+    /// <summary>One attempt to push <paramref name="item"/> onto stripe <paramref name="stripe"/>.</summary>
+    public StripeResult TryPush(int stripe, T item) => TryPush(stripe, item, item);
+
+    /// <summary>One attempt to push <paramref name="item"/>; <see cref="StripeResult.Duplicate"/> if <paramref name="probe"/> is on top.</summary>
+    public StripeResult TryPush(int stripe, T item, T probe)
+    {
+        T? pushed = item;
+        return TryPushBatch(stripe, MemoryMarshal.CreateReadOnlySpan(ref pushed, 1), probe, out _);
     }
 
     /// <summary>
