@@ -75,7 +75,6 @@ public sealed partial class PooledStreamManager
         if (_guarded || options.TrackLeaks)
         {
             _streams = new ItemGuard<PooledStream>(_buffers.Engine, itemBytes: null, keepStacks: true, GuardFrames, options.MisusePolicy, options.OnMisuse);
-            _observesStreams = true;
         }
 
         lock (s_managers)
