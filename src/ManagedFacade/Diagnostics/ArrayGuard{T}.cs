@@ -22,10 +22,7 @@ internal sealed class ArrayGuard<T>
     /// <summary>The byte every element of a returned unmanaged array is filled with.</summary>
     public const byte Poison = 0xDB;
 
-    /// <summary>
-    /// The most frames a rent stack leaves out: the item guard's, this guard's, the pool's observed-rent frame, its rent
-    /// miss and up to two rents (an overload that forwards).
-    /// </summary>
+    /// <summary>The most frames a rent stack leaves out: the item guard's, this guard's, the pool's observed rent, its rent miss and up to two rents.</summary>
     private const int GuardFrames = 6;
 
     private static readonly bool s_canPoison = !RuntimeHelpers.IsReferenceOrContainsReferences<T>();

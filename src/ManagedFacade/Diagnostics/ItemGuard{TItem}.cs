@@ -23,11 +23,7 @@ namespace NativePool;
 internal sealed class ItemGuard<TItem>
     where TItem : class
 {
-    /// <summary>
-    /// The most frames a recorded stack (a rent's, a stream's creation or dispose) keeps, from the recording call outward:
-    /// enough to name the call site and its callers, and a bound on what each outstanding item holds however deep the
-    /// code that rented it (a stack of ten thousand frames would otherwise be kept whole per item).
-    /// </summary>
+    /// <summary>The most frames a recorded stack keeps, innermost first: enough to name the call site and its callers, and a bound on what each outstanding item holds.</summary>
     internal const int MaxStackFrames = 64;
 
     private readonly Dictionary<TItem, RentRecord> _outstanding = new(ReferenceEqualityComparer.Instance);
@@ -197,14 +193,8 @@ internal sealed class ItemGuard<TItem>
         public StackTrace? RentStack;
     }
 
-    /// <summary>
-    /// The stack of the library's caller: the current stack without its leading frames in NativePool's assemblies (this
-    /// method's and at most <paramref name="guardFrames"/> more), cut to its <see cref="MaxStackFrames"/> innermost frames.
-    /// Counted, not assumed: once tiered compilation inlines a frame of the path here, a fixed skip would cut the caller's
-    /// own frame.
-    /// </summary>
-    /// <param name="guardFrames">The most library frames above this method's to leave out.</param>
-    /// <returns>The stack from the first frame that is not the library's, at most <see cref="MaxStackFrames"/> frames long.</returns>
+    /// <summary>The stack from the library's caller outward (at most <see cref="MaxStackFrames"/> frames), past at most <paramref name="guardFrames"/> library frames above this one.</summary>
+    /// <remarks>Counted, not assumed: once tiered compilation inlines a frame of the path here, a fixed skip would cut the caller's own frame.</remarks>
     [MethodImpl(MethodImplOptions.NoInlining)]
     internal static StackTrace CallerStack(int guardFrames)
     {
