@@ -19,10 +19,8 @@ internal sealed class PoolOptionsValidator<[DynamicallyAccessedMembers(Dynamical
     private readonly string[] _optionNames;
     private readonly Action<IConfiguration, TOptions> _bind;
 
-    /// <summary>A validator that applies <paramref name="rule"/>.</summary>
-    /// <param name="rule">Throws <see cref="ArgumentOutOfRangeException"/>, whose ParamName is the option's name, for a value out of range.</param>
-    /// <param name="optionNames">The options <typeparamref name="TOptions"/> takes from configuration (see <see cref="OptionsConfiguration"/>).</param>
-    /// <param name="bind">Binds a section to the options, refusing unknown keys: a call the binder's source generator sees with the options' type.</param>
+    /// <summary>A validator that applies <paramref name="rule"/> (it throws <see cref="ArgumentOutOfRangeException"/> named for the option) and binds with <paramref name="bind"/>.</summary>
+    /// <remarks><paramref name="bind"/> refuses unknown keys and is written where the binder's source generator sees the options' type; <paramref name="optionNames"/> are the keys taken.</remarks>
     public PoolOptionsValidator(Action<TOptions> rule, string[] optionNames, Action<IConfiguration, TOptions> bind)
     {
         Rule = rule;
@@ -40,10 +38,7 @@ internal sealed class PoolOptionsValidator<[DynamicallyAccessedMembers(Dynamical
         services.TryAddEnumerable(ServiceDescriptor.Singleton<IValidateOptions<TOptions>>(this));
     }
 
-    /// <summary>
-    /// Checks <paramref name="configuration"/> now (<see cref="OptionsConfiguration.Check"/>), then binds the options named
-    /// <paramref name="name"/> to it as <c>services.Configure&lt;TOptions&gt;(name, configuration, …)</c> does, reloads included.
-    /// </summary>
+    /// <summary>Checks <paramref name="configuration"/> now, then binds the options named <paramref name="name"/> to it as <c>Configure&lt;TOptions&gt;(name, configuration)</c> does, reloads included.</summary>
     public void Configure(IServiceCollection services, string name, IConfiguration configuration)
     {
         ArgumentNullException.ThrowIfNull(configuration);

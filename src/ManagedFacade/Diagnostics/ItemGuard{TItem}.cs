@@ -35,16 +35,8 @@ internal sealed class ItemGuard<TItem>
     private readonly PoolMisusePolicy _policy;
     private readonly Action<PoolMisuse>? _onMisuse;
 
-    /// <summary>Creates the bookkeeping of one pool.</summary>
-    /// <param name="engine">The pool whose id and name go into events and reports (its engine).</param>
-    /// <param name="itemBytes">The bytes an item holds, for events; null for items without a size (0).</param>
-    /// <param name="keepStacks">Record a stack trace per rent (for <see cref="GetLeaks"/>).</param>
-    /// <param name="guardFrames">
-    /// The most frames of the guard and the pool's observed-rent path a rent stack leaves out (from <see cref="OnRent"/>
-    /// up); fewer when the JIT has inlined some of them, since only the library's own frames are left out.
-    /// </param>
-    /// <param name="policy">What a detected misuse does.</param>
-    /// <param name="onMisuse">The callback of <see cref="PoolMisusePolicy.Report"/>, or null.</param>
+    /// <summary>The bookkeeping of the pool <paramref name="engine"/> (its id and name go into events), items sized by <paramref name="itemBytes"/> (null: 0).</summary>
+    /// <remarks><paramref name="guardFrames"/> is the most library frames a rent stack leaves out (fewer once the JIT inlines some); <paramref name="keepStacks"/> records one per rent.</remarks>
     public ItemGuard(IObservablePool engine, Func<TItem, int>? itemBytes, bool keepStacks, int guardFrames, PoolMisusePolicy policy, Action<PoolMisuse>? onMisuse)
     {
         _engine = engine;
@@ -55,10 +47,7 @@ internal sealed class ItemGuard<TItem>
         _onMisuse = onMisuse;
     }
 
-    /// <summary>Records that <paramref name="item"/> was handed out.</summary>
-    /// <param name="item">The rented item.</param>
-    /// <param name="cleared">Whether the item's last return asked for it to be cleared (meaningful when this returns true).</param>
-    /// <returns>True when the item had been handed out and returned before (a re-rent), false for a new item.</returns>
+    /// <summary>Records that <paramref name="item"/> was handed out; true for a re-rent, whose last return asked for clearing when <paramref name="cleared"/>.</summary>
     public bool OnRent(TItem item, out bool cleared)
     {
         StackTrace? stack = _keepStacks ? CallerStack(_guardFrames) : null;
@@ -81,10 +70,7 @@ internal sealed class ItemGuard<TItem>
         return wasReturned;
     }
 
-    /// <summary>Checks a return; true when the item may go back to the pool. A refused return is reported per the policy.</summary>
-    /// <param name="item">The returned item.</param>
-    /// <param name="cleared">Whether the return asked for the item to be cleared (handed to the next <see cref="OnRent"/>).</param>
-    /// <returns>False for a double or foreign return, which the pool must not keep.</returns>
+    /// <summary>Checks a return (clearing asked for when <paramref name="cleared"/>); false for a double or foreign return, which is reported per the policy.</summary>
     /// <exception cref="InvalidOperationException">The return is refused and the policy is <see cref="PoolMisusePolicy.Throw"/>.</exception>
     public bool OnReturn(TItem item, bool cleared)
     {

@@ -21,10 +21,7 @@ internal static class SharedDoubleReturnPolicy
     /// <summary>The environment variable read when the runtime setting is not there.</summary>
     public const string EnvironmentVariable = "NATIVEPOOL_SHARED_DOUBLE_RETURN";
 
-    /// <summary>
-    /// <see cref="PoolMisusePolicy.Report"/>: replacing <c>ArrayPool&lt;T&gt;.Shared</c> must not make working code start
-    /// throwing, so the shared pool keeps the array once, writes the <c>DoubleReturn</c> event and carries on.
-    /// </summary>
+    /// <summary>Report: replacing <c>ArrayPool&lt;T&gt;.Shared</c> must not make working code throw, so the shared pool keeps the array once and writes an event.</summary>
     public const PoolMisusePolicy Default = PoolMisusePolicy.Report;
 
     private const string Accepted = "Throw, Report or Ignore (any case)";
