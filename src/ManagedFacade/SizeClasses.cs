@@ -1,10 +1,11 @@
+using System.Numerics;
 using System.Runtime.CompilerServices;
 
 namespace NativePool;
 
 /// <summary>
-/// Power-of-two size classes for arrays: class <c>i</c> holds arrays of exactly <c>16 &lt;&lt; i</c> elements
-/// (<see cref="PowerOfTwoClasses"/> from 16).
+/// Power-of-two size classes for arrays: class <c>i</c> holds arrays of exactly <c>16 &lt;&lt; i</c> elements; and the
+/// one class table behind them and <see cref="NativeSizeClasses"/>, whose classes start at <c>1 &lt;&lt; minimumShift</c>.
 /// </summary>
 internal static class SizeClasses
 {
@@ -21,9 +22,19 @@ internal static class SizeClasses
 
     /// <summary>The class that serves a request of <paramref name="length"/> elements (1 ≤ length ≤ 2^30).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public static int GetIndex(int length) => PowerOfTwoClasses.GetIndex(length, MinimumShift);
+    public static int GetIndex(int length) => GetIndex(length, MinimumShift);
 
     /// <summary>The exact array length of class <paramref name="index"/>.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public static int GetLength(int index) => PowerOfTwoClasses.GetSize(index, MinimumShift);
+    public static int GetLength(int index) => GetSize(index, MinimumShift);
+
+    /// <summary>The class that serves <paramref name="size"/> units (1 ≤ size ≤ 2^30) when the smallest holds <c>1 &lt;&lt; minimumShift</c>.</summary>
+    /// <remarks>Callers pass a constant shift, so the inlined arithmetic folds to what a hand-written table would do.</remarks>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static int GetIndex(int size, int minimumShift) =>
+        BitOperations.Log2((uint)(size - 1) | ((1u << minimumShift) - 1)) + 1 - minimumShift;
+
+    /// <summary>The exact size of class <paramref name="index"/>, in units, when the smallest holds <c>1 &lt;&lt; minimumShift</c>.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static int GetSize(int index, int minimumShift) => (1 << minimumShift) << index;
 }

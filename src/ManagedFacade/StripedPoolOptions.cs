@@ -65,10 +65,7 @@ public abstract class StripedPoolOptions : PoolOptions
         }
     }
 
-    /// <summary>
-    /// The engine's settings for <paramref name="classCount"/> size classes shaped by these options (the arguments as in
-    /// <see cref="StripedPoolSettings.ForSizeClasses"/>); the pool calls <see cref="PoolOptions.Validate"/> first.
-    /// </summary>
+    /// <summary>The engine's settings for <paramref name="classCount"/> classes shaped by these options (as <see cref="StripedPoolSettings.ForSizeClasses"/>); the pool validates first.</summary>
     internal StripedPoolSettings ToSettings(int classCount, Func<int, long> itemBytes, string kind, string name, bool sideEffectingDiscard = false, int threadSlotTokens = -1) =>
         StripedPoolSettings.ForSizeClasses(
             classCount,

@@ -49,23 +49,11 @@ internal static class OptionsConfiguration
         .. s_trimKeys, nameof(PoolOptions.Name),
     ];
 
-    /// <summary>
-    /// Sets up the binding of the options registered from configuration: a key that matches no property fails the
-    /// binding (when the options are read) rather than being skipped, for configuration that changes after the
-    /// registration checked it.
-    /// </summary>
+    /// <summary>Makes a key that matches no property fail the binding rather than be skipped, for configuration that changes after the registration checked it.</summary>
     public static readonly Action<BinderOptions> RefuseUnknownKeys = static binder => binder.ErrorOnUnknownConfiguration = true;
 
-    /// <summary>
-    /// Checks <paramref name="configuration"/> as <typeparamref name="TOptions"/>: its keys against
-    /// <paramref name="optionNames"/>, then binds it to <paramref name="options"/> (fresh ones) and validates them with
-    /// <paramref name="validate"/>, naming the key and the value of the first bad one.
-    /// </summary>
-    /// <param name="configuration">The section that holds the options.</param>
-    /// <param name="options">Fresh options to bind to; discarded afterwards.</param>
-    /// <param name="optionNames">The options <typeparamref name="TOptions"/> takes from configuration.</param>
-    /// <param name="bind">Binds the section to the options (a call the binder's source generator sees with the options' type).</param>
-    /// <param name="validate">The options' validation rule (<see cref="PoolOptionsValidator{TOptions}.Rule"/>).</param>
+    /// <summary>Checks <paramref name="configuration"/>'s keys against <paramref name="optionNames"/>, binds it to fresh <paramref name="options"/> with <paramref name="bind"/>
+    /// and validates them with <paramref name="validate"/>; the exception names the key and the value of the first bad one.</summary>
     public static void Check<TOptions>(
         IConfiguration configuration, TOptions options, string[] optionNames, Action<IConfiguration, TOptions> bind, Action<TOptions> validate)
     {

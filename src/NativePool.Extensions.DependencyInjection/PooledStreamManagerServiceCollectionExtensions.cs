@@ -11,7 +11,8 @@ namespace Microsoft.Extensions.DependencyInjection;
 /// <summary>Registers a <see cref="PooledStreamManager"/> with a dependency-injection container.</summary>
 public static class PooledStreamManagerServiceCollectionExtensions
 {
-    private static readonly PoolOptionsValidator<PooledStreamManagerOptions> s_validator = new(static options => options.Validate());
+    private static readonly PoolOptionsValidator<PooledStreamManagerOptions> s_validator = new(
+        static options => options.Validate(), OptionsConfiguration.PooledStreamManagerKeys, static (section, options) => section.Bind(options, OptionsConfiguration.RefuseUnknownKeys));
 
     /// <summary>
     /// Registers a singleton <see cref="PooledStreamManager"/> shaped by <see cref="IOptions{TOptions}"/> of
@@ -53,11 +54,7 @@ public static class PooledStreamManagerServiceCollectionExtensions
     public static IServiceCollection AddPooledStreamManager(this IServiceCollection services, IConfiguration configuration)
     {
         ArgumentNullException.ThrowIfNull(services);
-        ArgumentNullException.ThrowIfNull(configuration);
-        OptionsConfiguration.Check(
-            configuration, new PooledStreamManagerOptions(), OptionsConfiguration.PooledStreamManagerKeys, static (section, options) => section.Bind(options), s_validator.Rule);
-
-        services.Configure<PooledStreamManagerOptions>(configuration, OptionsConfiguration.RefuseUnknownKeys);
+        s_validator.Configure(services, Options.Options.DefaultName, configuration);
         return AddManager(services);
     }
 

@@ -12,7 +12,8 @@ namespace Microsoft.Extensions.DependencyInjection;
 /// <summary>Registers named striped array pools with a dependency-injection container, as keyed services.</summary>
 public static class StripedArrayPoolServiceCollectionExtensions
 {
-    private static readonly PoolOptionsValidator<StripedArrayPoolOptions> s_validator = new(static options => options.Validate());
+    private static readonly PoolOptionsValidator<StripedArrayPoolOptions> s_validator = new(
+        static options => options.Validate(), OptionsConfiguration.StripedArrayPoolKeys, static (section, options) => section.Bind(options, OptionsConfiguration.RefuseUnknownKeys));
 
     /// <summary>
     /// Registers a <see cref="StripedArrayPool{T}"/> named <paramref name="name"/> as a keyed singleton, resolved as
@@ -65,11 +66,7 @@ public static class StripedArrayPoolServiceCollectionExtensions
     public static IServiceCollection AddStripedArrayPool<T>(this IServiceCollection services, string name, IConfiguration configuration)
     {
         CheckArguments(services, name);
-        ArgumentNullException.ThrowIfNull(configuration);
-        OptionsConfiguration.Check(
-            configuration, new StripedArrayPoolOptions(), OptionsConfiguration.StripedArrayPoolKeys, static (section, options) => section.Bind(options), s_validator.Rule);
-
-        services.Configure<StripedArrayPoolOptions>(name, configuration, OptionsConfiguration.RefuseUnknownKeys);
+        s_validator.Configure(services, name, configuration);
         return AddPool<T>(services, name);
     }
 

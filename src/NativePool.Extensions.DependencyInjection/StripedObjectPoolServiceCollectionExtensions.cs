@@ -16,10 +16,11 @@ namespace Microsoft.Extensions.DependencyInjection;
 /// </summary>
 public static class StripedObjectPoolServiceCollectionExtensions
 {
-    private static readonly PoolOptionsValidator<StripedObjectPoolOptions> s_objectPoolValidator = new(static options => options.Validate());
+    private static readonly PoolOptionsValidator<StripedObjectPoolOptions> s_objectPoolValidator = new(
+        static options => options.Validate(), OptionsConfiguration.StripedObjectPoolKeys, static (section, options) => section.Bind(options, OptionsConfiguration.RefuseUnknownKeys));
 
     private static readonly PoolOptionsValidator<PooledServiceOptions> s_pooledServiceValidator =
-        new(static options => options.ToPoolOptions(disposeItems: false).Validate());
+        new(static options => options.ToPoolOptions(disposeItems: false).Validate(), OptionsConfiguration.PooledServiceKeys, static (section, options) => section.Bind(options, OptionsConfiguration.RefuseUnknownKeys));
 
     /// <summary>
     /// Makes <see cref="ObjectPoolProvider"/> resolve to a <see cref="StripedObjectPoolProvider"/>, replacing whatever
@@ -63,10 +64,7 @@ public static class StripedObjectPoolServiceCollectionExtensions
     public static IServiceCollection AddStripedObjectPools(this IServiceCollection services, IConfiguration configuration)
     {
         ArgumentNullException.ThrowIfNull(services);
-        ArgumentNullException.ThrowIfNull(configuration);
-        OptionsConfiguration.Check(
-            configuration, new StripedObjectPoolOptions(), OptionsConfiguration.StripedObjectPoolKeys, static (section, options) => section.Bind(options), s_objectPoolValidator.Rule);
-        services.Configure<StripedObjectPoolOptions>(configuration, OptionsConfiguration.RefuseUnknownKeys);
+        s_objectPoolValidator.Configure(services, Options.Options.DefaultName, configuration);
         s_objectPoolValidator.AddTo(services, Options.Options.DefaultName);
         return ReplaceProvider(
             services,
@@ -163,11 +161,8 @@ public static class StripedObjectPoolServiceCollectionExtensions
         where TImplementation : class, TService
     {
         ArgumentNullException.ThrowIfNull(services);
-        ArgumentNullException.ThrowIfNull(configuration);
-        OptionsConfiguration.Check(
-            configuration, new PooledServiceOptions(), OptionsConfiguration.PooledServiceKeys, static (section, options) => section.Bind(options), s_pooledServiceValidator.Rule);
         string name = PooledServiceName<TService>();
-        services.Configure<PooledServiceOptions>(name, configuration, OptionsConfiguration.RefuseUnknownKeys);
+        s_pooledServiceValidator.Configure(services, name, configuration);
         return AddPooledService<TService, TImplementation>(services, name);
     }
 

@@ -1,4 +1,5 @@
 using System;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 
 namespace NativePool;
@@ -17,20 +18,43 @@ namespace NativePool;
 [StructLayout(LayoutKind.Auto)]
 public readonly struct ArrayLease<T> : IDisposable, IEquatable<ArrayLease<T>>
 {
-    private readonly LeasedArray<T> _leased;
+    private readonly StripedArrayPool<T>? _pool;
+    private readonly T[]? _array;
+    private readonly LeaseHandle _handle;
+    private readonly int _length;
+    private readonly bool _clearOnReturn;
 
-    internal ArrayLease(StripedArrayPool<T>? pool, T[] array, int length, bool clearOnReturn) =>
-        _leased = new LeasedArray<T>(pool, array, length, clearOnReturn);
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal ArrayLease(StripedArrayPool<T>? pool, T[] array, int length, bool clearOnReturn)
+    {
+        _pool = pool;
+        _array = array;
+        _length = length;
+        _clearOnReturn = clearOnReturn;
+        _handle = LeaseHandle.Begin();
+    }
 
     /// <summary>True until the lease (or any copy of it) is disposed; false for a default lease.</summary>
-    public bool IsActive => _leased.IsActive;
+    public bool IsActive
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => _handle.IsActive;
+    }
 
     /// <summary>The requested length (the array may be longer).</summary>
-    public int Length => _leased.Length;
+    public int Length => _length;
 
     /// <summary>The rented array; its length is at least <see cref="Length"/>.</summary>
     /// <exception cref="ObjectDisposedException">The lease has been disposed, or is a default lease.</exception>
-    public T[] Array => _leased.Array;
+    public T[] Array
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get
+        {
+            _handle.ThrowIfEnded();
+            return _array!;
+        }
+    }
 
     /// <summary>The first <see cref="Length"/> elements of the array.</summary>
     /// <exception cref="ObjectDisposedException">The lease has been disposed, or is a default lease.</exception>
@@ -41,16 +65,23 @@ public readonly struct ArrayLease<T> : IDisposable, IEquatable<ArrayLease<T>>
     public Memory<T> Memory => new(Array, 0, Length);
 
     /// <summary>Returns the array to its pool, once; later calls and calls on copies do nothing.</summary>
-    public void Dispose() => _leased.End();
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void Dispose()
+    {
+        if (_handle.TryEnd() && _pool is not null)
+        {
+            _pool.Return(_array!, _clearOnReturn);
+        }
+    }
 
     /// <inheritdoc />
-    public bool Equals(ArrayLease<T> other) => _leased.Equals(other._leased);
+    public bool Equals(ArrayLease<T> other) => ReferenceEquals(_array, other._array) && _handle.Equals(other._handle);
 
     /// <inheritdoc />
     public override bool Equals(object? obj) => obj is ArrayLease<T> other && Equals(other);
 
     /// <inheritdoc />
-    public override int GetHashCode() => _leased.GetHashCode();
+    public override int GetHashCode() => _handle.GetHashCode();
 
     /// <summary>True when both leases are copies of one lease.</summary>
     public static bool operator ==(ArrayLease<T> left, ArrayLease<T> right) => left.Equals(right);

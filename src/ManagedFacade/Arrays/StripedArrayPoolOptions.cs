@@ -48,11 +48,8 @@ public sealed class StripedArrayPoolOptions : StripedPoolOptions
     /// </summary>
     public bool Guarded { get; set; }
 
-    /// <summary>
-    /// Whether every rent and return goes to the stripes, with no thread slot or magazine (a stream manager's pool:
-    /// its blocks are rented once per block written, so a thread tier saves nothing worth the blocks it would strand in
-    /// threads that are not running or have ended). Not an option users set. Such a pool's kind is <c>stream</c>.
-    /// </summary>
+    /// <summary>No thread slot or magazine: every rent and return goes to the stripes (a stream manager's pool, kind <c>stream</c>).</summary>
+    /// <remarks>Its blocks are rented once per block written, so a thread tier would save nothing and strand blocks in idle threads. Not a user option.</remarks>
     internal bool WithoutThreadTier { get; set; }
 
     /// <summary>

@@ -22,10 +22,7 @@ internal sealed class ArrayGuard<T>
     /// <summary>The byte every element of a returned unmanaged array is filled with.</summary>
     public const byte Poison = 0xDB;
 
-    /// <summary>
-    /// The most frames a rent stack leaves out: the item guard's, this guard's, the pool's observed-rent frame, its rent
-    /// miss and up to two rents (an overload that forwards).
-    /// </summary>
+    /// <summary>The most frames a rent stack leaves out: the item guard's, this guard's, the pool's observed rent, its rent miss and up to two rents.</summary>
     private const int GuardFrames = 6;
 
     private static readonly bool s_canPoison = !RuntimeHelpers.IsReferenceOrContainsReferences<T>();
@@ -64,10 +61,7 @@ internal sealed class ArrayGuard<T>
         }
     }
 
-    /// <summary>Checks a return; true when the array may go back to the pool.</summary>
-    /// <param name="array">The returned array (not empty).</param>
-    /// <param name="cleared">Whether the caller or the pool's options asked for the array to be cleared.</param>
-    /// <returns>False for a double or foreign return, which the pool must not keep.</returns>
+    /// <summary>Checks a return of <paramref name="array"/> (clearing asked for when <paramref name="cleared"/>); false for a double or foreign return, which the pool must not keep.</summary>
     public bool OnReturn(T[] array, bool cleared)
     {
         if (!_items.OnReturn(array, cleared))

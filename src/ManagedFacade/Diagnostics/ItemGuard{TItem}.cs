@@ -23,11 +23,7 @@ namespace NativePool;
 internal sealed class ItemGuard<TItem>
     where TItem : class
 {
-    /// <summary>
-    /// The most frames a recorded stack (a rent's, a stream's creation or dispose) keeps, from the recording call outward:
-    /// enough to name the call site and its callers, and a bound on what each outstanding item holds however deep the
-    /// code that rented it (a stack of ten thousand frames would otherwise be kept whole per item).
-    /// </summary>
+    /// <summary>The most frames a recorded stack keeps, innermost first: enough to name the call site and its callers, and a bound on what each outstanding item holds.</summary>
     internal const int MaxStackFrames = 64;
 
     private readonly Dictionary<TItem, RentRecord> _outstanding = new(ReferenceEqualityComparer.Instance);
@@ -39,16 +35,8 @@ internal sealed class ItemGuard<TItem>
     private readonly PoolMisusePolicy _policy;
     private readonly Action<PoolMisuse>? _onMisuse;
 
-    /// <summary>Creates the bookkeeping of one pool.</summary>
-    /// <param name="engine">The pool whose id and name go into events and reports (its engine).</param>
-    /// <param name="itemBytes">The bytes an item holds, for events; null for items without a size (0).</param>
-    /// <param name="keepStacks">Record a stack trace per rent (for <see cref="GetLeaks"/>).</param>
-    /// <param name="guardFrames">
-    /// The most frames of the guard and the pool's observed-rent path a rent stack leaves out (from <see cref="OnRent"/>
-    /// up); fewer when the JIT has inlined some of them, since only the library's own frames are left out.
-    /// </param>
-    /// <param name="policy">What a detected misuse does.</param>
-    /// <param name="onMisuse">The callback of <see cref="PoolMisusePolicy.Report"/>, or null.</param>
+    /// <summary>The bookkeeping of the pool <paramref name="engine"/> (its id and name go into events), items sized by <paramref name="itemBytes"/> (null: 0).</summary>
+    /// <remarks><paramref name="guardFrames"/> is the most library frames a rent stack leaves out (fewer once the JIT inlines some); <paramref name="keepStacks"/> records one per rent.</remarks>
     public ItemGuard(IObservablePool engine, Func<TItem, int>? itemBytes, bool keepStacks, int guardFrames, PoolMisusePolicy policy, Action<PoolMisuse>? onMisuse)
     {
         _engine = engine;
@@ -59,10 +47,7 @@ internal sealed class ItemGuard<TItem>
         _onMisuse = onMisuse;
     }
 
-    /// <summary>Records that <paramref name="item"/> was handed out.</summary>
-    /// <param name="item">The rented item.</param>
-    /// <param name="cleared">Whether the item's last return asked for it to be cleared (meaningful when this returns true).</param>
-    /// <returns>True when the item had been handed out and returned before (a re-rent), false for a new item.</returns>
+    /// <summary>Records that <paramref name="item"/> was handed out; true for a re-rent, whose last return asked for clearing when <paramref name="cleared"/>.</summary>
     public bool OnRent(TItem item, out bool cleared)
     {
         StackTrace? stack = _keepStacks ? CallerStack(_guardFrames) : null;
@@ -85,10 +70,7 @@ internal sealed class ItemGuard<TItem>
         return wasReturned;
     }
 
-    /// <summary>Checks a return; true when the item may go back to the pool. A refused return is reported per the policy.</summary>
-    /// <param name="item">The returned item.</param>
-    /// <param name="cleared">Whether the return asked for the item to be cleared (handed to the next <see cref="OnRent"/>).</param>
-    /// <returns>False for a double or foreign return, which the pool must not keep.</returns>
+    /// <summary>Checks a return (clearing asked for when <paramref name="cleared"/>); false for a double or foreign return, which is reported per the policy.</summary>
     /// <exception cref="InvalidOperationException">The return is refused and the policy is <see cref="PoolMisusePolicy.Throw"/>.</exception>
     public bool OnReturn(TItem item, bool cleared)
     {
@@ -197,14 +179,8 @@ internal sealed class ItemGuard<TItem>
         public StackTrace? RentStack;
     }
 
-    /// <summary>
-    /// The stack of the library's caller: the current stack without its leading frames in NativePool's assemblies (this
-    /// method's and at most <paramref name="guardFrames"/> more), cut to its <see cref="MaxStackFrames"/> innermost frames.
-    /// Counted, not assumed: once tiered compilation inlines a frame of the path here, a fixed skip would cut the caller's
-    /// own frame.
-    /// </summary>
-    /// <param name="guardFrames">The most library frames above this method's to leave out.</param>
-    /// <returns>The stack from the first frame that is not the library's, at most <see cref="MaxStackFrames"/> frames long.</returns>
+    /// <summary>The stack from the library's caller outward (at most <see cref="MaxStackFrames"/> frames), past at most <paramref name="guardFrames"/> library frames above this one.</summary>
+    /// <remarks>Counted, not assumed: once tiered compilation inlines a frame of the path here, a fixed skip would cut the caller's own frame.</remarks>
     [MethodImpl(MethodImplOptions.NoInlining)]
     internal static StackTrace CallerStack(int guardFrames)
     {

@@ -6,16 +6,8 @@ namespace NativePool;
 /// <summary>Applies a <see cref="PoolMisusePolicy"/> to one detected misuse.</summary>
 internal static class MisuseReporter
 {
-    /// <summary>Counts the misuse in the pool's statistics, then throws or calls back, as <paramref name="policy"/> says; ignores it under <see cref="PoolMisusePolicy.Ignore"/>.</summary>
-    /// <param name="pool">The pool that saw the misuse (its engine): counts it and names it.</param>
-    /// <param name="policy">The pool's policy.</param>
-    /// <param name="onMisuse">The pool's callback, or null.</param>
-    /// <param name="kind">What went wrong.</param>
-    /// <param name="rentStack">Where the item was rented, if known.</param>
-    /// <remarks>
-    /// The count comes first, so a misuse that throws is counted too, and it does not depend on a callback or a listener:
-    /// it is what a process with no event source (Native AOT) still reads.
-    /// </remarks>
+    /// <summary>Counts the misuse in <paramref name="pool"/>'s statistics, then throws or calls back as <paramref name="policy"/> says (nothing more under <see cref="PoolMisusePolicy.Ignore"/>).</summary>
+    /// <remarks>The count comes first, so a misuse that throws is counted too, and a process with no event source (Native AOT) still reads it.</remarks>
     public static void Report(IObservablePool pool, PoolMisusePolicy policy, Action<PoolMisuse>? onMisuse, PoolMisuseKind kind, StackTrace? rentStack)
     {
         switch (policy)
@@ -33,9 +25,7 @@ internal static class MisuseReporter
         }
     }
 
-    /// <summary>Checks that <paramref name="policy"/> is one of the values <see cref="PoolMisusePolicy"/> defines.</summary>
-    /// <param name="policy">The option's value.</param>
-    /// <param name="paramName">The option's name.</param>
+    /// <summary>Checks that <paramref name="policy"/> is a defined value.</summary>
     /// <exception cref="ArgumentOutOfRangeException">Any other value: <see cref="Report"/> would treat it as <see cref="PoolMisusePolicy.Ignore"/>.</exception>
     public static void ValidatePolicy(PoolMisusePolicy policy, string paramName)
     {

@@ -17,11 +17,7 @@ internal static class PoolRegistry
     /// <summary>The last instance number given out; guarded by the lock on <see cref="s_pools"/>.</summary>
     private static long s_lastInstance;
 
-    /// <summary>
-    /// Adds <paramref name="pool"/>, gives it the next instance number, and makes sure the default meter exists (so
-    /// <c>dotnet-counters</c> sees it).
-    /// </summary>
-    /// <param name="pool">A pool whose name and kind are set.</param>
+    /// <summary>Adds <paramref name="pool"/> (name and kind set) with the next instance number, and makes sure the default meter exists, for <c>dotnet-counters</c>.</summary>
     public static void Register(IObservablePool pool)
     {
         lock (s_pools)
@@ -43,12 +39,7 @@ internal static class PoolRegistry
         }
     }
 
-    /// <summary>
-    /// The instance number of <paramref name="pool"/> (boxed <see cref="long"/>): 1 for the first pool registered in the
-    /// process, 2 for the next, never reused, so no two pools, alive or gone, share one. 0 for a pool never registered.
-    /// </summary>
-    /// <param name="pool">A pool.</param>
-    /// <returns>The boxed number.</returns>
+    /// <summary>The instance number of <paramref name="pool"/>, boxed: 1, 2, … in registration order, never reused, so no two pools share one; 0 if never registered.</summary>
     public static object GetInstance(IObservablePool pool) => s_instances.TryGetValue(pool, out object? instance) ? instance : 0L;
 
     /// <summary>The pools alive now.</summary>

@@ -21,10 +21,7 @@ internal static class SharedDoubleReturnPolicy
     /// <summary>The environment variable read when the runtime setting is not there.</summary>
     public const string EnvironmentVariable = "NATIVEPOOL_SHARED_DOUBLE_RETURN";
 
-    /// <summary>
-    /// <see cref="PoolMisusePolicy.Report"/>: replacing <c>ArrayPool&lt;T&gt;.Shared</c> must not make working code start
-    /// throwing, so the shared pool keeps the array once, writes the <c>DoubleReturn</c> event and carries on.
-    /// </summary>
+    /// <summary>Report: replacing <c>ArrayPool&lt;T&gt;.Shared</c> must not make working code throw, so the shared pool keeps the array once and writes an event.</summary>
     public const PoolMisusePolicy Default = PoolMisusePolicy.Report;
 
     private const string Accepted = "Throw, Report or Ignore (any case)";
@@ -36,10 +33,7 @@ internal static class SharedDoubleReturnPolicy
     /// <exception cref="InvalidOperationException">The setting holds a value that is not a policy.</exception>
     public static PoolMisusePolicy Value => s_setting.Value;
 
-    /// <summary>Reads the policy from <paramref name="getSetting"/> (the runtime setting) or else <paramref name="getEnvironment"/>.</summary>
-    /// <param name="getSetting">Reads a runtime setting by name.</param>
-    /// <param name="getEnvironment">Reads an environment variable by name.</param>
-    /// <returns>The policy the values name, or <see cref="Default"/> when neither is set.</returns>
+    /// <summary>The policy <paramref name="getSetting"/> (the runtime setting) or else <paramref name="getEnvironment"/> names; <see cref="Default"/> when neither is set.</summary>
     /// <exception cref="InvalidOperationException">The value is not a policy; the message names the setting and the value.</exception>
     internal static PoolMisusePolicy Read(Func<string, object?> getSetting, Func<string, string?> getEnvironment)
     {

@@ -1,23 +1,14 @@
-using System;
-
 namespace NativePool;
 
 /// <summary>The data of <see cref="PooledStreamManager.BufferDiscarded"/>: a block or buffer a stream gave back that the manager's pool did not keep.</summary>
-public sealed class BufferDiscardedEventArgs : EventArgs
+public sealed class BufferDiscardedEventArgs : StreamEventArgs
 {
     internal BufferDiscardedEventArgs(long id, string? tag, StreamBufferKind bufferKind, StreamBufferDiscardReason reason)
+        : base(id, tag)
     {
-        Id = id;
-        Tag = tag;
         BufferKind = bufferKind;
         Reason = reason;
     }
-
-    /// <summary>The <see cref="PooledStream.Id"/> of the stream that gave it back.</summary>
-    public long Id { get; }
-
-    /// <summary>That stream's <see cref="PooledStream.Tag"/>, or null.</summary>
-    public string? Tag { get; }
 
     /// <summary>A block, or a contiguous buffer.</summary>
     public StreamBufferKind BufferKind { get; }

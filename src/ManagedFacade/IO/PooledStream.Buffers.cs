@@ -238,10 +238,7 @@ public sealed partial class PooledStream
         return _buffer!;
     }
 
-    /// <summary>
-    /// Whether <see cref="GetBuffer"/> can return the contents in one array at least <see cref="Capacity64"/> long (the
-    /// stream's length is at most its capacity, so a stream longer than an array fails this too).
-    /// </summary>
+    /// <summary>Whether <see cref="GetBuffer"/> can return the contents in one array at least <see cref="Capacity64"/> long (so a stream longer than an array fails too).</summary>
     private bool FitsOneArray => CurrentCapacity <= Array.MaxLength;
 
     /// <summary>Hands out storage (or a pooled stand-in) for a write of at least <paramref name="sizeHint"/> bytes at the position.</summary>

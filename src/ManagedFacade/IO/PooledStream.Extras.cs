@@ -121,11 +121,8 @@ public sealed partial class PooledStream
         public StackTrace? DisposeStack;
     }
 
-    /// <summary>
-    /// Reachable only from its stream, so finalized when the stream is collected: then lets <see cref="OnCollected"/>
-    /// count the storage as dropped if the member that was to release it never did. Made only by a <c>Dispose</c> that
-    /// met a claim, since <c>Dispose</c> suppresses the stream's own finalizer.
-    /// </summary>
+    /// <summary>Finalized with its stream, so that <see cref="OnCollected"/> counts storage a claimed member never released as dropped.</summary>
+    /// <remarks>Made only by a <c>Dispose</c> that met a claim, since <c>Dispose</c> suppresses the stream's own finalizer.</remarks>
     private sealed class CollectionWatch(PooledStream stream)
     {
         ~CollectionWatch() => stream.OnCollected();

@@ -89,11 +89,8 @@ public sealed partial class PooledStream
         }
     }
 
-    /// <summary>
-    /// Moves the contents into one buffer of at least <paramref name="capacity"/> bytes. The storage moved away from is
-    /// retired (kept until <c>Dispose</c>), and memory handed out by <see cref="GetMemory"/> and not yet advanced is
-    /// detached: <see cref="Advance"/> copies it in. The caller holds the writer's claim.
-    /// </summary>
+    /// <summary>Moves the contents into one buffer of at least <paramref name="capacity"/> bytes; the caller holds the writer's claim.</summary>
+    /// <remarks>The old storage is retired until <c>Dispose</c>; memory from <see cref="GetMemory"/> not yet advanced is detached, and <see cref="Advance"/> copies it in.</remarks>
     private void MoveToBuffer(int capacity)
     {
         byte[] buffer = _manager.RentBuffer(capacity);
@@ -121,11 +118,8 @@ public sealed partial class PooledStream
         _dirty = _length;
     }
 
-    /// <summary>
-    /// Gives every block, buffer, retired array and the block list back, once, when no member holds a claim; or, when the
-    /// stream was collected holding storage (<paramref name="abandoned"/>, from <see cref="OnCollected"/>), counts them
-    /// as dropped: a buffer or sequence handed out may still be referenced elsewhere.
-    /// </summary>
+    /// <summary>Gives all storage back, once, when no member holds a claim; for a collected stream (<paramref name="abandoned"/>) counts it as dropped.</summary>
+    /// <remarks>Abandoned storage is never pooled: a buffer or sequence handed out may still be referenced elsewhere.</remarks>
     private void ReleaseStorage(bool abandoned = false)
     {
         long dirty = _dirty;

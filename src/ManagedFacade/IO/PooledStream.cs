@@ -30,10 +30,7 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     /// <summary>One reader in the state's count of readers (the bits above <see cref="WriterBit"/>).</summary>
     private const int OneReader = 4;
 
-    /// <summary>
-    /// The state bit set when the stream is collected (<see cref="OnCollected"/>): a claim never given back, so no member
-    /// of a resurrected stream releases storage the collection already let go of.
-    /// </summary>
+    /// <summary>Set when the stream is collected (<see cref="OnCollected"/>): a claim never given back, so no member of a resurrected stream releases what the collection let go of.</summary>
     private const int CollectedBit = 1 << 30;
 
     private readonly PooledStreamManager _manager;
@@ -506,12 +503,8 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
         }
     }
 
-    /// <summary>
-    /// The stream became unreachable: with storage still held (never disposed, or disposed while a member held a claim it
-    /// never gave back), that storage is counted as dropped, not given back to the pool — a buffer or sequence the stream
-    /// handed out may still be reachable from elsewhere, and pooling it would give it a second tenant. A stream never
-    /// disposed is also reported (the <c>StreamFinalized</c> event). Runs on the finalizer thread, at most once.
-    /// </summary>
+    /// <summary>The stream became unreachable: storage it still holds is counted as dropped, and a stream never disposed is reported (<c>StreamFinalized</c>).</summary>
+    /// <remarks>Not pooled: a buffer or sequence the stream handed out may still be reachable, and pooling it would give it a second tenant. Runs on the finalizer thread, at most once.</remarks>
     private void OnCollected()
     {
         // Interlocked: the stream and its watch may both be finalized, and a member of a resurrected stream may still give

@@ -3,7 +3,6 @@ using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
 using System.Diagnostics.Tracing;
 using System.Runtime.CompilerServices;
-using System.Threading;
 
 namespace NativePool;
 
@@ -13,8 +12,8 @@ namespace NativePool;
 /// </content>
 /// <remarks>
 /// Each event is raised on the thread whose call caused it, and a handler's exception propagates to that call; a handler
-/// sees what happens after it is attached. A manager nobody observes pays one field test (<see cref="_observesStreams"/>) per stream created and disposed; the
-/// other events are raised from paths already out of line.
+/// sees what happens after it is attached. A manager nobody observes pays a few field tests (<see cref="ObservesStreams"/>) per stream created and disposed;
+/// the other events are raised from paths already out of line.
 /// </remarks>
 public sealed partial class PooledStreamManager
 {
@@ -24,84 +23,37 @@ public sealed partial class PooledStreamManager
     /// <summary>The frames the stack of a second <c>Dispose</c> or of <c>ToArray</c> leaves out: the hook and the stream's member.</summary>
     private const int MemberFrames = 2;
 
-    /// <summary>Taken to attach and detach handlers (rare), never to raise an event.</summary>
-    private readonly object _handlersLock = new();
-
-    private EventHandler<StreamCreatedEventArgs>? _streamCreated;
-    private EventHandler<StreamDisposedEventArgs>? _streamDisposed;
-    private EventHandler<StreamDoubleDisposedEventArgs>? _streamDoubleDisposed;
-    private EventHandler<StreamFinalizedEventArgs>? _streamFinalized;
-    private EventHandler<StreamOverCapacityEventArgs>? _streamOverCapacity;
-    private EventHandler<StreamConvertedToArrayEventArgs>? _streamConvertedToArray;
-    private EventHandler<BufferDiscardedEventArgs>? _bufferDiscarded;
-    private EventHandler<UsageReportEventArgs>? _usageReport;
-
-    /// <summary>
-    /// Whether creating and disposing a stream take their slow paths: streams are tracked, or a handler of
-    /// <see cref="StreamCreated"/>, <see cref="StreamDisposed"/> or <see cref="UsageReport"/> is attached.
-    /// </summary>
-    private bool _observesStreams;
-
     /// <summary>A stream was created (by any <c>GetStream</c>), before its first storage is rented.</summary>
-    public event EventHandler<StreamCreatedEventArgs>? StreamCreated
-    {
-        add => AddHandler(ref _streamCreated, value);
-        remove => RemoveHandler(ref _streamCreated, value);
-    }
+    public event EventHandler<StreamCreatedEventArgs>? StreamCreated;
 
     /// <summary>A stream was disposed for the first time.</summary>
-    public event EventHandler<StreamDisposedEventArgs>? StreamDisposed
-    {
-        add => AddHandler(ref _streamDisposed, value);
-        remove => RemoveHandler(ref _streamDisposed, value);
-    }
+    public event EventHandler<StreamDisposedEventArgs>? StreamDisposed;
 
     /// <summary>A stream already disposed was disposed again; in guarded mode the misuse policy then applies (by default the <c>Dispose</c> throws).</summary>
-    public event EventHandler<StreamDoubleDisposedEventArgs>? StreamDoubleDisposed
-    {
-        add => AddHandler(ref _streamDoubleDisposed, value);
-        remove => RemoveHandler(ref _streamDoubleDisposed, value);
-    }
+    public event EventHandler<StreamDoubleDisposedEventArgs>? StreamDoubleDisposed;
 
     /// <summary>A stream was collected without being disposed: a leak, whose storage is counted as dropped. Raised on the finalizer thread.</summary>
-    public event EventHandler<StreamFinalizedEventArgs>? StreamFinalized
-    {
-        add => AddHandler(ref _streamFinalized, value);
-        remove => RemoveHandler(ref _streamFinalized, value);
-    }
+    public event EventHandler<StreamFinalizedEventArgs>? StreamFinalized;
 
     /// <summary>A write, <c>SetLength</c>, <c>Capacity</c> or <c>GetStream</c> needed more than <see cref="MaximumStreamCapacity"/>; it throws <see cref="System.IO.IOException"/> after the event.</summary>
-    public event EventHandler<StreamOverCapacityEventArgs>? StreamOverCapacity
-    {
-        add => AddHandler(ref _streamOverCapacity, value);
-        remove => RemoveHandler(ref _streamOverCapacity, value);
-    }
+    public event EventHandler<StreamOverCapacityEventArgs>? StreamOverCapacity;
 
     /// <summary><see cref="PooledStream.ToArray"/> was called, whatever the length (the <c>StreamCopiedToArray</c> event source event is only for copies on the large object heap).</summary>
-    public event EventHandler<StreamConvertedToArrayEventArgs>? StreamConvertedToArray
-    {
-        add => AddHandler(ref _streamConvertedToArray, value);
-        remove => RemoveHandler(ref _streamConvertedToArray, value);
-    }
+    public event EventHandler<StreamConvertedToArrayEventArgs>? StreamConvertedToArray;
 
     /// <summary>A block or buffer a stream gave back was not kept by the manager's pool: too large to pool, or the pool keeps enough of its size.</summary>
-    public event EventHandler<BufferDiscardedEventArgs>? BufferDiscarded
-    {
-        add => AddHandler(ref _bufferDiscarded, value);
-        remove => RemoveHandler(ref _bufferDiscarded, value);
-    }
+    public event EventHandler<BufferDiscardedEventArgs>? BufferDiscarded;
 
     /// <summary>The manager's byte readings, raised when a stream is created and when it is disposed.</summary>
-    public event EventHandler<UsageReportEventArgs>? UsageReport
-    {
-        add => AddHandler(ref _usageReport, value);
-        remove => RemoveHandler(ref _usageReport, value);
-    }
+    public event EventHandler<UsageReportEventArgs>? UsageReport;
+
+    /// <summary>Whether creating and disposing a stream take their slow paths: streams are tracked, or a handler that needs them is attached.</summary>
+    private bool ObservesStreams => _streams is not null || StreamCreated is not null || StreamDisposed is not null || UsageReport is not null;
 
     /// <summary>A stream was created: tracking and the in-process events when observed, and the verbose event source event.</summary>
     internal void OnStreamCreated(PooledStream stream, long requestedSize, bool contiguous)
     {
-        if (_observesStreams)
+        if (ObservesStreams)
         {
             OnStreamCreatedObserved(stream, requestedSize, contiguous);
         }
@@ -115,7 +67,7 @@ public sealed partial class PooledStreamManager
     /// <summary>A stream was disposed for the first time: as <see cref="OnStreamCreated"/>.</summary>
     internal void OnStreamDisposed(PooledStream stream, long length)
     {
-        if (_observesStreams)
+        if (ObservesStreams)
         {
             OnStreamDisposedObserved(stream, length);
         }
@@ -130,7 +82,7 @@ public sealed partial class PooledStreamManager
     [MethodImpl(MethodImplOptions.NoInlining)]
     internal void OnDoubleDispose(PooledStream stream)
     {
-        if (_streamDoubleDisposed is { } handler)
+        if (StreamDoubleDisposed is { } handler)
         {
             stream.GetDisposal(out StackTrace? allocationStack, out StackTrace? disposeStack);
             StackTrace? again = _streams is null ? null : ItemGuard<PooledStream>.CallerStack(MemberFrames);
@@ -150,7 +102,7 @@ public sealed partial class PooledStreamManager
     /// <summary>A stream was collected without being disposed: <see cref="StreamFinalized"/> and the warning event (a tracked stream is held until disposed, so only untracked ones get here).</summary>
     internal void OnStreamFinalized(PooledStream stream)
     {
-        _streamFinalized?.Invoke(this, new StreamFinalizedEventArgs(stream.Id, stream.Tag));
+        StreamFinalized?.Invoke(this, new StreamFinalizedEventArgs(stream.Id, stream.Tag));
         if (NativePoolEventSource.Log.IsEnabled())
         {
             NativePoolEventSource.Log.StreamFinalized(stream.Id, _buffers.Engine.Id, stream.Tag ?? "", Name);
@@ -162,7 +114,7 @@ public sealed partial class PooledStreamManager
     [MethodImpl(MethodImplOptions.NoInlining)]
     internal void ThrowOverCapacity(PooledStream stream, long capacity)
     {
-        _streamOverCapacity?.Invoke(this, new StreamOverCapacityEventArgs(stream.Id, stream.Tag, capacity, _maximumStreamCapacity, _streams?.GetRentStack(stream)));
+        StreamOverCapacity?.Invoke(this, new StreamOverCapacityEventArgs(stream.Id, stream.Tag, capacity, _maximumStreamCapacity, _streams?.GetRentStack(stream)));
         if (NativePoolEventSource.Log.IsEnabled())
         {
             NativePoolEventSource.Log.StreamOverCapacity(stream.Id, capacity, _maximumStreamCapacity, _buffers.Engine.Id, stream.Tag ?? "", Name);
@@ -174,7 +126,7 @@ public sealed partial class PooledStreamManager
     /// <summary><see cref="PooledStream.ToArray"/> was called: <see cref="StreamConvertedToArray"/>, then the call throws when <see cref="ThrowExceptionOnToArray"/> is set.</summary>
     internal void OnToArray(PooledStream stream, long length)
     {
-        if (_streamConvertedToArray is { } handler)
+        if (StreamConvertedToArray is { } handler)
         {
             StackTrace? stack = _streams is null ? null : ItemGuard<PooledStream>.CallerStack(MemberFrames);
             handler.Invoke(this, new StreamConvertedToArrayEventArgs(stream.Id, stream.Tag, length, stack));
@@ -201,7 +153,7 @@ public sealed partial class PooledStreamManager
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void OnDiscarded(PooledStream stream, byte[] buffer)
     {
-        if (_bufferDiscarded is { } handler)
+        if (BufferDiscarded is { } handler)
         {
             StreamBufferKind kind = buffer.Length == _blockSize ? StreamBufferKind.Block : StreamBufferKind.Buffer;
             StreamBufferDiscardReason reason = buffer.Length > _maximumBufferSize ? StreamBufferDiscardReason.TooLarge : StreamBufferDiscardReason.EnoughFree;
@@ -213,12 +165,12 @@ public sealed partial class PooledStreamManager
     private void OnStreamCreatedObserved(PooledStream stream, long requestedSize, bool contiguous)
     {
         _streams?.OnRent(stream, out _);
-        if (_streamDisposed is not null)
+        if (StreamDisposed is not null)
         {
             stream.RecordCreationTime();
         }
 
-        _streamCreated?.Invoke(this, new StreamCreatedEventArgs(stream.Id, stream.Tag, requestedSize, CapacityFor(requestedSize, contiguous)));
+        StreamCreated?.Invoke(this, new StreamCreatedEventArgs(stream.Id, stream.Tag, requestedSize, CapacityFor(requestedSize, contiguous)));
         RaiseUsageReport();
     }
 
@@ -229,7 +181,7 @@ public sealed partial class PooledStreamManager
         StackTrace? disposeStack = null;
         if (_streams is not null)
         {
-            if (_streamDisposed is not null || _streamDoubleDisposed is not null)
+            if (StreamDisposed is not null || StreamDoubleDisposed is not null)
             {
                 // Kept on the stream for a later second Dispose: the guard forgets the creation stack now.
                 allocationStack = _streams.GetRentStack(stream);
@@ -240,12 +192,12 @@ public sealed partial class PooledStreamManager
             _streams.OnReturn(stream, cleared: false);
         }
 
-        _streamDisposed?.Invoke(this, new StreamDisposedEventArgs(stream.Id, stream.Tag, length, stream.Lifetime, allocationStack, disposeStack));
+        StreamDisposed?.Invoke(this, new StreamDisposedEventArgs(stream.Id, stream.Tag, length, stream.Lifetime, allocationStack, disposeStack));
         RaiseUsageReport();
     }
 
     private void RaiseUsageReport() =>
-        _usageReport?.Invoke(this, new UsageReportEventArgs(BlockBytesInUse, BlockBytesFree, BufferBytesInUse, BufferBytesFree));
+        UsageReport?.Invoke(this, new UsageReportEventArgs(BlockBytesInUse, BlockBytesFree, BufferBytesInUse, BufferBytesFree));
 
     /// <summary>The capacity a new stream asked for <paramref name="requestedSize"/> bytes gets: whole blocks, or the contiguous buffer's length.</summary>
     private long CapacityFor(long requestedSize, bool contiguous)
@@ -258,30 +210,4 @@ public sealed partial class PooledStreamManager
         // A contiguous request is more than a block and at most Array.MaxLength; past the largest pooled buffer it is exact.
         return requestedSize > _maximumBufferSize ? requestedSize : SizeClasses.GetLength(SizeClasses.GetIndex((int)requestedSize));
     }
-
-    private void AddHandler<TArgs>(ref EventHandler<TArgs>? handlers, EventHandler<TArgs>? handler)
-    {
-        lock (_handlersLock)
-        {
-            // Volatile: publishes the new delegate to the threads that raise the event without the lock.
-            Volatile.Write(ref handlers, (EventHandler<TArgs>?)Delegate.Combine(handlers, handler));
-            UpdateObservesStreams();
-        }
-    }
-
-    private void RemoveHandler<TArgs>(ref EventHandler<TArgs>? handlers, EventHandler<TArgs>? handler)
-    {
-        lock (_handlersLock)
-        {
-            // Volatile: as in AddHandler.
-            Volatile.Write(ref handlers, (EventHandler<TArgs>?)Delegate.Remove(handlers, handler));
-            UpdateObservesStreams();
-        }
-    }
-
-    /// <summary>Recomputes <see cref="_observesStreams"/>; the caller holds <see cref="_handlersLock"/>.</summary>
-    private void UpdateObservesStreams() =>
-        // Volatile: streams created and disposed on other threads read the flag without the lock; one that reads it
-        // stale takes the slow path once too often, or misses an event of a handler attached meanwhile.
-        Volatile.Write(ref _observesStreams, _streams is not null || _streamCreated is not null || _streamDisposed is not null || _usageReport is not null);
 }

@@ -27,10 +27,7 @@ public sealed partial class PooledStreamManager
     private static readonly Func<PooledStreamManager> s_createShared = static () => new PooledStreamManager(new PooledStreamManagerOptions(), isShared: true);
     private static readonly PooledStreamManager? s_shared = SharedPool.TryCreate(s_createShared);
 
-    /// <summary>
-    /// The most frames a stream's creation stack leaves out: the item guard's, <see cref="OnStreamCreatedObserved"/>,
-    /// <see cref="OnStreamCreated"/>, the stream's constructor and up to three <c>GetStream</c> overloads that forward.
-    /// </summary>
+    /// <summary>The most frames a creation stack leaves out: the item guard's, the two creation hooks, the stream's constructor and up to three <c>GetStream</c>s.</summary>
     private const int GuardFrames = 7;
 
     private readonly StripedArrayPool<byte> _buffers;
@@ -75,7 +72,6 @@ public sealed partial class PooledStreamManager
         if (_guarded || options.TrackLeaks)
         {
             _streams = new ItemGuard<PooledStream>(_buffers.Engine, itemBytes: null, keepStacks: true, GuardFrames, options.MisusePolicy, options.OnMisuse);
-            _observesStreams = true;
         }
 
         lock (s_managers)
@@ -314,12 +310,7 @@ public sealed partial class PooledStreamManager
         return buffer;
     }
 
-    /// <summary>
-    /// Lets go of a block or buffer <paramref name="stream"/> held: gives it back, zeroing its first
-    /// <paramref name="dirtyBytes"/> first when the manager zeroes (a buffer the pool does not keep raises
-    /// <see cref="BufferDiscarded"/>); or, <paramref name="abandoned"/> (the stream was collected holding it), counts it
-    /// as dropped without pooling it again.
-    /// </summary>
+    /// <summary>Gives back a block or buffer <paramref name="stream"/> held, its first <paramref name="dirtyBytes"/> zeroed when the manager zeroes; counts it as dropped when <paramref name="abandoned"/>.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal void LetGo(PooledStream stream, byte[] buffer, int dirtyBytes, bool abandoned)
     {

@@ -1,24 +1,16 @@
-using System;
 using System.Diagnostics;
 
 namespace NativePool;
 
 /// <summary>The data of <see cref="PooledStreamManager.StreamConvertedToArray"/>: a <see cref="PooledStream.ToArray"/> call.</summary>
-public sealed class StreamConvertedToArrayEventArgs : EventArgs
+public sealed class StreamConvertedToArrayEventArgs : StreamEventArgs
 {
     internal StreamConvertedToArrayEventArgs(long id, string? tag, long length, StackTrace? stack)
+        : base(id, tag)
     {
-        Id = id;
-        Tag = tag;
         Length = length;
         Stack = stack;
     }
-
-    /// <summary>The stream's <see cref="PooledStream.Id"/>.</summary>
-    public long Id { get; }
-
-    /// <summary>The stream's <see cref="PooledStream.Tag"/>, or null.</summary>
-    public string? Tag { get; }
 
     /// <summary>The stream's length: the bytes <see cref="PooledStream.ToArray"/> copies (or would, when it throws).</summary>
     public long Length { get; }

@@ -4,23 +4,16 @@ using System.Diagnostics;
 namespace NativePool;
 
 /// <summary>The data of <see cref="PooledStreamManager.StreamDisposed"/>: a stream's first <c>Dispose</c>.</summary>
-public sealed class StreamDisposedEventArgs : EventArgs
+public sealed class StreamDisposedEventArgs : StreamEventArgs
 {
     internal StreamDisposedEventArgs(long id, string? tag, long length, TimeSpan? lifetime, StackTrace? allocationStack, StackTrace? disposeStack)
+        : base(id, tag)
     {
-        Id = id;
-        Tag = tag;
         Length = length;
         Lifetime = lifetime;
         AllocationStack = allocationStack;
         DisposeStack = disposeStack;
     }
-
-    /// <summary>The stream's <see cref="PooledStream.Id"/>.</summary>
-    public long Id { get; }
-
-    /// <summary>The stream's <see cref="PooledStream.Tag"/>, or null.</summary>
-    public string? Tag { get; }
 
     /// <summary>The stream's length when it was disposed.</summary>
     public long Length { get; }

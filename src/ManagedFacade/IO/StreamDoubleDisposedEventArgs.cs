@@ -1,25 +1,17 @@
-using System;
 using System.Diagnostics;
 
 namespace NativePool;
 
 /// <summary>The data of <see cref="PooledStreamManager.StreamDoubleDisposed"/>: a <c>Dispose</c> of a stream already disposed.</summary>
-public sealed class StreamDoubleDisposedEventArgs : EventArgs
+public sealed class StreamDoubleDisposedEventArgs : StreamEventArgs
 {
     internal StreamDoubleDisposedEventArgs(long id, string? tag, StackTrace? allocationStack, StackTrace? disposeStack1, StackTrace? disposeStack2)
+        : base(id, tag)
     {
-        Id = id;
-        Tag = tag;
         AllocationStack = allocationStack;
         DisposeStack1 = disposeStack1;
         DisposeStack2 = disposeStack2;
     }
-
-    /// <summary>The stream's <see cref="PooledStream.Id"/>.</summary>
-    public long Id { get; }
-
-    /// <summary>The stream's <see cref="PooledStream.Tag"/>, or null.</summary>
-    public string? Tag { get; }
 
     /// <summary>
     /// Where the stream was created, when the manager tracks streams (<see cref="PooledStreamManagerOptions.TrackLeaks"/>

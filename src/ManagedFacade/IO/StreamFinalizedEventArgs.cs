@@ -1,5 +1,3 @@
-using System;
-
 namespace NativePool;
 
 /// <summary>The data of <see cref="PooledStreamManager.StreamFinalized"/>: a stream collected without being disposed.</summary>
@@ -8,17 +6,10 @@ namespace NativePool;
 /// guarded mode) holds each stream until it is disposed, so a tracked stream is never finalized;
 /// <see cref="PooledStreamManager.GetLeaks"/> names where it was created instead.
 /// </remarks>
-public sealed class StreamFinalizedEventArgs : EventArgs
+public sealed class StreamFinalizedEventArgs : StreamEventArgs
 {
     internal StreamFinalizedEventArgs(long id, string? tag)
+        : base(id, tag)
     {
-        Id = id;
-        Tag = tag;
     }
-
-    /// <summary>The stream's <see cref="PooledStream.Id"/>.</summary>
-    public long Id { get; }
-
-    /// <summary>The stream's <see cref="PooledStream.Tag"/>, or null.</summary>
-    public string? Tag { get; }
 }

@@ -1,25 +1,17 @@
-using System;
 using System.Diagnostics;
 
 namespace NativePool;
 
 /// <summary>The data of <see cref="PooledStreamManager.StreamOverCapacity"/>: a request for more than <see cref="PooledStreamManager.MaximumStreamCapacity"/>, about to throw.</summary>
-public sealed class StreamOverCapacityEventArgs : EventArgs
+public sealed class StreamOverCapacityEventArgs : StreamEventArgs
 {
     internal StreamOverCapacityEventArgs(long id, string? tag, long requestedCapacity, long maximumCapacity, StackTrace? allocationStack)
+        : base(id, tag)
     {
-        Id = id;
-        Tag = tag;
         RequestedCapacity = requestedCapacity;
         MaximumCapacity = maximumCapacity;
         AllocationStack = allocationStack;
     }
-
-    /// <summary>The stream's <see cref="PooledStream.Id"/>.</summary>
-    public long Id { get; }
-
-    /// <summary>The stream's <see cref="PooledStream.Tag"/>, or null.</summary>
-    public string? Tag { get; }
 
     /// <summary>The capacity the write, <c>SetLength</c>, <c>Capacity</c> or <c>GetStream</c> needed.</summary>
     public long RequestedCapacity { get; }

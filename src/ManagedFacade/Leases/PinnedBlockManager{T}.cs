@@ -84,10 +84,7 @@ internal abstract unsafe class PinnedBlockManager<T> : MemoryManager<T>
         return Interlocked.CompareExchange(ref _generation, 0, generation) == generation;
     }
 
-    /// <summary>
-    /// Ends the current lease with a plain store, for a caller that alone can end it: it took the lease's only handle
-    /// with an exchange, and the lease's number was never handed to anyone else.
-    /// </summary>
+    /// <summary>Ends the current lease with a plain store: the caller took the lease's only handle with an exchange, so nobody else can end it.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void EndHeldLease() => LeaseGeneration.Write(ref _generation, 0);
 

@@ -78,10 +78,7 @@ internal sealed class ScopeLedger
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool IsLive(long number) => Slot(_slots, number) == number;
 
-    /// <summary>
-    /// Ends scope <paramref name="number"/> (a number <see cref="Begin"/> returned); true for the first call per scope,
-    /// false for every later one.
-    /// </summary>
+    /// <summary>Ends scope <paramref name="number"/> (from <see cref="Begin"/>); true for the first call per scope, false for every later one.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool TryEnd(long number)
     {

@@ -31,12 +31,8 @@ internal sealed unsafe class NativeBlock<T> : PinnedBlockManager<T>, IDisposable
         _counters = counters;
     }
 
-    /// <summary>
-    /// Frees the block of a pool dropped without <c>Dispose</c> (or of a thread that died with it parked), if nobody did.
-    /// A block that is still leased is left alone: a span or pointer taken from its lease may outlive every reference to
-    /// the lease, so freeing it here could pull memory from under running code (CA2015). An undisposed lease leaks its
-    /// block, visibly, in <see cref="NativeBlockStatistics.LiveBlocks"/>.
-    /// </summary>
+    /// <summary>Frees the block of a pool dropped without <c>Dispose</c> (or parked by a dead thread), unless it was freed already or is leased.</summary>
+    /// <remarks>A leased block is left alone: a span or pointer from its lease may outlive the lease (CA2015); it leaks visibly, in <see cref="NativeBlockStatistics.LiveBlocks"/>.</remarks>
 #pragma warning disable CA2015 // The finalizer frees only blocks that are not leased; no span may point into those.
     ~NativeBlock()
 #pragma warning restore CA2015

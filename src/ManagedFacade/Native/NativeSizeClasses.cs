@@ -4,7 +4,7 @@ namespace NativePool;
 
 /// <summary>
 /// Power-of-two byte classes for native blocks: class <c>i</c> holds blocks of exactly <c>128 &lt;&lt; i</c> bytes, so
-/// every block covers whole cache lines and no two blocks ever share one (<see cref="PowerOfTwoClasses"/> from 128).
+/// every block covers whole cache lines and no two blocks ever share one (<see cref="SizeClasses"/>' table from 128).
 /// </summary>
 internal static class NativeSizeClasses
 {
@@ -18,9 +18,9 @@ internal static class NativeSizeClasses
 
     /// <summary>The class that serves a request of <paramref name="byteLength"/> bytes (1 ≤ byteLength ≤ 2^30).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public static int GetIndex(int byteLength) => PowerOfTwoClasses.GetIndex(byteLength, MinimumShift);
+    public static int GetIndex(int byteLength) => SizeClasses.GetIndex(byteLength, MinimumShift);
 
     /// <summary>The exact block size of class <paramref name="index"/>, in bytes.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public static int GetSize(int index) => PowerOfTwoClasses.GetSize(index, MinimumShift);
+    public static int GetSize(int index) => SizeClasses.GetSize(index, MinimumShift);
 }
