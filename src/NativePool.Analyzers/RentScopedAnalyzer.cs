@@ -14,7 +14,7 @@ namespace NativePool.Analyzers;
 /// </summary>
 /// <remarks>
 /// A scope is a ref struct, so the suggestion is left out wherever one cannot live: in async methods and iterators, and
-/// where the array is used from a lambda or a local function. The <c>finally</c> must hold the return alone, with a
+/// where the array is used from a lambda or a local function (which cannot capture the scope). The <c>finally</c> must hold the return alone, with a
 /// constant <c>clearArray</c> (it becomes <c>clearOnReturn</c>), and the array's local is not assigned in the <c>try</c>.
 /// </remarks>
 [DiagnosticAnalyzer(LanguageNames.CSharp)]
@@ -59,32 +59,42 @@ public sealed class RentScopedAnalyzer : PoolAnalyzer
         int index = block.Operations.IndexOf(tryOperation);
         if (index < 1 || block.Operations[index - 1] is not IVariableDeclarationGroupOperation { Declarations.Length: 1 } group
             || group.Declarations[0].Declarators.Length != 1 || group.Declarations[0].Declarators[0] is not { Initializer.Value: var initial } declarator
-            || MethodScan.Unwrap(initial) is not IInvocationOperation { Arguments.Length: 1 } rent || !api.IsRent(rent.TargetMethod, out ResourceKind kind) || kind != ResourceKind.Array)
+            || MethodScan.Unwrap(initial) is not IInvocationOperation rent)
         {
             return null;
         }
 
         ILocalSymbol local = declarator.Symbol;
-        IArgumentOperation? clear = MethodScan.Argument(giveBack, 1);
-        bool? clearValue = clear is null || clear.ArgumentKind == ArgumentKind.DefaultValue ? false : clear.Value.ConstantValue is { HasValue: true, Value: bool constant } ? constant : null;
-        if (clearValue is null || MethodScan.Unwrap(MethodScan.Argument(giveBack, 0)?.Value) is not ILocalReferenceOperation returned
-            || !SymbolEqualityComparer.Default.Equals(returned.Local, local) || !SamePool(rent.Instance, giveBack.Instance)
-            || !(HasRentScoped(rent.Instance?.Type) || IsSharedArrayPool(rent.Instance, api)))
+        if (ClearValue(giveBack) is not { } clearValue || !Returns(giveBack, local) || !SamePool(rent.Instance, giveBack.Instance) || !HasScopes(rent, api)
+            || !CanHoldScope(tryOperation) || !UsedOnlyInside(local, block, tryOperation.Body))
         {
             return null;
         }
 
-        if (tryOperation.SemanticModel?.GetEnclosingSymbol(tryOperation.Syntax.SpanStart) is IMethodSymbol { IsAsync: true } or IMethodSymbol { MethodKind: MethodKind.AnonymousFunction or MethodKind.LocalFunction }
-            || IsIterator(tryOperation) || !UsedOnlyInside(local, block, tryOperation.Body))
-        {
-            return null;
-        }
-
-        return new RentScopedMatch((IVariableDeclarationGroupOperation)block.Operations[index - 1], tryOperation, rent, local, clearValue.Value);
+        return new RentScopedMatch((IVariableDeclarationGroupOperation)block.Operations[index - 1], tryOperation, rent, local, clearValue);
     }
 
-    private static bool IsIterator(IOperation operation)
-        => operation.Syntax.FirstAncestorOrSelf<MemberDeclarationSyntax>() is { } member && member.DescendantNodes().OfType<YieldStatementSyntax>().Any();
+    /// <summary>
+    /// Whether a scope, a ref struct, can live where <paramref name="operation"/> is: not in an async method, lambda or
+    /// local function, nor in a member with an iterator.
+    /// </summary>
+    internal static bool CanHoldScope(IOperation operation)
+        => operation.SemanticModel?.GetEnclosingSymbol(operation.Syntax.SpanStart) is not IMethodSymbol { IsAsync: true }
+            && !(operation.Syntax.FirstAncestorOrSelf<MemberDeclarationSyntax>() is { } member && member.DescendantNodes().OfType<YieldStatementSyntax>().Any());
+
+    /// <summary>The constant <c>clearArray</c> of a return (false when not given), or null when it is not a constant.</summary>
+    internal static bool? ClearValue(IInvocationOperation giveBack)
+        => MethodScan.Argument(giveBack, 1) is not { } clear || clear.ArgumentKind == ArgumentKind.DefaultValue ? false
+            : clear.Value.ConstantValue is { HasValue: true, Value: bool constant } ? constant : null;
+
+    /// <summary>Whether <paramref name="giveBack"/> returns the array of <paramref name="local"/>.</summary>
+    internal static bool Returns(IInvocationOperation giveBack, ILocalSymbol local)
+        => MethodScan.Unwrap(MethodScan.Argument(giveBack, 0)?.Value) is ILocalReferenceOperation returned && SymbolEqualityComparer.Default.Equals(returned.Local, local);
+
+    /// <summary>Whether <paramref name="rent"/> rents one array from a pool with <c>RentScoped</c>, or from <c>ArrayPool&lt;T&gt;.Shared</c>.</summary>
+    internal static bool HasScopes(IInvocationOperation rent, PoolApi api)
+        => rent.Arguments.Length == 1 && api.IsRent(rent.TargetMethod, out ResourceKind kind) && kind == ResourceKind.Array
+            && (HasRentScoped(rent.Instance?.Type) || IsSharedArrayPool(rent.Instance, api));
 
     /// <summary>
     /// Whether <paramref name="pool"/> is <c>ArrayPool&lt;T&gt;.Shared</c> written as a type's member, in a compilation with
@@ -99,7 +109,8 @@ public sealed class RentScopedAnalyzer : PoolAnalyzer
     private static bool HasRentScoped(ITypeSymbol? type)
         => type?.GetMembers("RentScoped").OfType<IMethodSymbol>().Any(m => m.ReturnType.IsRefLikeType && m.Parameters.Length == 2) == true;
 
-    private static bool SamePool(IOperation? rentFrom, IOperation? returnTo)
+    /// <summary>Whether a rent from <paramref name="rentFrom"/> and a return to <paramref name="returnTo"/> name the same pool: one local, parameter, field of this instance or static property.</summary>
+    internal static bool SamePool(IOperation? rentFrom, IOperation? returnTo)
     {
         ISymbol? Symbol(IOperation? operation) => MethodScan.SymbolOf(operation) ?? MethodScan.Unwrap(operation) switch
         {
