@@ -190,6 +190,42 @@ public sealed class StackallocOrRentCodeFixTests
         }
         """);
 
+    [Fact]
+    public Task ARangeSliceAroundTheChoiceStays() => Verify.VerifyAsync(
+        """
+        using System;
+        using NativePool;
+
+        public class C
+        {
+            public int M(StripedArrayPool<char> pool, int n)
+            {
+                {|NP0015:char[]? rented = null;|}
+                Span<char> chars = (n <= 32 ? stackalloc char[32] : (rented = pool.Rent(n)))[..n];
+                chars.Fill('a');
+                int length = chars.Length;
+                if (rented is not null) pool.Return(rented);
+                return length;
+            }
+        }
+        """,
+        """
+        using System;
+        using NativePool;
+
+        public class C
+        {
+            public int M(StripedArrayPool<char> pool, int n)
+            {
+                using var scope = n <= 32 ? default : pool.RentScoped(n);
+                Span<char> chars = (n <= 32 ? stackalloc char[32] : scope.Span)[..n];
+                chars.Fill('a');
+                int length = chars.Length;
+                return length;
+            }
+        }
+        """);
+
     [Theory]
     [InlineData("Console.WriteLine(rented?.Length);")]
     [InlineData("_kept = rented;")]
