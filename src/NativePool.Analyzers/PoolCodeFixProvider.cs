@@ -19,8 +19,8 @@ public abstract class PoolCodeFixProvider : CodeFixProvider
 
     private protected PoolCodeFixProvider() => _fixAll = new FixAll(this);
 
-    /// <summary>The action's title, also its equivalence key.</summary>
-    private protected abstract string Title { get; }
+    /// <summary>The title of the action that fixes a diagnostic of <paramref name="diagnosticId"/>, also its equivalence key.</summary>
+    private protected abstract string TitleOf(string diagnosticId);
 
     /// <inheritdoc/>
     public sealed override FixAllProvider GetFixAllProvider() => _fixAll;
@@ -30,7 +30,8 @@ public abstract class PoolCodeFixProvider : CodeFixProvider
     {
         foreach (Diagnostic diagnostic in context.Diagnostics)
         {
-            context.RegisterCodeFix(CodeAction.Create(Title, token => FixAllAsync(context.Document, [diagnostic], token), equivalenceKey: Title), diagnostic);
+            string title = TitleOf(diagnostic.Id);
+            context.RegisterCodeFix(CodeAction.Create(title, token => FixAllAsync(context.Document, [diagnostic], token), equivalenceKey: title), diagnostic);
         }
 
         return Task.CompletedTask;
@@ -72,7 +73,7 @@ public abstract class PoolCodeFixProvider : CodeFixProvider
     /// <summary>Fixes every diagnostic of a document in one edit.</summary>
     private sealed class FixAll(PoolCodeFixProvider provider) : DocumentBasedFixAllProvider
     {
-        protected override string GetFixAllTitle(FixAllContext fixAllContext) => provider.Title;
+        protected override string GetFixAllTitle(FixAllContext fixAllContext) => provider.TitleOf(fixAllContext.DiagnosticIds.FirstOrDefault() ?? string.Empty);
 
         protected override async Task<Document?> FixAllAsync(FixAllContext fixAllContext, Document document, ImmutableArray<Diagnostic> diagnostics)
             => await provider.FixAllAsync(document, diagnostics, fixAllContext.CancellationToken).ConfigureAwait(false);

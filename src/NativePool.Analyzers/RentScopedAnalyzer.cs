@@ -8,12 +8,14 @@ using Microsoft.CodeAnalysis.Operations;
 namespace NativePool.Analyzers;
 
 /// <summary>
-/// Suggests a <c>RentScoped</c> scope (NP0007) for <c>T[] a = pool.Rent(n); try { … } finally { pool.Return(a); }</c>
-/// when the pool has <c>RentScoped</c> (or is <c>ArrayPool&lt;T&gt;.Shared</c>, which the fix replaces with
-/// <c>StripedArrayPool&lt;T&gt;.Shared</c>) and the array is used only inside the <c>try</c>.
+/// Suggests a <c>RentScoped</c> scope for the rents it can replace, when the pool has <c>RentScoped</c> (or is
+/// <c>ArrayPool&lt;T&gt;.Shared</c>, which the fixes replace with <c>StripedArrayPool&lt;T&gt;.Shared</c>):
+/// <c>T[] a = pool.Rent(n); try { … } finally { pool.Return(a); }</c> with the array used only inside the <c>try</c>
+/// (NP0007), a rent returned without a try/finally (NP0014, see <see cref="RentWithoutFinally"/>), and a
+/// <c>stackalloc</c>-or-rent (NP0015, see <see cref="StackallocOrRent"/>).
 /// </summary>
 /// <remarks>
-/// A scope is a ref struct, so the suggestion is left out wherever one cannot live: in async methods and iterators, and
+/// For NP0007: a scope is a ref struct, so the suggestion is left out wherever one cannot live: in async methods and iterators, and
 /// where the array is used from a lambda or a local function (which cannot capture the scope). The <c>finally</c> must hold the return alone, with a
 /// constant <c>clearArray</c> (it becomes <c>clearOnReturn</c>), and the array's local is not assigned in the <c>try</c>.
 /// </remarks>
@@ -21,7 +23,8 @@ namespace NativePool.Analyzers;
 public sealed class RentScopedAnalyzer : PoolAnalyzer
 {
     /// <inheritdoc/>
-    public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics { get; } = ImmutableArray.Create(Descriptors.UseRentScoped);
+    public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics { get; } =
+        ImmutableArray.Create(Descriptors.UseRentScoped, Descriptors.UseRentScopedWithoutFinally, Descriptors.UseRentScopedBesideStackalloc);
 
     private protected override void OnCompilationStart(CompilationStartAnalysisContext context, PoolApi api)
     {
@@ -33,8 +36,9 @@ public sealed class RentScopedAnalyzer : PoolAnalyzer
 
     private static void Analyze(OperationAnalysisContext context, PoolApi api)
     {
-        // Reported on the declaration (the operation analyzed), with the try/finally that follows it as a second location.
-        if (context.Operation.Parent is IBlockOperation block && block.Operations.IndexOf(context.Operation) is int index && index >= 0
+        // Reported on the declaration (the operation analyzed); NP0007 adds the try/finally that follows as a second location.
+        var declaration = (IVariableDeclarationGroupOperation)context.Operation;
+        if (declaration.Parent is IBlockOperation block && block.Operations.IndexOf(declaration) is int index && index >= 0
             && index + 1 < block.Operations.Length && block.Operations[index + 1] is ITryOperation tryOperation
             && Match(tryOperation, api) is { } match)
         {
@@ -43,6 +47,15 @@ public sealed class RentScopedAnalyzer : PoolAnalyzer
                 match.Declaration.Syntax.GetLocation(),
                 additionalLocations: [tryOperation.Syntax.GetLocation()],
                 match.Local.Name));
+        }
+        else if (RentWithoutFinally.Match(declaration, api) is { } withoutFinally)
+        {
+            context.ReportDiagnostic(Diagnostic.Create(Descriptors.UseRentScopedWithoutFinally, declaration.Syntax.GetLocation(), withoutFinally.Local.Name));
+        }
+        else if (StackallocOrRent.Match(declaration, api) is not null)
+        {
+            context.ReportDiagnostic(Diagnostic.Create(
+                Descriptors.UseRentScopedBesideStackalloc, declaration.Syntax.GetLocation(), declaration.Declarations[0].Declarators[0].Symbol.Name));
         }
     }
 

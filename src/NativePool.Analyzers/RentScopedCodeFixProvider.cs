@@ -1,7 +1,6 @@
 using System.Collections.Generic;
 using System.Collections.Immutable;
 using System.Composition;
-using System.Linq;
 using System.Threading;
 using System.Threading.Tasks;
 using Microsoft.CodeAnalysis;
@@ -13,54 +12,70 @@ using Microsoft.CodeAnalysis.Operations;
 namespace NativePool.Analyzers;
 
 /// <summary>
-/// Turns a rent with a try/finally return into <c>using var scope = pool.RentScoped(n);</c> (NP0007): uses of the array
-/// become <c>scope.Array</c>, and <c>array.AsSpan(0, n)</c> over the rented length becomes <c>scope.Span</c>. A rent from
-/// <c>ArrayPool&lt;T&gt;.Shared</c> becomes a scope of <c>StripedArrayPool&lt;T&gt;.Shared</c> (with <c>using NativePool;</c>).
+/// Turns the rents <see cref="RentScopedAnalyzer"/> reports into <c>using var scope = pool.RentScoped(n);</c>: uses of
+/// the array become <c>scope.Array</c>, and <c>array.AsSpan(0, n)</c> over the rented length becomes <c>scope.Span</c>.
+/// A rent from <c>ArrayPool&lt;T&gt;.Shared</c> becomes a scope of <c>StripedArrayPool&lt;T&gt;.Shared</c> (with
+/// <c>using NativePool;</c>). NP0007 drops the try/finally, NP0014 the return (the array then also goes back when the
+/// code before it throws), NP0015 the nullable array, its null test and its return, with a scope that is
+/// <see langword="default"/> where the <c>stackalloc</c> is taken.
 /// </summary>
 /// <remarks>
-/// When statements follow the try/finally in its block, a <c>using</c> statement keeps the array's return where the
-/// finally put it; otherwise a <c>using</c> declaration returns it at the same point, the end of the block. Fix All
-/// (the IDE's, and <c>dotnet format analyzers</c>) marks every try/finally its diagnostics name, then rewrites them one
-/// at a time in document order, each against the document as the earlier rewrites left it.
+/// When statements follow in the block that do more than leave it (or give other arrays back), a <c>using</c>
+/// statement keeps the array's return where it was; otherwise a <c>using</c> declaration returns it at the end of the
+/// block. Each site is rebuilt in one replacement of its block, from the block's own statements. Fix All (the IDE's,
+/// and <c>dotnet format analyzers</c>) marks every site its diagnostics name, then rewrites them one at a time in
+/// document order, each against the document as the earlier rewrites left it.
 /// </remarks>
 [ExportCodeFixProvider(LanguageNames.CSharp, Name = nameof(RentScopedCodeFixProvider))]
 [Shared]
-public sealed class RentScopedCodeFixProvider : PoolCodeFixProvider
+public sealed partial class RentScopedCodeFixProvider : PoolCodeFixProvider
 {
     /// <inheritdoc/>
-    public override ImmutableArray<string> FixableDiagnosticIds { get; } = ImmutableArray.Create(DiagnosticIds.UseRentScoped);
+    public override ImmutableArray<string> FixableDiagnosticIds { get; } =
+        ImmutableArray.Create(DiagnosticIds.UseRentScoped, DiagnosticIds.UseRentScopedWithoutFinally, DiagnosticIds.UseRentScopedBesideStackalloc);
 
-    private protected override string Title => "Use RentScoped";
+    private protected override string TitleOf(string diagnosticId) => diagnosticId switch
+    {
+        DiagnosticIds.UseRentScopedWithoutFinally => "Use RentScoped (the array now also goes back to the pool when the code before its return throws)",
+        DiagnosticIds.UseRentScopedBesideStackalloc => "Use a RentScoped scope, default beside the stackalloc",
+        _ => "Use RentScoped",
+    };
 
-    /// <summary>Marks the try/finally of each diagnostic, then rewrites them one at a time in document order.</summary>
+    /// <summary>Marks the site of each diagnostic, then rewrites them one at a time in document order.</summary>
     private protected override Task<Document> FixAllAsync(Document document, IEnumerable<Diagnostic> diagnostics, CancellationToken cancellationToken)
-        => FixOneAtATimeAsync(
-            document,
-            diagnostics,
-            static (root, diagnostic) => diagnostic.AdditionalLocations.Count != 0 ? root.FindNode(diagnostic.AdditionalLocations[0].SourceSpan) as TryStatementSyntax : null,
-            FixOneAsync,
-            cancellationToken);
+        => FixOneAtATimeAsync(document, diagnostics, static (root, diagnostic) => Site(root, diagnostic), FixOneAsync, cancellationToken);
+
+    /// <summary>The statement a fix starts from: NP0007's try/finally, or the declaration the diagnostic is reported on.</summary>
+    private static StatementSyntax? Site(SyntaxNode root, Diagnostic diagnostic)
+        => diagnostic.Id == DiagnosticIds.UseRentScoped
+            ? (diagnostic.AdditionalLocations.Count != 0 ? root.FindNode(diagnostic.AdditionalLocations[0].SourceSpan) as TryStatementSyntax : null)
+            : root.FindNode(diagnostic.Location.SourceSpan, getInnermostNodeForTie: true).FirstAncestorOrSelf<LocalDeclarationStatementSyntax>();
 
     private static async Task<Document> FixOneAsync(Document document, SyntaxAnnotation target, CancellationToken cancellationToken)
+        => await ScopeSyntax.FindAsync(document, target, cancellationToken).ConfigureAwait(false) switch
+        {
+            { Operation: ITryOperation } site => FixTry(document, site),
+            { Operation: IVariableDeclarationGroupOperation declaration } site when RentWithoutFinally.Match(declaration, site.Api) is { } match => FixWithoutFinally(document, site, match),
+            { Operation: IVariableDeclarationGroupOperation declaration } site when StackallocOrRent.Match(declaration, site.Api) is { } match => FixBesideStackalloc(document, site, match),
+            _ => document,
+        };
+
+    private static Document FixTry(Document document, ScopeSite site)
     {
-        SyntaxNode? root = await document.GetSyntaxRootAsync(cancellationToken).ConfigureAwait(false);
-        SemanticModel? model = await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false);
-        if (root is null || model is null
-            || root.GetAnnotatedNodes(target).FirstOrDefault() is not TryStatementSyntax tryStatement
-            || tryStatement.Parent is not BlockSyntax block
-            || model.GetOperation(tryStatement, cancellationToken) is not ITryOperation tryOperation
-            || PoolApi.TryCreate(model.Compilation) is not { } api
-            || RentScopedAnalyzer.Match(tryOperation, api) is not { } match
+        if (site is not { Statement: TryStatementSyntax tryStatement, Operation: ITryOperation tryOperation }
+            || RentScopedAnalyzer.Match(tryOperation, site.Api) is not { } match
             || match.Declaration.Syntax is not LocalDeclarationStatementSyntax declaration
-            || ScopeSyntax.RentScoped(match.Rent, match.ClearOnReturn, api) is not (ExpressionSyntax scoped, bool fromArrayPoolShared)
+            || ScopeSyntax.RentScoped(match.Rent, match.ClearOnReturn, site.Api) is not (ExpressionSyntax scoped, bool fromArrayPoolShared)
             || match.Rent.Syntax is not InvocationExpressionSyntax rent)
         {
             return document;
         }
 
+        SemanticModel model = site.Model;
+        BlockSyntax block = site.Block;
         string name = ScopeSyntax.UniqueName(model, tryStatement);
         Dictionary<SyntaxNode, SyntaxNode> replacements = [];
-        ScopeSyntax.ReplaceUses([tryStatement.Block], model, match.Local, rent.ArgumentList.Arguments[0].Expression, name, replacements, cancellationToken);
+        ScopeSyntax.ReplaceUses([tryStatement.Block], model, match.Local, rent.ArgumentList.Arguments[0].Expression, name, replacements);
         BlockSyntax rewritten = block.ReplaceNodes(replacements.Keys, (original, _) => replacements[original]);
         int index = block.Statements.IndexOf(tryStatement);
         var body = ((TryStatementSyntax)rewritten.Statements[index]).Block;
@@ -72,8 +87,6 @@ public sealed class RentScopedCodeFixProvider : PoolCodeFixProvider
             replacement[0] = ((UsingStatementSyntax)replacement[0]).WithStatement(body).WithAdditionalAnnotations(Formatter.Annotation);
         }
 
-        SyntaxList<StatementSyntax> statements = rewritten.Statements.RemoveAt(index).RemoveAt(index - 1).InsertRange(index - 1, replacement);
-        root = root.ReplaceNode(block, rewritten.WithStatements(statements));
-        return document.WithSyntaxRoot(fromArrayPoolShared && root is CompilationUnitSyntax unit ? SharedArrayPoolCodeFixProvider.AddUsing(unit) : root);
+        return ScopeSyntax.Replace(document, site, rewritten, rewritten.Statements.RemoveAt(index).RemoveAt(index - 1).InsertRange(index - 1, replacement), fromArrayPoolShared);
     }
 }

@@ -1,6 +1,7 @@
 using System.Collections.Generic;
 using System.Linq;
 using System.Threading;
+using System.Threading.Tasks;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
@@ -15,6 +16,29 @@ namespace NativePool.Analyzers;
 /// </summary>
 internal static class ScopeSyntax
 {
+    /// <summary>The statement marked with <paramref name="target"/>, its block, operation, model and pools; null when it is gone.</summary>
+    public static async Task<ScopeSite?> FindAsync(Document document, SyntaxAnnotation target, CancellationToken cancellationToken)
+    {
+        SyntaxNode? root = await document.GetSyntaxRootAsync(cancellationToken).ConfigureAwait(false);
+        SemanticModel? model = await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false);
+        return root is not null && model is not null
+            && root.GetAnnotatedNodes(target).FirstOrDefault() is StatementSyntax { Parent: BlockSyntax block } statement
+            && model.GetOperation(statement, cancellationToken) is { } operation && PoolApi.TryCreate(model.Compilation) is { } api
+            ? new ScopeSite(root, model, api, statement, block, operation)
+            : null;
+    }
+
+    /// <summary>
+    /// The document with the block of <paramref name="site"/> replaced, in one edit, by <paramref name="rewritten"/> (that
+    /// block with its uses rewritten) holding <paramref name="statements"/>, and <c>using NativePool;</c> added when
+    /// <paramref name="addUsing"/> (a scope of <c>StripedArrayPool&lt;T&gt;.Shared</c> took the place of <c>ArrayPool&lt;T&gt;.Shared</c>).
+    /// </summary>
+    public static Document Replace(Document document, ScopeSite site, BlockSyntax rewritten, IEnumerable<StatementSyntax> statements, bool addUsing)
+    {
+        SyntaxNode root = site.Root.ReplaceNode(site.Block, rewritten.WithStatements(SyntaxFactory.List(statements)));
+        return document.WithSyntaxRoot(addUsing && root is CompilationUnitSyntax unit ? SharedArrayPoolCodeFixProvider.AddUsing(unit) : root);
+    }
+
     /// <summary>
     /// <c>pool.RentScoped(n)</c> for <paramref name="rent"/> (with <c>clearOnReturn: true</c> when the return cleared), and
     /// whether it now comes from <c>StripedArrayPool&lt;T&gt;.Shared</c> in place of <c>ArrayPool&lt;T&gt;.Shared</c>
@@ -70,7 +94,7 @@ internal static class ScopeSyntax
     /// becomes <c>scope.Span</c>, every other use <c>scope.Array</c>.
     /// </summary>
     public static void ReplaceUses(
-        IReadOnlyList<SyntaxNode> region, SemanticModel model, ILocalSymbol local, ExpressionSyntax length, string name, Dictionary<SyntaxNode, SyntaxNode> replacements, CancellationToken cancellationToken)
+        IReadOnlyList<SyntaxNode> region, SemanticModel model, ILocalSymbol local, ExpressionSyntax length, string name, Dictionary<SyntaxNode, SyntaxNode> replacements)
     {
         if (region.Count == 0)
         {
@@ -78,12 +102,12 @@ internal static class ScopeSyntax
         }
 
         bool lengthIsStable = length is LiteralExpressionSyntax
-            || (length is IdentifierNameSyntax && model.GetSymbolInfo(length, cancellationToken).Symbol is { } symbol
+            || (length is IdentifierNameSyntax && model.GetSymbolInfo(length).Symbol is { } symbol
                 && model.AnalyzeDataFlow(region[0], region[region.Count - 1]) is { Succeeded: true } flow
                 && !flow.WrittenInside.Contains(symbol, SymbolEqualityComparer.Default));
         foreach (IdentifierNameSyntax identifier in region.SelectMany(static node => node.DescendantNodesAndSelf().OfType<IdentifierNameSyntax>()))
         {
-            if (SymbolEqualityComparer.Default.Equals(model.GetSymbolInfo(identifier, cancellationToken).Symbol, local))
+            if (SymbolEqualityComparer.Default.Equals(model.GetSymbolInfo(identifier).Symbol, local))
             {
                 bool fullSpan = lengthIsStable && IsFullSpan(identifier, length);
                 SyntaxNode target = fullSpan ? identifier.Parent!.Parent! : identifier;

@@ -1,7 +1,7 @@
 using System.Threading.Tasks;
 using NativePool.Analyzers.Tests.Infrastructure;
 using Xunit;
-using Verify = NativePool.Analyzers.Tests.Infrastructure.CodeFixVerifier<NativePool.Analyzers.RentWithoutFinallyAnalyzer, NativePool.Analyzers.RentWithoutFinallyCodeFixProvider>;
+using Verify = NativePool.Analyzers.Tests.Infrastructure.CodeFixVerifier<NativePool.Analyzers.RentScopedAnalyzer, NativePool.Analyzers.RentScopedCodeFixProvider>;
 
 namespace NativePool.Analyzers.Tests;
 

@@ -30,10 +30,10 @@ public sealed class MigrationCorpusTests(ITestOutputHelper output)
     private static readonly string[] s_ids = [DiagnosticIds.UseStripedArrayPool, DiagnosticIds.UseRentScoped, DiagnosticIds.UseRentScopedWithoutFinally, DiagnosticIds.UseRentScopedBesideStackalloc];
 
     private static readonly ImmutableArray<DiagnosticAnalyzer> s_fixAnalyzers =
-        [new SharedArrayPoolAnalyzer(), new RentScopedAnalyzer(), new RentWithoutFinallyAnalyzer(), new StackallocOrRentAnalyzer()];
+        [new SharedArrayPoolAnalyzer(), new RentScopedAnalyzer()];
 
     private static readonly ImmutableArray<CodeFixProvider> s_fixers =
-        [new SharedArrayPoolCodeFixProvider(), new RentScopedCodeFixProvider(), new RentWithoutFinallyCodeFixProvider(), new StackallocOrRentCodeFixProvider()];
+        [new SharedArrayPoolCodeFixProvider(), new RentScopedCodeFixProvider()];
 
     private static readonly AnalyzerOptions s_analyzersOn = new([], new AnalyzersOnProvider());
 

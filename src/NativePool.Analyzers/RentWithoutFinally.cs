@@ -1,16 +1,14 @@
-using System.Collections.Immutable;
 using System.Linq;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
-using Microsoft.CodeAnalysis.Diagnostics;
 using Microsoft.CodeAnalysis.Operations;
 using Microsoft.CodeAnalysis.Text;
 
 namespace NativePool.Analyzers;
 
 /// <summary>
-/// Suggests a <c>RentScoped</c> scope (NP0014) for <c>T[] a = pool.Rent(n); … pool.Return(a);</c> with no
-/// <c>try</c>/<c>finally</c>, both in one block, when the array stays between the two.
+/// Matches, for NP0014, <c>T[] a = pool.Rent(n); … pool.Return(a);</c> with no <c>try</c>/<c>finally</c>, both in one
+/// block, when the array stays between the two.
 /// </summary>
 /// <remarks>
 /// The return is a statement of the rent's block, the first to give the array back, and no path leaves the statements
@@ -19,28 +17,8 @@ namespace NativePool.Analyzers;
 /// when the array may be kept (see <see cref="RangeUses"/>), when the local is written, used after its return or from a
 /// lambda, and wherever a scope cannot live (as NP0007).
 /// </remarks>
-[DiagnosticAnalyzer(LanguageNames.CSharp)]
-public sealed class RentWithoutFinallyAnalyzer : PoolAnalyzer
+internal static class RentWithoutFinally
 {
-    /// <inheritdoc/>
-    public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics { get; } = ImmutableArray.Create(Descriptors.UseRentScopedWithoutFinally);
-
-    private protected override void OnCompilationStart(CompilationStartAnalysisContext context, PoolApi api)
-    {
-        if (api.StripedArrayPool is not null)
-        {
-            context.RegisterOperationAction(operation => Analyze(operation, api), OperationKind.VariableDeclarationGroup);
-        }
-    }
-
-    private static void Analyze(OperationAnalysisContext context, PoolApi api)
-    {
-        if (Match((IVariableDeclarationGroupOperation)context.Operation, api) is { } match)
-        {
-            context.ReportDiagnostic(Diagnostic.Create(Descriptors.UseRentScopedWithoutFinally, match.Declaration.Syntax.GetLocation(), match.Local.Name));
-        }
-    }
-
     /// <summary>The rent at <paramref name="declaration"/> and its return without a finally that a scope can replace, or null.</summary>
     internal static RentWithoutFinallyMatch? Match(IVariableDeclarationGroupOperation declaration, PoolApi api)
     {

@@ -1,15 +1,13 @@
-using System.Collections.Immutable;
 using System.Linq;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
-using Microsoft.CodeAnalysis.Diagnostics;
 using Microsoft.CodeAnalysis.Operations;
 using Microsoft.CodeAnalysis.Text;
 
 namespace NativePool.Analyzers;
 
 /// <summary>
-/// Suggests a scope beside a <c>stackalloc</c> (NP0015) for
+/// Matches, for NP0015,
 /// <c>T[]? rented = null; Span&lt;T&gt; b = c ? stackalloc T[k] : (rented = pool.Rent(n)); … if (rented != null) pool.Return(rented);</c>,
 /// with the return after the span's uses or in the <c>finally</c> of a <c>try</c> around them.
 /// </summary>
@@ -20,31 +18,9 @@ namespace NativePool.Analyzers;
 /// return is the <c>if</c>'s only statement (no <c>else</c>), and without a <c>try</c> nothing leaves between the span
 /// and the return early. No span over the array is used after the return.
 /// </remarks>
-[DiagnosticAnalyzer(LanguageNames.CSharp)]
-public sealed class StackallocOrRentAnalyzer : PoolAnalyzer
+internal static class StackallocOrRent
 {
     private const int MaximumNesting = 6;
-
-    /// <inheritdoc/>
-    public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics { get; } = ImmutableArray.Create(Descriptors.UseRentScopedBesideStackalloc);
-
-    private protected override void OnCompilationStart(CompilationStartAnalysisContext context, PoolApi api)
-    {
-        if (api.StripedArrayPool is not null)
-        {
-            context.RegisterOperationAction(operation => Analyze(operation, api), OperationKind.VariableDeclarationGroup);
-        }
-    }
-
-    private static void Analyze(OperationAnalysisContext context, PoolApi api)
-    {
-        var declaration = (IVariableDeclarationGroupOperation)context.Operation;
-        if (Match(declaration, api) is not null)
-        {
-            context.ReportDiagnostic(Diagnostic.Create(
-                Descriptors.UseRentScopedBesideStackalloc, declaration.Syntax.GetLocation(), declaration.Declarations[0].Declarators[0].Symbol.Name));
-        }
-    }
 
     /// <summary>The <c>stackalloc</c>-or-rent whose nullable array <paramref name="declaration"/> declares, or null.</summary>
     internal static StackallocOrRentMatch? Match(IVariableDeclarationGroupOperation declaration, PoolApi api)
@@ -56,7 +32,7 @@ public sealed class StackallocOrRentAnalyzer : PoolAnalyzer
             || release.WhenFalse is not null || Single(release.WhenTrue) is not IExpressionStatementOperation { Operation: var released } || released != giveBack
             || MethodScan.Unwrap(assignment.Value) is not IInvocationOperation rent || !RentScopedAnalyzer.HasScopes(rent, api)
             || RentScopedAnalyzer.ClearValue(giveBack) is not { } clear || !RentScopedAnalyzer.SamePool(rent.Instance, giveBack.Instance)
-            || !RentScopedAnalyzer.CanHoldScope(declaration) || RentWithoutFinallyAnalyzer.HasJumps(blockSyntax))
+            || !RentScopedAnalyzer.CanHoldScope(declaration) || RentWithoutFinally.HasJumps(blockSyntax))
         {
             return null;
         }

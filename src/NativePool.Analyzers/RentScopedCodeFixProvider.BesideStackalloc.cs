@@ -1,58 +1,34 @@
 using System.Collections.Generic;
-using System.Collections.Immutable;
-using System.Composition;
 using System.Linq;
-using System.Threading;
-using System.Threading.Tasks;
 using Microsoft.CodeAnalysis;
-using Microsoft.CodeAnalysis.CodeFixes;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Formatting;
-using Microsoft.CodeAnalysis.Operations;
 
 namespace NativePool.Analyzers;
 
-/// <summary>
-/// Turns a <c>stackalloc</c>-or-rent into a scope (NP0015): <c>using var scope = c ? default : pool.RentScoped(n);</c>
-/// before the span, whose rent branch becomes <c>scope.Span</c> (the <c>stackalloc</c> branch and any slicing stay), and
-/// the nullable array, its null test and return (or the try/finally that held them) go away.
-/// </summary>
-/// <remarks>
-/// A <see langword="default"/> scope does nothing when disposed, and the <c>stackalloc</c> branch never reads it.
-/// <c>scope.Span</c> is exactly <c>n</c> long, where the rented array was at least <c>n</c>. When statements that do
-/// more than leave the block follow the return, a <c>using</c> statement gives the array back where the return did.
-/// </remarks>
-[ExportCodeFixProvider(LanguageNames.CSharp, Name = nameof(StackallocOrRentCodeFixProvider))]
-[Shared]
-public sealed class StackallocOrRentCodeFixProvider : PoolCodeFixProvider
+/// <content>NP0015: a <c>stackalloc</c>-or-rent.</content>
+public sealed partial class RentScopedCodeFixProvider
 {
-    /// <inheritdoc/>
-    public override ImmutableArray<string> FixableDiagnosticIds { get; } = ImmutableArray.Create(DiagnosticIds.UseRentScopedBesideStackalloc);
-
-    private protected override string Title => "Use a RentScoped scope, default beside the stackalloc";
-
-    /// <summary>Marks the nullable array of each diagnostic, then rewrites them one at a time in document order.</summary>
-    private protected override Task<Document> FixAllAsync(Document document, IEnumerable<Diagnostic> diagnostics, CancellationToken cancellationToken)
-        => FixOneAtATimeAsync(document, diagnostics, static (root, diagnostic) => RentWithoutFinallyCodeFixProvider.Declaration(root, diagnostic), FixOneAsync, cancellationToken);
-
-    private static async Task<Document> FixOneAsync(Document document, SyntaxAnnotation target, CancellationToken cancellationToken)
+    /// <summary>
+    /// <c>using var scope = c ? default : pool.RentScoped(n);</c> goes before the span, whose rent branch becomes
+    /// <c>scope.Span</c> (the <c>stackalloc</c> branch and any slicing stay); the nullable array, its null test and its
+    /// return (or the try/finally that held them) go away. A <see langword="default"/> scope does nothing when disposed,
+    /// and the <c>stackalloc</c> branch never reads it. <c>scope.Span</c> is exactly <c>n</c> long, where the rented
+    /// array was at least <c>n</c>.
+    /// </summary>
+    private static Document FixBesideStackalloc(Document document, ScopeSite site, StackallocOrRentMatch match)
     {
-        SyntaxNode? root = await document.GetSyntaxRootAsync(cancellationToken).ConfigureAwait(false);
-        SemanticModel? model = await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false);
-        if (root is null || model is null
-            || root.GetAnnotatedNodes(target).FirstOrDefault() is not LocalDeclarationStatementSyntax declaration
-            || declaration.Parent is not BlockSyntax block
-            || model.GetOperation(declaration, cancellationToken) is not IVariableDeclarationGroupOperation operation
-            || PoolApi.TryCreate(model.Compilation) is not { } api
-            || StackallocOrRentAnalyzer.Match(operation, api) is not { } match
+        if (site.Statement is not LocalDeclarationStatementSyntax declaration
             || match.SpanDeclaration.Syntax is not LocalDeclarationStatementSyntax span
             || match.Choice.Syntax is not ConditionalExpressionSyntax choice
-            || ScopeSyntax.RentScoped(match.Rent, match.ClearOnReturn, api) is not (ExpressionSyntax scoped, bool fromArrayPoolShared))
+            || ScopeSyntax.RentScoped(match.Rent, match.ClearOnReturn, site.Api) is not (ExpressionSyntax scoped, bool fromArrayPoolShared))
         {
             return document;
         }
 
+        SemanticModel model = site.Model;
+        BlockSyntax block = site.Block;
         string name = ScopeSyntax.UniqueName(model, span);
         bool rentIsWhenTrue = choice.WhenTrue.Span.Contains(match.RentBranch.Syntax.Span);
         ExpressionSyntax nothing = SyntaxFactory.LiteralExpression(SyntaxKind.DefaultLiteralExpression);
@@ -112,8 +88,6 @@ public sealed class StackallocOrRentCodeFixProvider : PoolCodeFixProvider
             region[0] = region[0].WithLeadingTrivia(declaration.GetLeadingTrivia());
         }
 
-        List<StatementSyntax> statements = [.. rewritten.Statements.Take(rentedIndex), .. region, .. rewritten.Statements.Skip(after)];
-        root = root.ReplaceNode(block, rewritten.WithStatements(new SyntaxList<StatementSyntax>(statements)));
-        return document.WithSyntaxRoot(fromArrayPoolShared && root is CompilationUnitSyntax unit ? SharedArrayPoolCodeFixProvider.AddUsing(unit) : root);
+        return ScopeSyntax.Replace(document, site, rewritten, [.. rewritten.Statements.Take(rentedIndex), .. region, .. rewritten.Statements.Skip(after)], fromArrayPoolShared);
     }
 }
