@@ -80,7 +80,7 @@ public sealed partial class RentScopedCodeFixProvider : PoolCodeFixProvider
         int index = block.Statements.IndexOf(tryStatement);
         var body = ((TryStatementSyntax)rewritten.Statements[index]).Block;
         List<StatementSyntax> replacement = ScopeSyntax.Hold(
-            ScopeSyntax.Variable(name, scoped), body.Statements, asDeclaration: index == block.Statements.Count - 1, declaration.GetLeadingTrivia());
+            ScopeSyntax.Variable(name, scoped), body.Statements, asDeclaration: index == block.Statements.Count - 1 && !ScopeSyntax.LiftWouldClash(block, tryStatement.Block.Statements), declaration.GetLeadingTrivia());
         if (replacement.Count == 1)
         {
             // A using statement keeps the try's block, braces and all.
