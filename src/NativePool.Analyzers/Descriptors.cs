@@ -57,6 +57,20 @@ internal static class Descriptors
         "A scope returns the array when it is disposed, once, even if it is copied; the try/finally goes away.",
         DiagnosticSeverity.Info);
 
+    internal static readonly DiagnosticDescriptor UseRentScopedWithoutFinally = Create(
+        DiagnosticIds.UseRentScopedWithoutFinally,
+        "Use a RentScoped scope for a rent returned without finally",
+        "The rent of '{0}' and its return can be 'using var scope = pool.RentScoped(...)', which also returns the array when the code between them throws",
+        "A scope returns the array when it is disposed, on every path out of its block, exceptions included; the rent and return without a try/finally lose the array to the garbage collector when the code between them throws.",
+        DiagnosticSeverity.Info);
+
+    internal static readonly DiagnosticDescriptor UseRentScopedBesideStackalloc = Create(
+        DiagnosticIds.UseRentScopedBesideStackalloc,
+        "Use a RentScoped scope beside stackalloc",
+        "'{0}', rented where the stackalloc is too small, can be a scope: 'using var scope = ... ? default : pool.RentScoped(...)', and the span 'scope.Span'",
+        "A default scope stands for nothing rented and does nothing when disposed, so the scope replaces the nullable array, its null test and its return, with or without a try/finally.",
+        DiagnosticSeverity.Info);
+
     internal static readonly DiagnosticDescriptor DoubleReturnOnException = Create(
         DiagnosticIds.DoubleReturnOnException,
         "Pooled item returned twice if an exception is thrown",

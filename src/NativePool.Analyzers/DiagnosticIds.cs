@@ -41,4 +41,10 @@ public static class DiagnosticIds
 
     /// <summary>A pooled item, or a span, memory or task over it, leaves the method that gives the item back to its pool.</summary>
     public const string EscapesItsReturn = "NP0013";
+
+    /// <summary>A rent returned without a <c>try</c>/<c>finally</c> can be a <c>using</c> scope, which also returns it when the code between throws.</summary>
+    public const string UseRentScopedWithoutFinally = "NP0014";
+
+    /// <summary>A <c>stackalloc</c>-or-rent can hold its rent in a scope that is <c>default</c> beside the <c>stackalloc</c>.</summary>
+    public const string UseRentScopedBesideStackalloc = "NP0015";
 }

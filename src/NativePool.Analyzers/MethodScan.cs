@@ -207,7 +207,8 @@ internal sealed class MethodScan
         }
     }
 
-    private static bool IsViewMethod(IMethodSymbol method) => method.Name is "AsSpan" or "AsMemory" or "Slice";
+    /// <summary>Whether <paramref name="method"/> makes a view of its receiver or first argument: <c>AsSpan</c>, <c>AsMemory</c>, <c>Slice</c>.</summary>
+    internal static bool IsViewMethod(IMethodSymbol method) => method.Name is "AsSpan" or "AsMemory" or "Slice";
 
     private static bool IsViewType(ITypeSymbol? type)
         => type is INamedTypeSymbol { ContainingNamespace: { Name: "System", ContainingNamespace.IsGlobalNamespace: true } } named
@@ -534,7 +535,7 @@ internal sealed class MethodScan
     }
 
     /// <summary>Types whose methods read or write an array they are passed but never keep it.</summary>
-    private static bool IsNonOwning(INamedTypeSymbol? type)
+    internal static bool IsNonOwning(INamedTypeSymbol? type)
     {
         for (; type is not null; type = type.BaseType)
         {

@@ -8,20 +8,23 @@ using Microsoft.CodeAnalysis.Operations;
 namespace NativePool.Analyzers;
 
 /// <summary>
-/// Suggests a <c>RentScoped</c> scope (NP0007) for <c>T[] a = pool.Rent(n); try { … } finally { pool.Return(a); }</c>
-/// when the pool has <c>RentScoped</c> (or is <c>ArrayPool&lt;T&gt;.Shared</c>, which the fix replaces with
-/// <c>StripedArrayPool&lt;T&gt;.Shared</c>) and the array is used only inside the <c>try</c>.
+/// Suggests a <c>RentScoped</c> scope for the rents it can replace, when the pool has <c>RentScoped</c> (or is
+/// <c>ArrayPool&lt;T&gt;.Shared</c>, which the fixes replace with <c>StripedArrayPool&lt;T&gt;.Shared</c>):
+/// <c>T[] a = pool.Rent(n); try { … } finally { pool.Return(a); }</c> with the array used only inside the <c>try</c>
+/// (NP0007), a rent returned without a try/finally (NP0014, see <see cref="RentWithoutFinally"/>), and a
+/// <c>stackalloc</c>-or-rent (NP0015, see <see cref="StackallocOrRent"/>).
 /// </summary>
 /// <remarks>
-/// A scope is a ref struct, so the suggestion is left out wherever one cannot live: in async methods and iterators, and
-/// where the array is used from a lambda or a local function. The <c>finally</c> must hold the return alone, with a
+/// For NP0007: a scope is a ref struct, so the suggestion is left out wherever one cannot live: in async methods and iterators, and
+/// where the array is used from a lambda or a local function (which cannot capture the scope). The <c>finally</c> must hold the return alone, with a
 /// constant <c>clearArray</c> (it becomes <c>clearOnReturn</c>), and the array's local is not assigned in the <c>try</c>.
 /// </remarks>
 [DiagnosticAnalyzer(LanguageNames.CSharp)]
 public sealed class RentScopedAnalyzer : PoolAnalyzer
 {
     /// <inheritdoc/>
-    public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics { get; } = ImmutableArray.Create(Descriptors.UseRentScoped);
+    public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics { get; } =
+        ImmutableArray.Create(Descriptors.UseRentScoped, Descriptors.UseRentScopedWithoutFinally, Descriptors.UseRentScopedBesideStackalloc);
 
     private protected override void OnCompilationStart(CompilationStartAnalysisContext context, PoolApi api)
     {
@@ -33,8 +36,9 @@ public sealed class RentScopedAnalyzer : PoolAnalyzer
 
     private static void Analyze(OperationAnalysisContext context, PoolApi api)
     {
-        // Reported on the declaration (the operation analyzed), with the try/finally that follows it as a second location.
-        if (context.Operation.Parent is IBlockOperation block && block.Operations.IndexOf(context.Operation) is int index && index >= 0
+        // Reported on the declaration (the operation analyzed); NP0007 adds the try/finally that follows as a second location.
+        var declaration = (IVariableDeclarationGroupOperation)context.Operation;
+        if (declaration.Parent is IBlockOperation block && block.Operations.IndexOf(declaration) is int index && index >= 0
             && index + 1 < block.Operations.Length && block.Operations[index + 1] is ITryOperation tryOperation
             && Match(tryOperation, api) is { } match)
         {
@@ -43,6 +47,15 @@ public sealed class RentScopedAnalyzer : PoolAnalyzer
                 match.Declaration.Syntax.GetLocation(),
                 additionalLocations: [tryOperation.Syntax.GetLocation()],
                 match.Local.Name));
+        }
+        else if (RentWithoutFinally.Match(declaration, api) is { } withoutFinally)
+        {
+            context.ReportDiagnostic(Diagnostic.Create(Descriptors.UseRentScopedWithoutFinally, declaration.Syntax.GetLocation(), withoutFinally.Local.Name));
+        }
+        else if (StackallocOrRent.Match(declaration, api) is not null)
+        {
+            context.ReportDiagnostic(Diagnostic.Create(
+                Descriptors.UseRentScopedBesideStackalloc, declaration.Syntax.GetLocation(), declaration.Declarations[0].Declarators[0].Symbol.Name));
         }
     }
 
@@ -59,32 +72,42 @@ public sealed class RentScopedAnalyzer : PoolAnalyzer
         int index = block.Operations.IndexOf(tryOperation);
         if (index < 1 || block.Operations[index - 1] is not IVariableDeclarationGroupOperation { Declarations.Length: 1 } group
             || group.Declarations[0].Declarators.Length != 1 || group.Declarations[0].Declarators[0] is not { Initializer.Value: var initial } declarator
-            || MethodScan.Unwrap(initial) is not IInvocationOperation { Arguments.Length: 1 } rent || !api.IsRent(rent.TargetMethod, out ResourceKind kind) || kind != ResourceKind.Array)
+            || MethodScan.Unwrap(initial) is not IInvocationOperation rent)
         {
             return null;
         }
 
         ILocalSymbol local = declarator.Symbol;
-        IArgumentOperation? clear = MethodScan.Argument(giveBack, 1);
-        bool? clearValue = clear is null || clear.ArgumentKind == ArgumentKind.DefaultValue ? false : clear.Value.ConstantValue is { HasValue: true, Value: bool constant } ? constant : null;
-        if (clearValue is null || MethodScan.Unwrap(MethodScan.Argument(giveBack, 0)?.Value) is not ILocalReferenceOperation returned
-            || !SymbolEqualityComparer.Default.Equals(returned.Local, local) || !SamePool(rent.Instance, giveBack.Instance)
-            || !(HasRentScoped(rent.Instance?.Type) || IsSharedArrayPool(rent.Instance, api)))
+        if (ClearValue(giveBack) is not { } clearValue || !Returns(giveBack, local) || !SamePool(rent.Instance, giveBack.Instance) || !HasScopes(rent, api)
+            || !CanHoldScope(tryOperation) || !UsedOnlyInside(local, block, tryOperation.Body))
         {
             return null;
         }
 
-        if (tryOperation.SemanticModel?.GetEnclosingSymbol(tryOperation.Syntax.SpanStart) is IMethodSymbol { IsAsync: true } or IMethodSymbol { MethodKind: MethodKind.AnonymousFunction or MethodKind.LocalFunction }
-            || IsIterator(tryOperation) || !UsedOnlyInside(local, block, tryOperation.Body))
-        {
-            return null;
-        }
-
-        return new RentScopedMatch((IVariableDeclarationGroupOperation)block.Operations[index - 1], tryOperation, rent, local, clearValue.Value);
+        return new RentScopedMatch((IVariableDeclarationGroupOperation)block.Operations[index - 1], tryOperation, rent, local, clearValue);
     }
 
-    private static bool IsIterator(IOperation operation)
-        => operation.Syntax.FirstAncestorOrSelf<MemberDeclarationSyntax>() is { } member && member.DescendantNodes().OfType<YieldStatementSyntax>().Any();
+    /// <summary>
+    /// Whether a scope, a ref struct, can live where <paramref name="operation"/> is: not in an async method, lambda or
+    /// local function, nor in a member with an iterator.
+    /// </summary>
+    internal static bool CanHoldScope(IOperation operation)
+        => operation.SemanticModel?.GetEnclosingSymbol(operation.Syntax.SpanStart) is not IMethodSymbol { IsAsync: true }
+            && !(operation.Syntax.FirstAncestorOrSelf<MemberDeclarationSyntax>() is { } member && member.DescendantNodes().OfType<YieldStatementSyntax>().Any());
+
+    /// <summary>The constant <c>clearArray</c> of a return (false when not given), or null when it is not a constant.</summary>
+    internal static bool? ClearValue(IInvocationOperation giveBack)
+        => MethodScan.Argument(giveBack, 1) is not { } clear || clear.ArgumentKind == ArgumentKind.DefaultValue ? false
+            : clear.Value.ConstantValue is { HasValue: true, Value: bool constant } ? constant : null;
+
+    /// <summary>Whether <paramref name="giveBack"/> returns the array of <paramref name="local"/>.</summary>
+    internal static bool Returns(IInvocationOperation giveBack, ILocalSymbol local)
+        => MethodScan.Unwrap(MethodScan.Argument(giveBack, 0)?.Value) is ILocalReferenceOperation returned && SymbolEqualityComparer.Default.Equals(returned.Local, local);
+
+    /// <summary>Whether <paramref name="rent"/> rents one array from a pool with <c>RentScoped</c>, or from <c>ArrayPool&lt;T&gt;.Shared</c>.</summary>
+    internal static bool HasScopes(IInvocationOperation rent, PoolApi api)
+        => rent.Arguments.Length == 1 && api.IsRent(rent.TargetMethod, out ResourceKind kind) && kind == ResourceKind.Array
+            && (HasRentScoped(rent.Instance?.Type) || IsSharedArrayPool(rent.Instance, api));
 
     /// <summary>
     /// Whether <paramref name="pool"/> is <c>ArrayPool&lt;T&gt;.Shared</c> written as a type's member, in a compilation with
@@ -99,7 +122,8 @@ public sealed class RentScopedAnalyzer : PoolAnalyzer
     private static bool HasRentScoped(ITypeSymbol? type)
         => type?.GetMembers("RentScoped").OfType<IMethodSymbol>().Any(m => m.ReturnType.IsRefLikeType && m.Parameters.Length == 2) == true;
 
-    private static bool SamePool(IOperation? rentFrom, IOperation? returnTo)
+    /// <summary>Whether a rent from <paramref name="rentFrom"/> and a return to <paramref name="returnTo"/> name the same pool: one local, parameter, field of this instance or static property.</summary>
+    internal static bool SamePool(IOperation? rentFrom, IOperation? returnTo)
     {
         ISymbol? Symbol(IOperation? operation) => MethodScan.SymbolOf(operation) ?? MethodScan.Unwrap(operation) switch
         {

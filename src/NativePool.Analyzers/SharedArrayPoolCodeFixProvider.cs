@@ -19,7 +19,7 @@ public sealed class SharedArrayPoolCodeFixProvider : PoolCodeFixProvider
     /// <inheritdoc/>
     public override ImmutableArray<string> FixableDiagnosticIds { get; } = ImmutableArray.Create(DiagnosticIds.UseStripedArrayPool);
 
-    private protected override string Title => "Use StripedArrayPool<T>.Shared";
+    private protected override string TitleOf(string diagnosticId) => "Use StripedArrayPool<T>.Shared";
 
     /// <remarks>One edit for all, so the using is added once.</remarks>
     private protected override async Task<Document> FixAllAsync(Document document, IEnumerable<Diagnostic> diagnostics, CancellationToken cancellationToken)

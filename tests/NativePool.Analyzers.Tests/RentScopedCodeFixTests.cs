@@ -200,6 +200,56 @@ public sealed class RentScopedCodeFixTests
         """);
 
     [Fact]
+    public Task ATryWhoseLocalsWouldClashWithTheBlocksKeepsItsOwnBlock() => Verify.VerifyAsync(
+        """
+        using System;
+        using NativePool;
+
+        public class C
+        {
+            public int M(StripedArrayPool<byte> pool, int n)
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    Console.WriteLine(i);
+                }
+
+                {|NP0007:byte[] buffer = pool.Rent(n);|}
+                try
+                {
+                    int i = buffer.Length;
+                    return i;
+                }
+                finally
+                {
+                    pool.Return(buffer);
+                }
+            }
+        }
+        """,
+        """
+        using System;
+        using NativePool;
+
+        public class C
+        {
+            public int M(StripedArrayPool<byte> pool, int n)
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    Console.WriteLine(i);
+                }
+
+                using (var scope = pool.RentScoped(n))
+                {
+                    int i = scope.Array.Length;
+                    return i;
+                }
+            }
+        }
+        """);
+
+    [Fact]
     public Task APoolWithoutRentScopedOrAnArrayUsedAfterTheFinallyIsLeftAlone() => Verify.VerifyUntouchedAsync(
         """
         using System.Buffers;

@@ -14,13 +14,17 @@ internal static class CodeFixVerifier<TAnalyzer, TCodeFix>
     where TCodeFix : CodeFixProvider, new()
 {
     /// <summary>Checks the diagnostics marked in <paramref name="source"/> and that fixing them all gives <paramref name="fixedSource"/>.</summary>
-    public static Task VerifyAsync(string source, string fixedSource)
+    /// <param name="source">The source, with the expected diagnostics marked.</param>
+    /// <param name="fixedSource">The source after every fix.</param>
+    /// <param name="title">The title the fix must have, or null for any.</param>
+    public static Task VerifyAsync(string source, string fixedSource, string? title = null)
     {
         CSharpCodeFixTest<TAnalyzer, TCodeFix, DefaultVerifier> test = new()
         {
             TestCode = source,
             FixedCode = fixedSource,
             ReferenceAssemblies = TestReferences.Framework,
+            CodeActionEquivalenceKey = title,
         };
         test.TestState.AdditionalReferences.AddRange(TestReferences.WithNativePool);
         test.FixedState.AdditionalReferences.AddRange(TestReferences.WithNativePool);

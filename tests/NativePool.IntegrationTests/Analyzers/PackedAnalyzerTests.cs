@@ -318,14 +318,15 @@ public sealed class PackedAnalyzerTests
 
     [Fact]
     [Trait("Category", "Packaging")]
-    public void OneDotnetFormatRunSwapsTheSharedPoolAndTurnsItsTryFinallyRentsIntoScopes()
+    public void OneDotnetFormatRunSwapsTheSharedPoolAndTurnsItsRentsIntoScopes()
     {
-        // The documented migration: one run of both fixes, in either order of the ids, converts a try/finally rent of
-        // ArrayPool<T>.Shared into a scope of StripedArrayPool<T>.Shared and swaps every other ArrayPool<T>.Shared, and
-        // the result builds with warnings as errors.
+        // The documented migration: one run of the four fixes, in either order of the ids, converts a try/finally rent, a
+        // rent returned without one and a stackalloc-or-rent of ArrayPool<T>.Shared into scopes of
+        // StripedArrayPool<T>.Shared and swaps every other ArrayPool<T>.Shared, and the result builds with warnings as errors.
         const string Before = """
             using System;
             using System.Buffers;
+            using System.Text;
 
             namespace Consumer;
 
@@ -345,12 +346,35 @@ public sealed class PackedAnalyzerTests
                     }
                 }
 
+                public static int Checksum(int n)
+                {
+                    byte[] buffer = ArrayPool<byte>.Shared.Rent(n);
+                    buffer.AsSpan(0, n).Fill(2);
+                    int sum = buffer[0] + buffer[n - 1];
+                    ArrayPool<byte>.Shared.Return(buffer);
+                    return sum;
+                }
+
+                public static int Encode(string text)
+                {
+                    byte[]? rented = null;
+                    Span<byte> bytes = text.Length <= 128 ? stackalloc byte[128] : (rented = ArrayPool<byte>.Shared.Rent(text.Length));
+                    int count = Encoding.ASCII.GetBytes(text, bytes);
+                    if (rented != null)
+                    {
+                        ArrayPool<byte>.Shared.Return(rented);
+                    }
+
+                    return count;
+                }
+
                 public static byte[] Escapes(int n) => ArrayPool<byte>.Shared.Rent(n);
             }
             """;
         const string After = """
             using System;
             using System.Buffers;
+            using System.Text;
             using NativePool;
 
             namespace Consumer;
@@ -364,12 +388,28 @@ public sealed class PackedAnalyzerTests
                     return scope.Array[0];
                 }
 
+                public static int Checksum(int n)
+                {
+                    using var scope = StripedArrayPool<byte>.Shared.RentScoped(n);
+                    scope.Span.Fill(2);
+                    int sum = scope.Array[0] + scope.Array[n - 1];
+                    return sum;
+                }
+
+                public static int Encode(string text)
+                {
+                    using var scope = text.Length <= 128 ? default : StripedArrayPool<byte>.Shared.RentScoped(text.Length);
+                    Span<byte> bytes = text.Length <= 128 ? stackalloc byte[128] : scope.Span;
+                    int count = Encoding.ASCII.GetBytes(text, bytes);
+                    return count;
+                }
+
                 public static byte[] Escapes(int n) => StripedArrayPool<byte>.Shared.Rent(n);
             }
             """;
         using PackedConsumer consumer = PackedConsumer.Create(_output, _packages);
         consumer.WriteProject();
-        foreach (string[] ids in new[] { new[] { "NP0006", "NP0007" }, new[] { "NP0007", "NP0006" } })
+        foreach (string[] ids in new[] { new[] { "NP0006", "NP0007", "NP0014", "NP0015" }, new[] { "NP0015", "NP0014", "NP0007", "NP0006" } })
         {
             consumer.WriteSource("Migrated.cs", Before);
 

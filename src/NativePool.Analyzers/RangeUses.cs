@@ -1,0 +1,162 @@
+using System.Collections.Generic;
+using System.Linq;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.FlowAnalysis;
+using Microsoft.CodeAnalysis.Operations;
+using Microsoft.CodeAnalysis.Text;
+
+namespace NativePool.Analyzers;
+
+/// <summary>
+/// Decides whether a rented array stays inside a range of statements: every use of its local, and of every local that
+/// takes the array or a view of it (a span, memory, segment, or an object made over it), lies in the range, outside
+/// lambdas, local functions and queries, and hands the array to nothing that may keep it.
+/// </summary>
+/// <remarks>
+/// Kept, so not inside: returned, stored in a field, property, element or event, passed by <c>ref</c> or <c>out</c>, passed
+/// where the parameter's declared type is a type parameter (<c>List&lt;T&gt;.Add</c>, <c>Task.FromResult</c>) or a type
+/// that is neither an array nor a span (<c>object</c>, <c>IEnumerable&lt;T&gt;</c>, <c>Memory&lt;T&gt;</c>) of a type
+/// not known to leave arrays alone, or given back to a pool. A method that takes the array as an array parameter
+/// (<c>stream.Write(a, 0, n)</c>, <c>Parse(a, n)</c>) is taken to use it and let it go, as the BCL's methods do.
+/// </remarks>
+internal sealed class RangeUses
+{
+    private const int MaximumDepth = 4;
+
+    private readonly IBlockOperation _block;
+    private readonly TextSpan _range;
+    private readonly PoolApi _api;
+    private readonly IOperation? _giveBack;
+    private readonly HashSet<ILocalSymbol> _visited = new(SymbolEqualityComparer.Default);
+
+    private RangeUses(IBlockOperation block, TextSpan range, PoolApi api, IOperation? giveBack)
+    {
+        _block = block;
+        _range = range;
+        _api = api;
+        _giveBack = giveBack;
+    }
+
+    /// <summary>
+    /// Whether the array of <paramref name="local"/>, declared in <paramref name="block"/>, stays inside
+    /// <paramref name="range"/> and is never written; its use in <paramref name="giveBack"/> (its return) is allowed.
+    /// </summary>
+    public static bool StayInside(ILocalSymbol local, IBlockOperation block, TextSpan range, PoolApi api, IOperation? giveBack)
+        => new RangeUses(block, range, api, giveBack).LocalStaysInside(local, depth: 0);
+
+    /// <summary>Whether every reference to <paramref name="local"/> in <paramref name="block"/> lies in <paramref name="range"/>.</summary>
+    public static bool AllInside(ILocalSymbol local, IBlockOperation block, TextSpan range)
+        => References(block, local).All(r => range.Contains(r.Syntax.Span));
+
+    /// <summary>The references to <paramref name="local"/> in <paramref name="root"/>.</summary>
+    public static IEnumerable<ILocalReferenceOperation> References(IOperation root, ILocalSymbol local)
+        => root.Descendants().OfType<ILocalReferenceOperation>().Where(r => SymbolEqualityComparer.Default.Equals(r.Local, local));
+
+    private bool LocalStaysInside(ILocalSymbol local, int depth)
+    {
+        if (!_visited.Add(local))
+        {
+            return true;
+        }
+
+        if (depth > MaximumDepth || local.IsRef)
+        {
+            return false;
+        }
+
+        foreach (ILocalReferenceOperation reference in References(_block, local))
+        {
+            if (depth == 0 && _giveBack is not null && _giveBack.Syntax.Span.Contains(reference.Syntax.Span))
+            {
+                continue;
+            }
+
+            if (!_range.Contains(reference.Syntax.Span)
+                || reference.Syntax.Ancestors().Any(static a => a is AnonymousFunctionExpressionSyntax or LocalFunctionStatementSyntax or QueryExpressionSyntax))
+            {
+                return false;
+            }
+
+            IOperation outer = MethodScan.Outermost(reference);
+            bool written = (outer.Parent is IAssignmentOperation assignment && assignment.Target == outer) || outer.Parent is IIncrementOrDecrementOperation;
+            if (written ? depth == 0 : !ValueStaysInside(reference, depth))
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    private bool ValueStaysInside(IOperation value, int depth)
+    {
+        IOperation current = value;
+        while (current.Parent is { } parent)
+        {
+            switch (parent)
+            {
+                case IConversionOperation:
+                case IConditionalOperation conditional when conditional.Condition != current:
+                case ICoalesceOperation:
+                case IInvocationOperation view when view.Instance == current && MethodScan.IsViewMethod(view.TargetMethod):
+                case IPropertyReferenceOperation { Property.Name: "Span" or "Memory" } property when property.Instance == current:
+                    current = parent;
+                    continue;
+                case IInvocationOperation call when call.Instance == current:
+                case IPropertyReferenceOperation property when property.Instance == current:
+                case IArrayElementReferenceOperation element when element.ArrayReference == current:
+                case IBinaryOperation:
+                case IIsNullOperation:
+                case IIsPatternOperation:
+                case IIsTypeOperation:
+                case IExpressionStatementOperation:
+                case IForEachLoopOperation:
+                    return true;
+                case IArgumentOperation { Parent: IInvocationOperation extension } argument
+                    when extension.Instance is null && MethodScan.IsViewMethod(extension.TargetMethod) && extension.Arguments.Length != 0 && extension.Arguments[0] == argument:
+                    current = extension;
+                    continue;
+                case IArgumentOperation { Parent: IObjectCreationOperation creation } argument when argument.Parameter is { RefKind: RefKind.None } parameter:
+                    if (parameter.Type.IsRefLikeType || creation.Type?.SpecialType == SpecialType.System_String)
+                    {
+                        return true;
+                    }
+
+                    // The new object may hold the array: follow it.
+                    current = creation;
+                    continue;
+                case IArgumentOperation { Parent: IInvocationOperation call } argument:
+                    return !_api.IsReturn(call) && CannotKeep(argument);
+                case ISimpleAssignmentOperation assignment when assignment.Value == current:
+                    return assignment.Target is ILocalReferenceOperation target && LocalStaysInside(target.Local, depth + 1);
+                case IVariableInitializerOperation { Parent: IVariableDeclaratorOperation declarator }:
+                    return LocalStaysInside(declarator.Symbol, depth + 1);
+                default:
+                    return false;
+            }
+        }
+
+        return false;
+    }
+
+    private static bool CannotKeep(IArgumentOperation argument)
+    {
+        if (argument.Parameter is not { RefKind: RefKind.None or RefKind.In } parameter)
+        {
+            return false;
+        }
+
+        if (parameter.Type.IsRefLikeType)
+        {
+            return true;
+        }
+
+        if (parameter.OriginalDefinition.Type is ITypeParameterSymbol)
+        {
+            return false;
+        }
+
+        return parameter.Type is IArrayTypeSymbol || MethodScan.IsNonOwning(parameter.ContainingSymbol?.ContainingType);
+    }
+}

@@ -1,0 +1,23 @@
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.Operations;
+
+namespace NativePool.Analyzers;
+
+/// <summary>A rent and its return, with no <c>try</c>/<c>finally</c>, in one block, that a <c>RentScoped</c> scope can replace.</summary>
+internal sealed class RentWithoutFinallyMatch(IVariableDeclarationGroupOperation declaration, IExpressionStatementOperation giveBack, IInvocationOperation rent, ILocalSymbol local, bool clearOnReturn)
+{
+    /// <summary>The declaration of the array's local.</summary>
+    public IVariableDeclarationGroupOperation Declaration { get; } = declaration;
+
+    /// <summary>The statement that returns the array.</summary>
+    public IExpressionStatementOperation GiveBack { get; } = giveBack;
+
+    /// <summary>The rent.</summary>
+    public IInvocationOperation Rent { get; } = rent;
+
+    /// <summary>The array's local.</summary>
+    public ILocalSymbol Local { get; } = local;
+
+    /// <summary>Whether the return clears the array.</summary>
+    public bool ClearOnReturn { get; } = clearOnReturn;
+}

@@ -1,0 +1,219 @@
+using System.Collections.Generic;
+using System.Linq;
+using System.Threading;
+using System.Threading.Tasks;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.Formatting;
+using Microsoft.CodeAnalysis.Operations;
+
+namespace NativePool.Analyzers;
+
+/// <summary>
+/// The syntax the <c>RentScoped</c> fixes share: the scope's rent, its name, the uses of the array that become the
+/// scope's, and the statements that hold the scope in place of a block's range of statements.
+/// </summary>
+internal static class ScopeSyntax
+{
+    /// <summary>The statement marked with <paramref name="target"/>, its block, operation, model and pools; null when it is gone.</summary>
+    public static async Task<ScopeSite?> FindAsync(Document document, SyntaxAnnotation target, CancellationToken cancellationToken)
+    {
+        SyntaxNode? root = await document.GetSyntaxRootAsync(cancellationToken).ConfigureAwait(false);
+        SemanticModel? model = await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false);
+        return root is not null && model is not null
+            && root.GetAnnotatedNodes(target).FirstOrDefault() is StatementSyntax { Parent: BlockSyntax block } statement
+            && model.GetOperation(statement, cancellationToken) is { } operation && PoolApi.TryCreate(model.Compilation) is { } api
+            ? new ScopeSite(root, model, api, statement, block, operation)
+            : null;
+    }
+
+    /// <summary>
+    /// The document with the block of <paramref name="site"/> replaced, in one edit, by <paramref name="rewritten"/> (that
+    /// block with its uses rewritten) holding <paramref name="statements"/>, and <c>using NativePool;</c> added when
+    /// <paramref name="addUsing"/> (a scope of <c>StripedArrayPool&lt;T&gt;.Shared</c> took the place of <c>ArrayPool&lt;T&gt;.Shared</c>).
+    /// </summary>
+    public static Document Replace(Document document, ScopeSite site, BlockSyntax rewritten, IEnumerable<StatementSyntax> statements, bool addUsing)
+    {
+        SyntaxNode root = site.Root.ReplaceNode(site.Block, rewritten.WithStatements(SyntaxFactory.List(statements)));
+        return document.WithSyntaxRoot(addUsing && root is CompilationUnitSyntax unit ? SharedArrayPoolCodeFixProvider.AddUsing(unit) : root);
+    }
+
+    /// <summary>
+    /// <c>pool.RentScoped(n)</c> for <paramref name="rent"/> (with <c>clearOnReturn: true</c> when the return cleared), and
+    /// whether it now comes from <c>StripedArrayPool&lt;T&gt;.Shared</c> in place of <c>ArrayPool&lt;T&gt;.Shared</c>
+    /// (the file then needs <c>using NativePool;</c>).
+    /// </summary>
+    public static (ExpressionSyntax Scoped, bool FromArrayPoolShared)? RentScoped(IInvocationOperation rent, bool clearOnReturn, PoolApi api)
+    {
+        if (rent.Syntax is not InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax rentAccess } syntax)
+        {
+            return null;
+        }
+
+        ArgumentListSyntax arguments = syntax.ArgumentList.WithoutTrivia();
+        if (clearOnReturn)
+        {
+            arguments = arguments.AddArguments(SyntaxFactory.Argument(SyntaxFactory.LiteralExpression(SyntaxKind.TrueLiteralExpression))
+                .WithNameColon(SyntaxFactory.NameColon("clearOnReturn")));
+        }
+
+        MemberAccessExpressionSyntax scopedAccess = rentAccess.WithName(SyntaxFactory.IdentifierName("RentScoped"));
+        bool fromArrayPoolShared = RentScopedAnalyzer.IsSharedArrayPool(rent.Instance, api);
+        if (fromArrayPoolShared && rentAccess.Expression is MemberAccessExpressionSyntax shared)
+        {
+            // ArrayPool<T>.Shared has no scopes: the scope comes from StripedArrayPool<T>.Shared, as NP0006 would swap it.
+            scopedAccess = scopedAccess.WithExpression(SharedArrayPoolCodeFixProvider.ToStriped(shared));
+        }
+
+        return (syntax.WithExpression(scopedAccess).WithArgumentList(arguments).WithoutTrivia(), fromArrayPoolShared);
+    }
+
+    /// <summary><c>var <paramref name="name"/> = <paramref name="value"/></c>.</summary>
+    public static VariableDeclarationSyntax Variable(string name, ExpressionSyntax value)
+        => SyntaxFactory.VariableDeclaration(
+            SyntaxFactory.IdentifierName("var"),
+            SyntaxFactory.SingletonSeparatedList(SyntaxFactory.VariableDeclarator(name).WithInitializer(SyntaxFactory.EqualsValueClause(value))));
+
+    /// <summary>A name for the scope that no symbol in scope at <paramref name="at"/> and no identifier of its member has.</summary>
+    public static string UniqueName(SemanticModel model, SyntaxNode at)
+    {
+        HashSet<string> taken = [.. at.Ancestors().OfType<MemberDeclarationSyntax>().First().DescendantTokens().Where(t => t.IsKind(SyntaxKind.IdentifierToken)).Select(t => t.ValueText)];
+        string name = "scope";
+        for (int i = 2; taken.Contains(name) || model.LookupSymbols(at.SpanStart, name: name).Length != 0; i++)
+        {
+            name = "scope" + i.ToString(System.Globalization.CultureInfo.InvariantCulture);
+        }
+
+        return name;
+    }
+
+    /// <summary>
+    /// Adds to <paramref name="replacements"/> every use of <paramref name="local"/> in <paramref name="region"/>:
+    /// <c>local.AsSpan(0, n)</c> over the rented length <paramref name="length"/> (when nothing in the region writes it)
+    /// becomes <c>scope.Span</c>, every other use <c>scope.Array</c>.
+    /// </summary>
+    public static void ReplaceUses(
+        IReadOnlyList<SyntaxNode> region, SemanticModel model, ILocalSymbol local, ExpressionSyntax length, string name, Dictionary<SyntaxNode, SyntaxNode> replacements)
+    {
+        if (region.Count == 0)
+        {
+            return;
+        }
+
+        bool lengthIsStable = length is LiteralExpressionSyntax
+            || (length is IdentifierNameSyntax && model.GetSymbolInfo(length).Symbol is { } symbol
+                && model.AnalyzeDataFlow(region[0], region[region.Count - 1]) is { Succeeded: true } flow
+                && !flow.WrittenInside.Contains(symbol, SymbolEqualityComparer.Default));
+        foreach (IdentifierNameSyntax identifier in region.SelectMany(static node => node.DescendantNodesAndSelf().OfType<IdentifierNameSyntax>()))
+        {
+            if (SymbolEqualityComparer.Default.Equals(model.GetSymbolInfo(identifier).Symbol, local))
+            {
+                bool fullSpan = lengthIsStable && IsFullSpan(identifier, length);
+                SyntaxNode target = fullSpan ? identifier.Parent!.Parent! : identifier;
+                replacements[target] = Member(name, fullSpan ? "Span" : "Array").WithTriviaFrom(target);
+            }
+        }
+    }
+
+    /// <summary>Whether <paramref name="identifier"/> is <c>a</c> in <c>a.AsSpan(0, n)</c>, with the rented length <c>n</c>.</summary>
+    private static bool IsFullSpan(IdentifierNameSyntax identifier, ExpressionSyntax length)
+        => identifier.Parent is MemberAccessExpressionSyntax { Name.Identifier.ValueText: "AsSpan" } access && access.Expression == identifier
+            && access.Parent is InvocationExpressionSyntax { ArgumentList.Arguments: { Count: 2 } args }
+            && args[0].Expression is LiteralExpressionSyntax { Token.ValueText: "0" }
+            && SyntaxFactory.AreEquivalent(args[1].Expression, length);
+
+    /// <summary><c>scope.member</c>.</summary>
+    public static MemberAccessExpressionSyntax Member(string scope, string member)
+        => SyntaxFactory.MemberAccessExpression(SyntaxKind.SimpleMemberAccessExpression, SyntaxFactory.IdentifierName(scope), SyntaxFactory.IdentifierName(member));
+
+    /// <summary>
+    /// The statements that hold the scope <paramref name="variable"/> over <paramref name="moved"/>: a <c>using</c>
+    /// declaration followed by them, or a <c>using</c> statement around them (<paramref name="asDeclaration"/> false).
+    /// </summary>
+    public static List<StatementSyntax> Hold(VariableDeclarationSyntax variable, IEnumerable<StatementSyntax> moved, bool asDeclaration, SyntaxTriviaList leadingTrivia)
+    {
+        List<StatementSyntax> statements = asDeclaration
+            ? [SyntaxFactory.LocalDeclarationStatement(variable).WithUsingKeyword(SyntaxFactory.Token(SyntaxKind.UsingKeyword)), .. moved]
+            : [SyntaxFactory.UsingStatement(variable, expression: null, SyntaxFactory.Block(moved))];
+        statements[0] = statements[0].WithLeadingTrivia(leadingTrivia);
+        return [.. statements.Select(static s => s.WithAdditionalAnnotations(Formatter.Annotation))];
+    }
+
+    /// <summary>
+    /// Whether the statements after a scope's last use in its block call for a <c>using</c> declaration (the array then
+    /// goes back at the end of the block): there are none, they only leave the block or give other arrays back, or they
+    /// read a local that <paramref name="moved"/> declares, which a <c>using</c> statement would hide.
+    /// </summary>
+    public static bool NeedsDeclaration(IReadOnlyList<StatementSyntax> following, IReadOnlyList<StatementSyntax> moved, SemanticModel model)
+    {
+        if (following.All(static s => s is ReturnStatementSyntax or ThrowStatementSyntax or BreakStatementSyntax or ContinueStatementSyntax
+            || (s is ExpressionStatementSyntax { Expression: InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax { Name.Identifier.ValueText: "Return" } } })))
+        {
+            return true;
+        }
+
+        if (moved.Count == 0 || model.AnalyzeDataFlow(moved[0], moved[moved.Count - 1]) is not { Succeeded: true } inside || inside.VariablesDeclared.IsEmpty)
+        {
+            return false;
+        }
+
+        DataFlowAnalysis? after = model.AnalyzeDataFlow(following[0], following[following.Count - 1]);
+        return after is not { Succeeded: true }
+            || inside.VariablesDeclared.Any(v => after.ReadInside.Contains(v, SymbolEqualityComparer.Default) || after.WrittenInside.Contains(v, SymbolEqualityComparer.Default));
+    }
+
+    /// <summary>
+    /// Whether moving <paramref name="lifted"/> out of their nested block into <paramref name="block"/> would clash with a
+    /// local, parameter or range variable of the same name declared elsewhere in <paramref name="block"/>.
+    /// </summary>
+    public static bool LiftWouldClash(BlockSyntax block, IReadOnlyList<StatementSyntax> lifted)
+    {
+        HashSet<string> names = [.. lifted.SelectMany(static s => DeclaredNames(s, topLevelOnly: true))];
+        if (names.Count == 0)
+        {
+            return false;
+        }
+
+        // The other statements of the block (not the one that holds the lifted ones), and the blocks inside the lifted ones.
+        return block.Statements.Where(s => !lifted.Any(l => s.Span.Contains(l.Span))).Concat(lifted.SelectMany(static s => s.DescendantNodes().OfType<BlockSyntax>()))
+            .SelectMany(static s => DeclaredNames(s, topLevelOnly: false)).Any(names.Contains);
+    }
+
+    private static IEnumerable<string> DeclaredNames(SyntaxNode node, bool topLevelOnly)
+    {
+        IEnumerable<SyntaxNode> nodes = topLevelOnly
+            ? node.DescendantNodesAndSelf(descendIntoChildren: static n => n is not BlockSyntax and not AnonymousFunctionExpressionSyntax and not LocalFunctionStatementSyntax)
+            : node.DescendantNodesAndSelf();
+        foreach (SyntaxNode declared in nodes)
+        {
+            switch (declared)
+            {
+                case VariableDeclaratorSyntax declarator:
+                    yield return declarator.Identifier.ValueText;
+                    break;
+                case SingleVariableDesignationSyntax designation:
+                    yield return designation.Identifier.ValueText;
+                    break;
+                case ParameterSyntax parameter when !topLevelOnly:
+                    yield return parameter.Identifier.ValueText;
+                    break;
+                case ForEachStatementSyntax forEach:
+                    yield return forEach.Identifier.ValueText;
+                    break;
+                case LocalFunctionStatementSyntax function:
+                    yield return function.Identifier.ValueText;
+                    break;
+            }
+        }
+    }
+
+    /// <summary>
+    /// <paramref name="next"/> with the leading trivia of <paramref name="removed"/>, the statement dropped before it,
+    /// when that trivia is only blank lines and indentation (so a blank line before the return stays).
+    /// </summary>
+    public static StatementSyntax TakeLeadingTrivia(StatementSyntax next, StatementSyntax removed)
+        => removed.GetLeadingTrivia().All(static t => t.IsKind(SyntaxKind.WhitespaceTrivia) || t.IsKind(SyntaxKind.EndOfLineTrivia))
+            ? next.WithLeadingTrivia(removed.GetLeadingTrivia())
+            : next;
+}
