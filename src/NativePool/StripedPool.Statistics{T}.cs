@@ -6,19 +6,11 @@ namespace NativePool;
 /// <content>Statistics: the counters summed on read, for the whole pool and per size class.</content>
 internal sealed partial class StripedPool<T>
 {
-    /// <summary>
-    /// Sums the counters of every thread and stripe. Exact once no other thread is renting or returning, whatever trim
-    /// passes, drains and dead threads' finalizers run meanwhile: the read is retried when one of them moved items while
-    /// it read (see <see cref="PoolOwner.BeginSnapshot"/>).
-    /// </summary>
+    /// <summary>Sums the counters of every thread and stripe: exact once nobody rents or returns, whatever trims, drains and finalizers run, since the read retries
+    /// when one of them moved items meanwhile (<see cref="PoolOwner.BeginSnapshot"/>).</summary>
     public PoolCounts ReadCounts() => ReadCounts(static () => 0).Counts;
 
-    /// <summary>
-    /// <see cref="ReadCounts()"/>, with counters a facade keeps beside the engine (native bytes allocated and freed)
-    /// read in the same consistent snapshot: an item a trim pass discards is, in both, either still pooled or gone.
-    /// </summary>
-    /// <param name="readExtra">Reads the facade's own counters.</param>
-    /// <returns>The pool's counts and what <paramref name="readExtra"/> read.</returns>
+    /// <summary><see cref="ReadCounts()"/> with the facade's own counters (<paramref name="readExtra"/>: native bytes) read in the same snapshot, so an item a trim discards is, in both, pooled or gone.</summary>
     public (PoolCounts Counts, TExtra Extra) ReadCounts<TExtra>(Func<TExtra> readExtra)
     {
         while (true)
@@ -134,12 +126,7 @@ internal sealed partial class StripedPool<T>
         return pooled;
     }
 
-    /// <summary>
-    /// The thread caches the statistics still read: one per thread that has used the pool, until the thread has died
-    /// and its cache has been finalized (its parked items then count as dropped). Tests wait on it for dead threads to
-    /// settle instead of guessing how many collections that takes.
-    /// </summary>
-    /// <returns>How many caches are not retired.</returns>
+    /// <summary>How many thread caches the statistics still read (until a dead thread's cache is finalized): tests wait on it instead of guessing collections.</summary>
     internal int CountLiveThreadCaches() => _threadCaches.Snapshot().Count;
 
     /// <summary>Bytes one item of <paramref name="sizeClass"/> holds (0 for objects).</summary>
@@ -162,10 +149,7 @@ internal sealed partial class StripedPool<T>
         }
     }
 
-    /// <summary>
-    /// The most bytes one thread can hold parked for this pool, on top of the stripes (and of any byte budget): one item
-    /// of each class in its slot, and a full magazine of each class that has one.
-    /// </summary>
+    /// <summary>The most bytes one thread can park for this pool on top of the stripes (and any budget): one slot item per class and each class's full magazine.</summary>
     public long MaximumThreadBytes
     {
         get

@@ -103,11 +103,8 @@ internal sealed partial class StripedPool<T>
         }
     }
 
-    /// <summary>
-    /// The thread tiers' part of a pass: reclaims the tiers of threads idle for <paramref name="tierAgeMs"/> (all that
-    /// are outside an operation when <paramref name="all"/>) with one process-wide barrier for all of them, and asks the
-    /// others to flush their magazines. The protocol and its proof are in the remarks on <see cref="Trim"/>.
-    /// </summary>
+    /// <summary>The thread tiers' part of a pass: reclaims tiers idle for <paramref name="tierAgeMs"/> (all outside an operation when <paramref name="all"/>) under one process-wide barrier,
+    /// and asks the others to flush their magazines. The protocol and its proof are on <see cref="Trim"/>.</summary>
     private int TrimThreadTiers(long nowMs, long tierAgeMs, bool all)
     {
         int removed = 0;
@@ -197,11 +194,7 @@ internal sealed partial class StripedPool<T>
         return false;
     }
 
-    /// <summary>
-    /// Empties a tier nobody else touches now (the trimming thread's own, or one closed by the reclaim protocol): the
-    /// items as <see cref="EmptyThreadCache"/> takes them, and the magazines' counts back to zero, so the owner's next
-    /// operation finds them empty rather than full of gaps.
-    /// </summary>
+    /// <summary>Empties a tier nobody else touches now (the trimmer's own, or one the reclaim protocol closed), magazine counts back to zero, so the owner finds it empty rather than full of gaps.</summary>
     private int EmptyOwnedThreadCache(ThreadCache<T> cache)
     {
         int removed = EmptyThreadCache(cache);

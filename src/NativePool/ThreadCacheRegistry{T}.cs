@@ -46,10 +46,7 @@ internal sealed class ThreadCacheRegistry<T> where T : class
         }
     }
 
-    /// <summary>
-    /// The listed caches that are neither collected nor retired: a retired cache's finalizer has already discarded what
-    /// it held and folded its counts into the pool's owner, so no walk may count or empty it again.
-    /// </summary>
+    /// <summary>The listed caches neither collected nor retired: a retired cache's finalizer already discarded and counted what it held, so no walk may again.</summary>
     public List<ThreadCache<T>> Snapshot()
     {
         var live = new List<ThreadCache<T>>();
