@@ -42,7 +42,7 @@ internal sealed partial class StripedPool<T>
             dropped += OwnerCounter.Read(ref cache._dropped);
             for (int c = 0; c < _classCount; c++)
             {
-                int parked = CountParked(cache, c);
+                int parked = CountParked(cache, c, c + 1);
                 pooled += parked;
                 pooledBytes += parked * _itemBytes[c];
             }
@@ -62,26 +62,11 @@ internal sealed partial class StripedPool<T>
         return new PoolCounts(allocated, dropped, trimmed, pooled, pooledBytes, misuses);
     }
 
-    private static int CountParked(ThreadCache<T> cache, int sizeClass)
-    {
-        // Volatile: the owner fills and empties its slot and magazine concurrently with this read (a snapshot).
-        int parked = Volatile.Read(ref cache.Slot(sizeClass)) is null ? 0 : 1;
-        Magazine<T>? magazine = cache._magazines?[sizeClass];
-        if (magazine is not null)
-        {
-            T?[] items = magazine.Items;
-            for (int i = 0; i < items.Length; i++)
-            {
-                // Volatile: as above; a drained magazine keeps its count until the owner's next operation.
-                if (Volatile.Read(ref items[i]) is not null)
-                {
-                    parked++;
-                }
-            }
-        }
-
-        return parked;
-    }
+    /// <summary>Items parked in <paramref name="cache"/>'s slots and magazines of the classes in [<paramref name="fromClass"/>, <paramref name="toClass"/>): a snapshot.</summary>
+    private static int CountParked(ThreadCache<T> cache, int fromClass, int toClass) =>
+        // Volatile: the owner fills and empties its slots and magazines concurrently with this read (a drained magazine
+        // keeps its count until the owner's next operation, so the places are read, not the count).
+        cache.VisitParked(fromClass, toClass, 0, static (int _, ref T? place) => Volatile.Read(ref place) is null ? 0 : 1);
 
     /// <summary>Items parked in live threads' slots and magazines, all classes (a snapshot; tests of the reclaim of idle tiers).</summary>
     /// <returns>The count; exact once no other thread is renting or returning.</returns>
@@ -90,10 +75,7 @@ internal sealed partial class StripedPool<T>
         long parked = 0;
         foreach (ThreadCache<T> cache in _threadCaches.Snapshot())
         {
-            for (int c = 0; c < _classCount; c++)
-            {
-                parked += CountParked(cache, c);
-            }
+            parked += CountParked(cache, 0, _classCount);
         }
 
         return parked;
@@ -120,7 +102,7 @@ internal sealed partial class StripedPool<T>
         long pooled = GetStripes(sizeClass)?.CountItems() ?? 0;
         foreach (ThreadCache<T> cache in _threadCaches.Snapshot())
         {
-            pooled += CountParked(cache, sizeClass);
+            pooled += CountParked(cache, sizeClass, sizeClass + 1);
         }
 
         return pooled;

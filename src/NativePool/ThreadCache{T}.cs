@@ -102,6 +102,9 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
 
     private readonly Action<T>? _discard;
 
+    /// <summary>What <see cref="VisitParked"/> does at one slot or magazine place; returns what to add to the walk's sum.</summary>
+    internal delegate int PlaceVisitor<TState>(TState state, ref T? place);
+
     /// <summary>Creates one thread's cache; <paramref name="holdsSlotToken"/>: returns may park here, <paramref name="coldStart"/>: not before the <see cref="ColdRents"/>th rent.</summary>
     /// <remarks><paramref name="discard"/> is what the finalizer does with items still parked, or null.</remarks>
     public ThreadCache(PoolOwner owner, bool holdsSlotToken, bool coldStart, Action<T>? discard)
@@ -129,25 +132,7 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
         // unreachable), so plain reads are exact.
         // One move: a statistics reader must not see the parked items gone from here and not yet among the drops.
         Owner.BeginMove();
-        int parked = 0;
-        for (int c = 0; c < SlotBuffer<T>.Length; c++)
-        {
-            parked += DiscardParked(ref _slots[c]);
-        }
-
-        if (_magazines is not null)
-        {
-            foreach (Magazine<T>? magazine in _magazines)
-            {
-                if (magazine is not null)
-                {
-                    for (int i = 0; i < magazine.Items.Length; i++)
-                    {
-                        parked += DiscardParked(ref magazine.Items[i]);
-                    }
-                }
-            }
-        }
+        int parked = VisitParked(0, SlotBuffer<T>.Length, this, static (ThreadCache<T> cache, ref T? place) => cache.DiscardParked(ref place));
 
         Owner.Retire(_allocated, _dropped + parked, _holdsSlotToken);
 
@@ -221,6 +206,26 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public ref T? Slot(int sizeClass) =>
         ref Unsafe.Add(ref Unsafe.As<SlotBuffer<T>, T?>(ref _slots), sizeClass);
+
+    /// <summary>The one walk of the thread tier: <paramref name="visit"/> on the slot, then every magazine place, of each class in [<paramref name="fromClass"/>, <paramref name="toClass"/>).</summary>
+    /// <remarks>Returns the sum of what <paramref name="visit"/> returned. Slow paths only (finalizer, trim, shutdown, statistics), where a delegate call per place costs nothing.</remarks>
+    internal int VisitParked<TState>(int fromClass, int toClass, TState state, PlaceVisitor<TState> visit)
+    {
+        int sum = 0;
+        for (int c = fromClass; c < toClass; c++)
+        {
+            sum += visit(state, ref Slot(c));
+            if (_magazines?[c] is { } magazine)
+            {
+                for (int i = 0; i < magazine.Items.Length; i++)
+                {
+                    sum += visit(state, ref magazine.Items[i]);
+                }
+            }
+        }
+
+        return sum;
+    }
 
     private int DiscardParked(ref T? slot)
     {
