@@ -124,7 +124,7 @@ internal sealed partial class StripedPool<T>
             removed += trimmed;
         }
 
-        foreach (ThreadCache<T> cache in _threadCaches.Snapshot())
+        foreach (ThreadCache<T> cache in LiveThreadCaches())
         {
             removed += EmptyThreadCache(cache);
         }

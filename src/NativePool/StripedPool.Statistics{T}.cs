@@ -35,7 +35,7 @@ internal sealed partial class StripedPool<T>
         long pooledBytes = 0;
 
         // Read after the retired totals: a cache retired since is not listed, and the read is retried (its fold is a move).
-        foreach (ThreadCache<T> cache in _threadCaches.Snapshot())
+        foreach (ThreadCache<T> cache in LiveThreadCaches())
         {
             // The owner thread counts these; OwnerCounter reads its latest published values, never torn.
             allocated += OwnerCounter.Read(ref cache._allocated);
@@ -73,7 +73,7 @@ internal sealed partial class StripedPool<T>
     internal long CountParkedInThreadTiers()
     {
         long parked = 0;
-        foreach (ThreadCache<T> cache in _threadCaches.Snapshot())
+        foreach (ThreadCache<T> cache in LiveThreadCaches())
         {
             parked += CountParked(cache, 0, _classCount);
         }
@@ -100,7 +100,7 @@ internal sealed partial class StripedPool<T>
     private long ReadPooled(int sizeClass)
     {
         long pooled = GetStripes(sizeClass)?.CountItems() ?? 0;
-        foreach (ThreadCache<T> cache in _threadCaches.Snapshot())
+        foreach (ThreadCache<T> cache in LiveThreadCaches())
         {
             pooled += CountParked(cache, sizeClass, sizeClass + 1);
         }
@@ -109,7 +109,7 @@ internal sealed partial class StripedPool<T>
     }
 
     /// <summary>How many thread caches the statistics still read (until a dead thread's cache is finalized): tests wait on it instead of guessing collections.</summary>
-    internal int CountLiveThreadCaches() => _threadCaches.Snapshot().Count;
+    internal int CountLiveThreadCaches() => LiveThreadCaches().Count;
 
     /// <summary>Bytes one item of <paramref name="sizeClass"/> holds (0 for objects).</summary>
     /// <param name="sizeClass">The class.</param>

@@ -110,7 +110,7 @@ internal sealed partial class StripedPool<T>
         int removed = 0;
         object? own = ThreadCacheTable.Get(_id);
         List<(ThreadCache<T> Cache, long Operation)>? closed = null;
-        foreach (ThreadCache<T> cache in _threadCaches.Snapshot())
+        foreach (ThreadCache<T> cache in LiveThreadCaches())
         {
             if (all && ReferenceEquals(own, cache))
             {

@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Threading;
@@ -41,7 +42,7 @@ internal sealed partial class StripedPool<T> where T : class
     private readonly RetentionBudget? _budget;
     private readonly int _retentionLimit;
     private readonly bool _waitsForBusyStripes;
-    private readonly ThreadCacheRegistry<T> _threadCaches = new();
+    private readonly WeakList<ThreadCache<T>> _threadCaches = new(trackResurrection: true);
 
     // 1 from the moment the id is this pool's until it is given back; 0 in a pool whose constructor threw before.
     private int _ownsId;
@@ -468,6 +469,16 @@ internal sealed partial class StripedPool<T> where T : class
         // Replaces a stale entry of a dead pool that had this id, if any: that cache becomes garbage and is finalized.
         ThreadCacheTable.Set(_id, cache);
         return cache;
+    }
+
+    /// <summary>The thread caches neither collected nor retired: a retired cache's finalizer already discarded and counted what it held, so no walk may again.</summary>
+    private List<ThreadCache<T>> LiveThreadCaches()
+    {
+        List<ThreadCache<T>> caches = _threadCaches.Snapshot();
+
+        // Volatile: the finalizer sets the flag once the counts are in the owner's retired totals (release).
+        caches.RemoveAll(static cache => Volatile.Read(ref cache._retired) != 0);
+        return caches;
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]

@@ -1,4 +1,3 @@
-using System.Collections.Generic;
 using System.Runtime.CompilerServices;
 using System.Threading;
 
@@ -71,9 +70,7 @@ internal static class PoolObservation
         {
             // Volatile: publishes the new state to hot paths on other threads (and orders it after the inputs above).
             Volatile.Write(ref s_active, s_listening || Volatile.Read(ref s_guardedPools) > 0);
-            var live = new List<IObservationSubscriber>();
-            s_subscribers.CopyLiveTo(live);
-            foreach (IObservationSubscriber subscriber in live)
+            foreach (IObservationSubscriber subscriber in s_subscribers.Snapshot())
             {
                 subscriber.OnObservationChanged(s_active);
             }
