@@ -316,19 +316,20 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         Return(obj);
     }
 
-    /// <summary>The end of every return: the policy, then the engine, then the re-check of the shutdown mark.</summary>
+    /// <summary>The end of every return: the policy (not for <paramref name="prefilled"/> objects, straight from <see cref="Get"/>), then the engine, then the re-check of the shutdown mark.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private void PolicyThenKeep(T obj, ThreadCache<T>? cache)
+    private void PolicyThenKeep(T obj, ThreadCache<T>? cache, bool prefilled = false)
     {
-        if (!AcceptReturn(obj))
+        if (!prefilled && !AcceptReturn(obj))
         {
             Reject(obj);
             return;
         }
 
         // Unobserved, a return that finds the slot taken moves two objects per claim; observed, the returned object
-        // stays in the slot, so a misuse report can say exactly which thread gets it next.
-        if (_engine.ReturnObject(obj, cache, pairs: _fastOpen) == ReturnResult.Duplicate)
+        // stays in the slot, so a misuse report can say exactly which thread gets it next. A prefill's last (warmest)
+        // object takes the slot too.
+        if (_engine.ReturnObject(obj, cache, pairs: !prefilled && _fastOpen) == ReturnResult.Duplicate && !prefilled)
         {
             OnDuplicateReturn();
         }
@@ -350,16 +351,17 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         ThrowHelper.ThrowDoubleReturn("obj");
     }
 
-    /// <summary>The return of a null, or while anybody observes pools, or after <see cref="Dispose"/>.</summary>
+    /// <summary>The return of a null, or while anybody observes pools, or after <see cref="Dispose"/>; and every return of <see cref="Prefill"/> (<paramref name="prefilled"/>).</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private void ReturnInFull(T? obj, ThreadCaches caches)
+    private void ReturnInFull(T? obj, ThreadCaches caches, bool prefilled = false)
     {
         if (obj is null)
         {
             ThrowHelper.ThrowArgumentNull(nameof(obj));
         }
 
-        // One static flag, as in Get.
+        // One static flag, as in Get. A prefilled object comes straight from Get, so a guard never refuses it; it still
+        // has to hear that the object came back.
         if (PoolObservation.IsActive)
         {
             if (!OnReturnObserved(obj))
@@ -375,7 +377,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
             return;
         }
 
-        PolicyThenKeep(obj, CacheOf(caches));
+        PolicyThenKeep(obj, CacheOf(caches), prefilled);
     }
 
     /// <summary>Reads the pool's counters (summed over threads and stripes; exact when the pool is quiet).</summary>
