@@ -57,14 +57,8 @@ internal static class FacadeThreadCache<TItem>
         return ReferenceEquals(instanceOwner, owner) ? t_instance : null;
     }
 
-    /// <summary>
-    /// Parks <paramref name="item"/> in <paramref name="cache"/>'s slot (<see cref="ThreadCache{T}.TryPark"/>) for a pool
-    /// that can be disposed; false when the slot is taken (the caller then misses).
-    /// </summary>
-    /// <remarks>
-    /// A pool disposal that began meanwhile may have drained the slot before the store, so the pool's shutdown mark is
-    /// read again after it and the engine drains once more.
-    /// </remarks>
+    /// <summary>Parks <paramref name="item"/> in <paramref name="cache"/>'s slot for a pool that can be disposed; false when the slot is taken (the caller then misses).</summary>
+    /// <remarks>A disposal that began meanwhile may have drained the slot before the store, so the shutdown mark is read again after it and the engine drains once more.</remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static bool TryPark(ThreadCache<TItem> cache, int sizeClass, TItem item, StripedPool<TItem> engine)
     {
@@ -81,16 +75,8 @@ internal static class FacadeThreadCache<TItem>
         return true;
     }
 
-    /// <summary>
-    /// The one rent miss of every size-class facade: the engine's miss with the cache the inlined path read
-    /// (<see cref="StripedPool{T}.RentMiss"/>), then, when the inlined path had none, the thread's cache published to it.
-    /// </summary>
-    /// <param name="engine">The pool's engine.</param>
-    /// <param name="sizeClass">The class to rent.</param>
-    /// <param name="cache">What <see cref="Current"/> read, or null.</param>
-    /// <param name="slotProbed">Whether the inlined path's take already looked in the slot.</param>
-    /// <param name="isShared">Whether the pool is its facade's <c>Shared</c>.</param>
-    /// <returns>The item.</returns>
+    /// <summary>The one rent miss of every size-class facade: <see cref="StripedPool{T}.RentMiss"/> with the <paramref name="cache"/> the inlined path read (<paramref name="slotProbed"/>:
+    /// its take looked in the slot), then, when it had none, the thread's cache published to <see cref="Current"/>.</summary>
     public static TItem RentMiss(StripedPool<TItem> engine, int sizeClass, ThreadCache<TItem>? cache, bool slotProbed, bool isShared)
     {
         bool publish = cache is null;

@@ -44,11 +44,8 @@ internal sealed class PoolOwner
     // Interlocked: callers on any number of threads may misuse the pool at once; each report is counted once.
     public void CountMisuse() => Interlocked.Increment(ref _misuses);
 
-    /// <summary>
-    /// Opens a move: pooled items are about to leave the pool's places (trimmed, or folded into a dead thread's drops).
-    /// Statistics readers wait for every open move to close and retry when one opened while they read (see
-    /// <see cref="BeginSnapshot"/>), so an item in flight is never counted as held by a caller.
-    /// </summary>
+    /// <summary>Opens a move: pooled items are about to leave the pool's places (trimmed, or folded into a dead thread's drops).</summary>
+    /// <remarks>Statistics readers wait for open moves and retry when one opened while they read (<see cref="BeginSnapshot"/>), so an item in flight is never counted as held by a caller.</remarks>
     // Interlocked: movers run on the timer, the finalizer and callers' threads at once; each open is counted once.
     public void BeginMove() => Interlocked.Increment(ref _movesBegun);
 
@@ -67,10 +64,7 @@ internal sealed class PoolOwner
     }
 
     /// <summary>Waits until no move is open and returns a stamp for <see cref="IsSnapshotValid"/>.</summary>
-    /// <remarks>
-    /// A reader calls this, reads every counter and place, then checks <see cref="IsSnapshotValid"/>: if no move
-    /// opened in between, every item it saw was in one place only, and the read is exact once callers are quiet.
-    /// </remarks>
+    /// <remarks>If no move opened between this and <see cref="IsSnapshotValid"/>, every item read was in one place only: exact once callers are quiet.</remarks>
     public long BeginSnapshot()
     {
         var spinner = default(SpinWait);

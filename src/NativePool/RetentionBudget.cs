@@ -60,11 +60,7 @@ internal sealed class RetentionBudget
     /// <summary>Whether three quarters of the limit or more are used: the pools then trim as under medium memory pressure.</summary>
     public bool IsUnderPressure => Used >= _limit - (_limit / 4);
 
-    /// <summary>
-    /// Reads the limit: the runtime setting <see cref="SettingName"/>, else the environment variable
-    /// <see cref="EnvironmentVariable"/>, as a byte count (<see cref="ByteCount"/>: <c>268435456</c>, <c>256MB</c>,
-    /// <c>1 GiB</c>). Unset or empty: no limit.
-    /// </summary>
+    /// <summary>The limit: the runtime setting <see cref="SettingName"/>, else <see cref="EnvironmentVariable"/>, as a <see cref="ByteCount"/> (<c>256MB</c>, <c>1 GiB</c>); unset or empty: none.</summary>
     /// <exception cref="InvalidOperationException">The value is not a byte count; the message names the setting and the value.</exception>
     internal static long? ReadLimit(Func<string, object?> getSetting, Func<string, string?> getEnvironment)
     {

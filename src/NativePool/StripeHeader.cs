@@ -50,10 +50,7 @@ internal struct OccupancyMasks
     /// <summary>Bit s set: stripe s is at capacity (clear: it may have room).</summary>
     [FieldOffset(2 * CacheLine.Size)] public long Full;
 
-    /// <summary>
-    /// Sets stripe <paramref name="stripe"/>'s bit in <paramref name="mask"/> (<see cref="HasItems"/> or <see cref="Full"/>)
-    /// unless it is set already; only the holder of that stripe's claim calls it.
-    /// </summary>
+    /// <summary>Sets <paramref name="stripe"/>'s bit in <paramref name="mask"/> unless it is set already; only the holder of that stripe's claim calls it.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static void Set(ref long mask, int stripe)
     {
@@ -67,10 +64,7 @@ internal struct OccupancyMasks
         }
     }
 
-    /// <summary>
-    /// Clears stripe <paramref name="stripe"/>'s bit in <paramref name="mask"/> (<see cref="HasItems"/> or <see cref="Full"/>)
-    /// unless it is clear already; only the holder of that stripe's claim calls it.
-    /// </summary>
+    /// <summary>Clears <paramref name="stripe"/>'s bit in <paramref name="mask"/> unless it is clear already; only the holder of that stripe's claim calls it.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static void Clear(ref long mask, int stripe)
     {

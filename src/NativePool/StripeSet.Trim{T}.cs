@@ -8,17 +8,9 @@ namespace NativePool;
 /// <content>Trimming: giving idle items back to the GC from the cold end of each stripe.</content>
 internal sealed partial class StripeSet<T>
 {
-    /// <summary>One trim pass over every stripe.</summary>
-    /// <param name="nowMs">The trim clock's reading, in milliseconds.</param>
-    /// <param name="trimAgeMs">How long a stripe must stay untouched before half of its items go.</param>
-    /// <param name="releaseAll">Take every item now (high memory pressure, or disposal).</param>
-    /// <param name="waitForClaims">Retry a claimed stripe until it is free (disposal only; claims last nanoseconds).</param>
-    /// <param name="onRemoved">Called for each removed item after the stripe is released, or null.</param>
-    /// <param name="owner">
-    /// The pool's owner: each stripe's removal is one move there, counted as trimmed before the move closes, so a
-    /// statistics reader never sees an item that has left the stripe and is not yet trimmed.
-    /// </param>
-    /// <returns>How many items were removed.</returns>
+    /// <summary>One trim pass over every stripe: half of a stripe untouched for <paramref name="trimAgeMs"/> goes, or all with <paramref name="releaseAll"/>; returns how many items went.</summary>
+    /// <remarks>Each stripe's removal is one move of <paramref name="owner"/>, counted as trimmed before it closes, so statistics never see an item in between; <paramref name="onRemoved"/>
+    /// runs after the stripe is released, and <paramref name="waitForClaims"/> (disposal) retries a claimed stripe.</remarks>
     [MethodImpl(MethodImplOptions.NoInlining)]
     public int Trim(long nowMs, long trimAgeMs, bool releaseAll, bool waitForClaims, Action<T>? onRemoved, PoolOwner owner)
     {

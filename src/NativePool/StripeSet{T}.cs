@@ -65,19 +65,9 @@ internal sealed partial class StripeSet<T> where T : class
     private readonly long _allStripes;
     private OccupancyMasks _masks; // mutable: do not make readonly
 
-    /// <summary>Creates the stripes of one class.</summary>
-    /// <param name="stripeCount">A power of two from 1 to 64.</param>
-    /// <param name="capacityPerStripe">Items the largest stripe holds, at least 1.</param>
-    /// <param name="totalCapacity">
-    /// Items all stripes hold together, from 0 to <paramref name="stripeCount"/> × <paramref name="capacityPerStripe"/>,
-    /// or -1 for that product: the total is split as evenly as it goes (the first stripes take the remainder, one item
-    /// each), so the stripes themselves enforce an exact bound and no shared counter is needed.
-    /// </param>
-    /// <param name="waitForBusyStripes">
-    /// Retry busy stripes for as long as they stay busy (yielding, then sleeping a millisecond at a time) instead of
-    /// <see cref="ContendedRounds"/> rounds: for pools whose items are expensive to build (objects), where building one
-    /// because another thread was preempted inside its claim costs more than waiting for it to be scheduled again.
-    /// </param>
+    /// <summary>Creates the stripes of one class: <paramref name="totalCapacity"/> (-1: stripes × capacity) is split as evenly as it goes, so the stripes enforce an exact bound with no shared counter.</summary>
+    /// <remarks><paramref name="waitForBusyStripes"/> retries busy stripes for as long as they stay busy: for items expensive to build (objects), where building one
+    /// because a claim holder was preempted costs more than waiting for it.</remarks>
     public StripeSet(int stripeCount, int capacityPerStripe, int totalCapacity = -1, bool waitForBusyStripes = false)
     {
         Debug.Assert(BitOperations.IsPow2(stripeCount) && stripeCount <= 64);
@@ -163,12 +153,8 @@ internal sealed partial class StripeSet<T> where T : class
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public T? Pop(int home) => Pop(ref home);
 
-    /// <summary>
-    /// Pops from <paramref name="home"/>, then from the nearest stripes that hold items; a pop from another stripe makes
-    /// that stripe the new <paramref name="home"/>, so a thread that empties its stripe does not walk past it again on every
-    /// later rent.
-    /// </summary>
-    /// <returns>An item, or null when the stripes hold none (a stripe busy for a moment is retried, briefly).</returns>
+    /// <summary>Pops from <paramref name="home"/>, then from the nearest stripes that hold items; null when none do.</summary>
+    /// <remarks>A pop elsewhere makes that stripe the new <paramref name="home"/>, so a thread that empties its stripe does not walk past it on every later rent.</remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public T? Pop(ref int home)
     {
@@ -182,23 +168,12 @@ internal sealed partial class StripeSet<T> where T : class
         return PopSlow(ref home);
     }
 
-    /// <summary>Pushes onto <paramref name="home"/>, then onto the nearest stripes that have room.</summary>
-    /// <returns><see cref="StripeResult.Done"/>, <see cref="StripeResult.Full"/> (not kept) or <see cref="StripeResult.Duplicate"/>.</returns>
-    /// <param name="home">The stripe to try first.</param>
-    /// <param name="item">The item to keep.</param>
-    /// <param name="probe">The item the caller is returning: finding it on top of a stripe means a double return.</param>
+    /// <summary>Pushes onto <paramref name="home"/>, then onto the nearest stripes with room; <see cref="StripeResult.Duplicate"/> when <paramref name="probe"/> is found on top.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public StripeResult Push(int home, T item, T probe) => Push(ref home, item, probe);
 
-    /// <summary>
-    /// Pushes onto <paramref name="home"/>, then onto the nearest stripes that have room; a push onto another stripe makes
-    /// that stripe the new <paramref name="home"/>, so a thread that fills its stripe does not walk past it again on every
-    /// later return.
-    /// </summary>
-    /// <returns><see cref="StripeResult.Done"/>, <see cref="StripeResult.Full"/> (not kept) or <see cref="StripeResult.Duplicate"/>.</returns>
-    /// <param name="home">The stripe to try first; on return, the stripe that took the item.</param>
-    /// <param name="item">The item to keep.</param>
-    /// <param name="probe">The item the caller is returning: finding it on top of a stripe means a double return.</param>
+    /// <summary>Pushes onto <paramref name="home"/>, then onto the nearest stripes with room; <see cref="StripeResult.Duplicate"/> when <paramref name="probe"/> is found on top.</summary>
+    /// <remarks>A push elsewhere makes that stripe the new <paramref name="home"/>, so a thread that fills its stripe does not walk past it on every later return.</remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public StripeResult Push(ref int home, T item, T probe)
     {
@@ -211,17 +186,9 @@ internal sealed partial class StripeSet<T> where T : class
         return PushSlow(ref home, item, probe);
     }
 
-    /// <summary>
-    /// The object pool's pop, inlined into its caller: the top of <paramref name="home"/> under one claim when the stripe
-    /// holds items and is not full, else <see cref="Pop(ref int)"/> (which also keeps the occupancy bits of a stripe that
-    /// stops being full, and walks to the other stripes). With <paramref name="pair"/>, the same claim also takes the item
-    /// below the top into <paramref name="second"/> when the stripe holds at least three (a pair never empties a stripe,
-    /// so other threads still find an item there).
-    /// </summary>
-    /// <param name="home">The stripe to try first; on return, the stripe that served.</param>
-    /// <param name="pair">Whether the caller has room for a second item.</param>
-    /// <param name="second">The item below the top, taken under the same claim, or null.</param>
-    /// <returns>An item, or null when the stripes hold none.</returns>
+    /// <summary>The object pool's inlined pop: the top of <paramref name="home"/> under one claim when it holds items and is not full, else <see cref="Pop(ref int)"/>.</summary>
+    /// <remarks>With <paramref name="pair"/>, the same claim also takes the item below into <paramref name="second"/> when the stripe holds three or more: a pair never
+    /// empties a stripe, so other threads still find an item there.</remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public T? PopTop(ref int home, bool pair, out T? second)
     {
@@ -260,34 +227,19 @@ internal sealed partial class StripeSet<T> where T : class
         return PopOutOfLine(ref home);
     }
 
-    /// <summary>
-    /// The object pool's pair push, inlined into its caller: <paramref name="below"/>, then <paramref name="top"/> above
-    /// it, onto <paramref name="home"/> under one claim (see <see cref="TryPushOnTop"/>). False, with the stripe
-    /// unchanged, otherwise: the caller then pushes one item through <see cref="PushTop"/>, which handles every edge.
-    /// </summary>
-    /// <param name="home">The stripe to push onto (no walk).</param>
-    /// <param name="below">The item that goes first.</param>
-    /// <param name="top">The item that ends on top: the one the caller is returning, so a double return is caught.</param>
-    /// <returns>Whether both items went on.</returns>
+    /// <summary>The object pool's inlined pair push: <paramref name="below"/>, then <paramref name="top"/> (the returned item, so a double return is caught) onto <paramref name="home"/> under one claim.</summary>
+    /// <remarks>False, with the stripe unchanged, otherwise: the caller then pushes one item through <see cref="PushTop"/>, which handles every edge.</remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool TryPushPair(ref int home, T below, T top) => TryPushOnTop(home, below, top, top);
 
-    /// <summary>
-    /// The object pool's push, inlined into its caller: onto <paramref name="home"/> under one claim (see
-    /// <see cref="TryPushOnTop"/>), else <see cref="Push(ref int, T, T)"/> (which also keeps the occupancy bits of a
-    /// stripe that stops being empty, reports a double return, and walks).
-    /// </summary>
-    /// <returns><see cref="StripeResult.Done"/>, <see cref="StripeResult.Full"/> (not kept) or <see cref="StripeResult.Duplicate"/>.</returns>
+    /// <summary>The object pool's inlined push: onto <paramref name="home"/> under one claim (<see cref="TryPushOnTop"/>), else <see cref="Push(ref int, T, T)"/>, which keeps the occupancy bits and walks.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public StripeResult PushTop(ref int home, T item, T probe) =>
         TryPushOnTop(home, null, item, probe) ? StripeResult.Done : PushOutOfLine(ref home, item, probe);
 
-    /// <summary>
-    /// The one push of the object pool's inlined paths: <paramref name="below"/> (if any), then <paramref name="top"/>
-    /// above it, under one claim, when the stripe holds items, has room for them and does not have
-    /// <paramref name="probe"/> (the item being returned) on top already; false, with the stripe unchanged, otherwise. A
-    /// stripe that holds items and keeps room changes neither occupancy bit, so this body never touches the masks.
-    /// </summary>
+    /// <summary>The one push of the object pool's inlined paths: <paramref name="below"/> (if any), then <paramref name="top"/>, when the stripe holds items, has room and
+    /// does not have <paramref name="probe"/> on top; false, with the stripe unchanged, otherwise.</summary>
+    /// <remarks>A stripe that holds items and keeps room changes neither occupancy bit, so this body never touches the masks.</remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private bool TryPushOnTop(int stripe, T? below, T top, T probe)
     {
@@ -332,16 +284,10 @@ internal sealed partial class StripeSet<T> where T : class
     [MethodImpl(MethodImplOptions.NoInlining)]
     private StripeResult PushOutOfLine(ref int home, T item, T probe) => Push(ref home, item, probe);
 
-    /// <summary>Moves up to <paramref name="destination"/>.Length items off one stripe (home first) with one claim.</summary>
-    /// <param name="home">The stripe to try first.</param>
-    /// <param name="destination">Receives the items, the coldest first and the warmest (the stripe's top) last.</param>
-    /// <returns>How many items were moved; 0 when the stripes hold none.</returns>
+    /// <summary>Moves up to <paramref name="destination"/>.Length items, coldest first, off one stripe (home first) with one claim; 0 when the stripes hold none.</summary>
     public int PopBatch(int home, Span<T?> destination) => MoveBatch(home, destination, default, pop: true);
 
-    /// <summary>Moves as many of <paramref name="items"/> as fit onto one stripe (home first) with one claim.</summary>
-    /// <param name="home">The stripe to try first.</param>
-    /// <param name="items">The items, the coldest first; they go on in that order, so the last ends on top.</param>
-    /// <returns>How many items, from the start of <paramref name="items"/>, were moved; 0 when every stripe is full.</returns>
+    /// <summary>Moves as many of <paramref name="items"/> (coldest first, so the last ends on top) as fit onto one stripe (home first) with one claim; returns how many.</summary>
     public int PushBatch(int home, ReadOnlySpan<T?> items) => MoveBatch(home, default, items, pop: false);
 
     /// <summary>The walk of <see cref="PopBatch"/> (<paramref name="pop"/>) and <see cref="PushBatch"/>: one claim moves the batch.</summary>
@@ -395,10 +341,7 @@ internal sealed partial class StripeSet<T> where T : class
         return 0;
     }
 
-    /// <summary>
-    /// The one claim body of every pop but the object pool's inlined one: up to <paramref name="destination"/>.Length
-    /// items off the top of stripe <paramref name="stripe"/>, the warmest last.
-    /// </summary>
+    /// <summary>The one claim body of every pop but the object pool's inlined one: up to <paramref name="destination"/>.Length items off the top, the warmest last.</summary>
     public StripeResult TryPopBatch(int stripe, Span<T?> destination, out int moved)
     {
         ref StripeHeader header = ref Header(stripe);
@@ -435,11 +378,8 @@ internal sealed partial class StripeSet<T> where T : class
     /// <summary>One attempt to move as many of <paramref name="items"/> as fit onto stripe <paramref name="stripe"/>.</summary>
     public StripeResult TryPushBatch(int stripe, ReadOnlySpan<T?> items, out int moved) => TryPushBatch(stripe, items, null, out moved);
 
-    /// <summary>
-    /// The one claim body of every push but the object pool's inlined ones: as many of <paramref name="items"/> as fit
-    /// onto stripe <paramref name="stripe"/>; <see cref="StripeResult.Duplicate"/>, with nothing moved, when
-    /// <paramref name="probe"/> (an item being returned) is on top.
-    /// </summary>
+    /// <summary>The one claim body of every push but the object pool's inlined ones: as many of <paramref name="items"/> as fit;
+    /// <see cref="StripeResult.Duplicate"/>, with nothing moved, when <paramref name="probe"/> (an item being returned) is on top.</summary>
     private StripeResult TryPushBatch(int stripe, ReadOnlySpan<T?> items, T? probe, out int moved)
     {
         ref StripeHeader header = ref Header(stripe);
@@ -501,10 +441,7 @@ internal sealed partial class StripeSet<T> where T : class
         return TryPushBatch(stripe, MemoryMarshal.CreateReadOnlySpan(ref pushed, 1), probe, out _);
     }
 
-    /// <summary>
-    /// Claims a stripe for one operation: the prologue of every push, pop and batch move. False when another thread
-    /// holds it; the caller never waits, it moves on to another stripe or backs off (see <see cref="BackOff"/>).
-    /// </summary>
+    /// <summary>Claims a stripe for one operation; false when another thread holds it, and the caller moves on or backs off (<see cref="BackOff"/>) instead of waiting.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static bool TryClaim(ref StripeHeader header) =>
         // Settles two threads operating on one stripe: the loser moves on (or backs off) instead of waiting.
@@ -516,10 +453,7 @@ internal sealed partial class StripeSet<T> where T : class
         // Release: publishes the slot and count stores made under the claim to the next thread that claims the stripe.
         Volatile.Write(ref header.Claim, 0);
 
-    /// <summary>
-    /// Whether <paramref name="probe"/> is on top of any stripe, read without claims: the double-return check of a
-    /// return that will not push (the byte budget is spent), so a second copy is never dropped while the first is kept.
-    /// </summary>
+    /// <summary>Whether <paramref name="probe"/> is on top of any stripe, read without claims: for a return that will not push (budget spent), so a second copy is never dropped while the first is kept.</summary>
     public bool IsOnTopOfAnyStripe(T probe)
     {
         for (int stripe = 0; stripe <= _stripeMask; stripe++)
@@ -533,10 +467,7 @@ internal sealed partial class StripeSet<T> where T : class
         return false;
     }
 
-    /// <summary>
-    /// The double-return check of a full stripe, without claiming it: a return that finds its home full does not pay a
-    /// compare-and-swap to learn that, but still reports a double return when the item sits on top.
-    /// </summary>
+    /// <summary>The double-return check of a full stripe without claiming it: a return that finds its home full pays no compare-and-swap to learn that.</summary>
     private StripeResult PeekFullStripe(int stripe, T probe)
     {
         // Read without the claim: if a pop races us, the top we see either still is in the pool (a true duplicate) or
@@ -653,18 +584,9 @@ internal sealed partial class StripeSet<T> where T : class
         return StripeResult.Full;
     }
 
-    /// <summary>
-    /// Waits out a busy stripe before round <paramref name="round"/> + 1: a short spin first (a running holder leaves in
-    /// nanoseconds), then a yield (a preempted holder needs a core to leave at all); past <see cref="ContendedRounds"/>
-    /// (only a set that waits for busy stripes gets there) a sleep of 0, then of 1 ms, so a holder of any priority gets
-    /// a core. A claim is held for a handful of instructions that never block, so the wait ends when the holder runs.
-    /// </summary>
-    /// <remarks>
-    /// The sleeps are the pool's waits, not the caller's: a <see cref="Thread.Interrupt"/> that lands in one must not
-    /// throw out of a rent (losing nothing) or a return (losing the item). It is caught, the operation goes on yielding
-    /// instead of sleeping, and <see cref="HandBackInterrupt"/> re-raises it when the operation ends, so the caller's
-    /// next blocking wait sees it as if the pool had never waited.
-    /// </remarks>
+    /// <summary>Waits out a busy stripe: a spin (a running holder leaves in nanoseconds), then a yield (a preempted one needs a core); past <see cref="ContendedRounds"/> (sets that wait) sleeps of 0, then 1 ms.</summary>
+    /// <remarks>The sleeps are the pool's waits, not the caller's: a <see cref="Thread.Interrupt"/> caught in one must not throw out of a rent or lose a returned item;
+    /// the operation goes on yielding and <see cref="HandBackInterrupt"/> re-raises it when it ends.</remarks>
     private static void BackOff(int round, ref bool interrupted)
     {
         if (round < SpinningRounds)

@@ -61,11 +61,7 @@ internal sealed partial class StripedPool<T>
         return count - batch;
     }
 
-    /// <summary>
-    /// Moves <paramref name="items"/> (the coldest of a magazine) onto the stripes of class <paramref name="sizeClass"/>,
-    /// one claim per stripe that has room, and drops what no stripe can take.
-    /// </summary>
-    /// <returns>How many items, from the start of <paramref name="items"/>, went to the stripes.</returns>
+    /// <summary>Moves <paramref name="items"/> (a magazine's coldest) onto the class's stripes, one claim per stripe with room, and drops what none takes; returns how many went.</summary>
     private int MoveToStripes(int sizeClass, ThreadCache<T> cache, ReadOnlySpan<T?> items)
     {
         StripeSet<T> set = _classes[sizeClass] ?? CreateStripes(sizeClass);

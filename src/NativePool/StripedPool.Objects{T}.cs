@@ -10,11 +10,7 @@ namespace NativePool;
 /// </content>
 internal sealed partial class StripedPool<T>
 {
-    /// <summary>
-    /// The calling thread's cache of this pool in <paramref name="caches"/> (<see cref="ThreadCacheTable.Current"/>), or
-    /// null when the thread has none yet: the table entry of this pool's id, checked against its owner (a dead pool's
-    /// cache may still sit under a reused id).
-    /// </summary>
+    /// <summary>The calling thread's cache of this pool in <paramref name="caches"/>, or null: checked against its owner, since a dead pool's cache may sit under a reused id.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public ThreadCache<T>? CacheOf(ThreadCaches caches)
     {
@@ -24,15 +20,8 @@ internal sealed partial class StripedPool<T>
             : null;
     }
 
-    /// <summary>
-    /// Gets an item: the thread's slot, else the top of its home stripe (then the nearest stripes that hold items), else
-    /// a new one; <paramref name="cache"/> is what <see cref="CacheOf"/> read, null to create the thread's cache.
-    /// </summary>
-    /// <param name="cache">The thread's cache of this pool, or null.</param>
-    /// <param name="pairs">
-    /// Whether a claim that finds the stripe holding three or more also takes the item below the top into the empty slot,
-    /// so a drain claims a stripe once per two gets.
-    /// </param>
+    /// <summary>Gets an item: the thread's slot, else its home stripe's top (then the nearest stripes), else a new one; a null <paramref name="cache"/> creates the thread's.</summary>
+    /// <remarks>With <paramref name="pairs"/>, a claim on a stripe holding three or more also takes the item below into the empty slot: a drain claims once per two gets.</remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public T RentObject(ThreadCache<T>? cache, bool pairs)
     {
@@ -55,18 +44,9 @@ internal sealed partial class StripedPool<T>
         return RentObjectMiss(cache ?? CreateCache(), pairs);
     }
 
-    /// <summary>
-    /// Returns <paramref name="item"/>: into the thread's empty slot, else onto its home stripe (then the nearest with
-    /// room), else dropped; <see cref="ReturnResult.Duplicate"/>, with the pool unchanged, when the pool sees it already
-    /// holds the item (in the slot, or on top of the stripe the push meets).
-    /// </summary>
-    /// <param name="item">The item, not null.</param>
-    /// <param name="cache">What <see cref="CacheOf"/> read, or null to create the thread's cache.</param>
-    /// <param name="pairs">
-    /// Whether a return that finds the slot taken moves the parked item and this one to the stripe under one claim,
-    /// leaving the slot empty for the next return (a refill claims a stripe once per two returns); otherwise this one takes
-    /// the slot and the parked one goes, so the item a thread returned last is always the one in its slot.
-    /// </param>
+    /// <summary>Returns <paramref name="item"/>: into the empty slot, else onto the home stripe (then the nearest with room), else dropped; <see cref="ReturnResult.Duplicate"/>, pool unchanged, when it holds the item.</summary>
+    /// <remarks>With <paramref name="pairs"/>, a taken slot sends its item and this one to the stripe under one claim (a refill claims once per two returns); otherwise
+    /// this one takes the slot, so the slot always holds the thread's last return. A null <paramref name="cache"/> creates the thread's.</remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public ReturnResult ReturnObject(T item, ThreadCache<T>? cache, bool pairs)
     {
@@ -117,10 +97,7 @@ internal sealed partial class StripedPool<T>
         return Allocate(0, cache);
     }
 
-    /// <summary>
-    /// The return the slot did not take: the object this thread's last push left on top of a stripe (pushed onto that
-    /// stripe, which sees a repeat), a slot that is taken (the pair move), a cold or closed cache, or no stripes yet.
-    /// </summary>
+    /// <summary>The return the slot did not take: a repeat of this thread's last pushed top, a taken slot (the pair move), a cold or closed cache, or no stripes yet.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private ReturnResult ReturnObjectMiss(T item, ThreadCache<T> cache, bool pairs)
     {
@@ -202,11 +179,8 @@ internal sealed partial class StripedPool<T>
         }
     }
 
-    /// <summary>
-    /// The return of the object this thread's last push left on top of a stripe, into the empty slot: pushed onto that
-    /// stripe instead, whose push sees it still on top when it is returned twice in a row, or keeps it when another
-    /// thread got it since and handed it to this one; the slot takes it when every stripe is full.
-    /// </summary>
+    /// <summary>The return of this thread's last pushed top into the empty slot goes onto that stripe instead, whose push sees a repeat still on top.</summary>
+    /// <remarks>Another thread may have got it since and handed it here: then the stripe keeps it; the slot takes it when every stripe is full.</remarks>
     private static ReturnResult ReturnPushedTop(T item, ThreadCache<T> cache, StripeSet<T> stripes, ref T? slot)
     {
         if (!ReferenceEquals(item, cache._pushedTop))

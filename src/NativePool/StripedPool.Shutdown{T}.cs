@@ -27,12 +27,7 @@ internal sealed partial class StripedPool<T>
         get => Volatile.Read(ref _shutdown) is not null;
     }
 
-    /// <summary>
-    /// Shuts the pool down: marks it, waits out every thread's in-flight stores with a process-wide barrier, then
-    /// discards every item on the stripes and in every thread's slots and magazines, each once, and gives the pool's id
-    /// back. Later calls do nothing.
-    /// </summary>
-    /// <returns>True for the call that shut the pool down.</returns>
+    /// <summary>Marks the pool, waits out in-flight stores with a process-wide barrier, discards every pooled and parked item once, and gives the id back; true for the call that did it.</summary>
     /// <exception cref="AggregateException">The discard of one or more items threw; every other item was still discarded.</exception>
     public bool Shutdown()
     {
@@ -49,16 +44,8 @@ internal sealed partial class StripedPool<T>
         return true;
     }
 
-    /// <summary>
-    /// The one <c>Dispose</c> of every facade (objects, memory, native blocks): closes the facade's inlined paths and
-    /// registrations with <paramref name="closeFacade"/>, then runs <see cref="Shutdown()"/>. The callback runs on every
-    /// call, not only the first, so a second <c>Dispose</c> that returns while the first is still draining also finds the
-    /// facade closed; it must be idempotent and must not throw.
-    /// </summary>
-    /// <typeparam name="TFacade">The facade type; the callback is static and takes the facade as its state.</typeparam>
-    /// <param name="facade">The facade being disposed.</param>
-    /// <param name="closeFacade">Closes the facade's inlined paths (its limits drop to 0) and unregisters it.</param>
-    /// <returns>True for the call that shut the pool down.</returns>
+    /// <summary>The one <c>Dispose</c> of every facade: <paramref name="closeFacade"/> (idempotent, not throwing) closes its inlined paths and registrations, then <see cref="Shutdown()"/>.</summary>
+    /// <remarks>The callback runs on every call, so a second <c>Dispose</c> that returns while the first still drains also finds the facade closed.</remarks>
     /// <exception cref="AggregateException">The discard of one or more items threw; every other item was still discarded.</exception>
     public bool Shutdown<TFacade>(TFacade facade, Action<TFacade> closeFacade)
     {
@@ -137,7 +124,7 @@ internal sealed partial class StripedPool<T>
             removed += trimmed;
         }
 
-        foreach (ThreadCache<T> cache in _threadCaches.Snapshot())
+        foreach (ThreadCache<T> cache in LiveThreadCaches())
         {
             removed += EmptyThreadCache(cache);
         }

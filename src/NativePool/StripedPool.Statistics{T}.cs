@@ -6,19 +6,11 @@ namespace NativePool;
 /// <content>Statistics: the counters summed on read, for the whole pool and per size class.</content>
 internal sealed partial class StripedPool<T>
 {
-    /// <summary>
-    /// Sums the counters of every thread and stripe. Exact once no other thread is renting or returning, whatever trim
-    /// passes, drains and dead threads' finalizers run meanwhile: the read is retried when one of them moved items while
-    /// it read (see <see cref="PoolOwner.BeginSnapshot"/>).
-    /// </summary>
+    /// <summary>Sums the counters of every thread and stripe: exact once nobody rents or returns, whatever trims, drains and finalizers run, since the read retries
+    /// when one of them moved items meanwhile (<see cref="PoolOwner.BeginSnapshot"/>).</summary>
     public PoolCounts ReadCounts() => ReadCounts(static () => 0).Counts;
 
-    /// <summary>
-    /// <see cref="ReadCounts()"/>, with counters a facade keeps beside the engine (native bytes allocated and freed)
-    /// read in the same consistent snapshot: an item a trim pass discards is, in both, either still pooled or gone.
-    /// </summary>
-    /// <param name="readExtra">Reads the facade's own counters.</param>
-    /// <returns>The pool's counts and what <paramref name="readExtra"/> read.</returns>
+    /// <summary><see cref="ReadCounts()"/> with the facade's own counters (<paramref name="readExtra"/>: native bytes) read in the same snapshot, so an item a trim discards is, in both, pooled or gone.</summary>
     public (PoolCounts Counts, TExtra Extra) ReadCounts<TExtra>(Func<TExtra> readExtra)
     {
         while (true)
@@ -43,14 +35,14 @@ internal sealed partial class StripedPool<T>
         long pooledBytes = 0;
 
         // Read after the retired totals: a cache retired since is not listed, and the read is retried (its fold is a move).
-        foreach (ThreadCache<T> cache in _threadCaches.Snapshot())
+        foreach (ThreadCache<T> cache in LiveThreadCaches())
         {
             // The owner thread counts these; OwnerCounter reads its latest published values, never torn.
             allocated += OwnerCounter.Read(ref cache._allocated);
             dropped += OwnerCounter.Read(ref cache._dropped);
             for (int c = 0; c < _classCount; c++)
             {
-                int parked = CountParked(cache, c);
+                int parked = CountParked(cache, c, c + 1);
                 pooled += parked;
                 pooledBytes += parked * _itemBytes[c];
             }
@@ -70,38 +62,20 @@ internal sealed partial class StripedPool<T>
         return new PoolCounts(allocated, dropped, trimmed, pooled, pooledBytes, misuses);
     }
 
-    private static int CountParked(ThreadCache<T> cache, int sizeClass)
-    {
-        // Volatile: the owner fills and empties its slot and magazine concurrently with this read (a snapshot).
-        int parked = Volatile.Read(ref cache.Slot(sizeClass)) is null ? 0 : 1;
-        Magazine<T>? magazine = cache._magazines?[sizeClass];
-        if (magazine is not null)
-        {
-            T?[] items = magazine.Items;
-            for (int i = 0; i < items.Length; i++)
-            {
-                // Volatile: as above; a drained magazine keeps its count until the owner's next operation.
-                if (Volatile.Read(ref items[i]) is not null)
-                {
-                    parked++;
-                }
-            }
-        }
-
-        return parked;
-    }
+    /// <summary>Items parked in <paramref name="cache"/>'s slots and magazines of the classes in [<paramref name="fromClass"/>, <paramref name="toClass"/>): a snapshot.</summary>
+    private static int CountParked(ThreadCache<T> cache, int fromClass, int toClass) =>
+        // Volatile: the owner fills and empties its slots and magazines concurrently with this read (a drained magazine
+        // keeps its count until the owner's next operation, so the places are read, not the count).
+        cache.VisitParked(fromClass, toClass, 0, static (int _, ref T? place) => Volatile.Read(ref place) is null ? 0 : 1);
 
     /// <summary>Items parked in live threads' slots and magazines, all classes (a snapshot; tests of the reclaim of idle tiers).</summary>
     /// <returns>The count; exact once no other thread is renting or returning.</returns>
     internal long CountParkedInThreadTiers()
     {
         long parked = 0;
-        foreach (ThreadCache<T> cache in _threadCaches.Snapshot())
+        foreach (ThreadCache<T> cache in LiveThreadCaches())
         {
-            for (int c = 0; c < _classCount; c++)
-            {
-                parked += CountParked(cache, c);
-            }
+            parked += CountParked(cache, 0, _classCount);
         }
 
         return parked;
@@ -126,21 +100,16 @@ internal sealed partial class StripedPool<T>
     private long ReadPooled(int sizeClass)
     {
         long pooled = GetStripes(sizeClass)?.CountItems() ?? 0;
-        foreach (ThreadCache<T> cache in _threadCaches.Snapshot())
+        foreach (ThreadCache<T> cache in LiveThreadCaches())
         {
-            pooled += CountParked(cache, sizeClass);
+            pooled += CountParked(cache, sizeClass, sizeClass + 1);
         }
 
         return pooled;
     }
 
-    /// <summary>
-    /// The thread caches the statistics still read: one per thread that has used the pool, until the thread has died
-    /// and its cache has been finalized (its parked items then count as dropped). Tests wait on it for dead threads to
-    /// settle instead of guessing how many collections that takes.
-    /// </summary>
-    /// <returns>How many caches are not retired.</returns>
-    internal int CountLiveThreadCaches() => _threadCaches.Snapshot().Count;
+    /// <summary>How many thread caches the statistics still read (until a dead thread's cache is finalized): tests wait on it instead of guessing collections.</summary>
+    internal int CountLiveThreadCaches() => LiveThreadCaches().Count;
 
     /// <summary>Bytes one item of <paramref name="sizeClass"/> holds (0 for objects).</summary>
     /// <param name="sizeClass">The class.</param>
@@ -162,10 +131,7 @@ internal sealed partial class StripedPool<T>
         }
     }
 
-    /// <summary>
-    /// The most bytes one thread can hold parked for this pool, on top of the stripes (and of any byte budget): one item
-    /// of each class in its slot, and a full magazine of each class that has one.
-    /// </summary>
+    /// <summary>The most bytes one thread can park for this pool on top of the stripes (and any budget): one slot item per class and each class's full magazine.</summary>
     public long MaximumThreadBytes
     {
         get

@@ -103,17 +103,14 @@ internal sealed partial class StripedPool<T>
         }
     }
 
-    /// <summary>
-    /// The thread tiers' part of a pass: reclaims the tiers of threads idle for <paramref name="tierAgeMs"/> (all that
-    /// are outside an operation when <paramref name="all"/>) with one process-wide barrier for all of them, and asks the
-    /// others to flush their magazines. The protocol and its proof are in the remarks on <see cref="Trim"/>.
-    /// </summary>
+    /// <summary>The thread tiers' part of a pass: reclaims tiers idle for <paramref name="tierAgeMs"/> (all outside an operation when <paramref name="all"/>) under one process-wide barrier,
+    /// and asks the others to flush their magazines. The protocol and its proof are on <see cref="Trim"/>.</summary>
     private int TrimThreadTiers(long nowMs, long tierAgeMs, bool all)
     {
         int removed = 0;
         object? own = ThreadCacheTable.Get(_id);
         List<(ThreadCache<T> Cache, long Operation)>? closed = null;
-        foreach (ThreadCache<T> cache in _threadCaches.Snapshot())
+        foreach (ThreadCache<T> cache in LiveThreadCaches())
         {
             if (all && ReferenceEquals(own, cache))
             {
@@ -132,7 +129,7 @@ internal sealed partial class StripedPool<T>
                 cache._trimSeenAtMs = nowMs;
             }
 
-            if ((idle || (all && outside)) && HoldsItems(cache))
+            if ((idle || (all && outside)) && CountParked(cache, 0, _classCount) != 0)
             {
                 // Volatile: W3, the close; ordered before the barrier below, which publishes it to the owner.
                 Volatile.Write(ref cache._closed, 1);
@@ -169,39 +166,7 @@ internal sealed partial class StripedPool<T>
         return removed;
     }
 
-    /// <summary>Whether <paramref name="cache"/> has anything parked (a snapshot; a pass skips the barrier for empty tiers).</summary>
-    private bool HoldsItems(ThreadCache<T> cache)
-    {
-        for (int c = 0; c < _classCount; c++)
-        {
-            // Volatile: a snapshot of a slot its owner writes.
-            if (Volatile.Read(ref cache.Slot(c)) is not null)
-            {
-                return true;
-            }
-        }
-
-        Magazine<T>?[]? magazines = cache._magazines;
-        if (magazines is not null)
-        {
-            foreach (Magazine<T>? magazine in magazines)
-            {
-                // Volatile: a snapshot of a count its owner writes.
-                if (magazine is not null && Volatile.Read(ref magazine.Count) != 0)
-                {
-                    return true;
-                }
-            }
-        }
-
-        return false;
-    }
-
-    /// <summary>
-    /// Empties a tier nobody else touches now (the trimming thread's own, or one closed by the reclaim protocol): the
-    /// items as <see cref="EmptyThreadCache"/> takes them, and the magazines' counts back to zero, so the owner's next
-    /// operation finds them empty rather than full of gaps.
-    /// </summary>
+    /// <summary>Empties a tier nobody else touches now (the trimmer's own, or one the reclaim protocol closed), magazine counts back to zero, so the owner finds it empty rather than full of gaps.</summary>
     private int EmptyOwnedThreadCache(ThreadCache<T> cache)
     {
         int removed = EmptyThreadCache(cache);
@@ -224,28 +189,7 @@ internal sealed partial class StripedPool<T>
         // Not an item, only what routes a return of it through the stripes; dropped so it keeps nothing reachable. An
         // owner that reads it stale only takes the stripes' path for one return, which is correct either way.
         cache._pushedTop = null;
-        int removed = 0;
-        for (int c = 0; c < _classCount; c++)
-        {
-            removed += TakeAndDiscard(ref cache.Slot(c));
-        }
-
-        Magazine<T>?[]? magazines = cache._magazines;
-        if (magazines is not null)
-        {
-            foreach (Magazine<T>? magazine in magazines)
-            {
-                if (magazine is not null)
-                {
-                    for (int i = 0; i < magazine.Items.Length; i++)
-                    {
-                        removed += TakeAndDiscard(ref magazine.Items[i]);
-                    }
-                }
-            }
-        }
-
-        return removed;
+        return cache.VisitParked(0, _classCount, this, static (StripedPool<T> pool, ref T? place) => pool.TakeAndDiscard(ref place));
     }
 
     private int TakeAndDiscard(ref T? slot)

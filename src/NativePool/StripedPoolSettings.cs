@@ -34,25 +34,15 @@ internal sealed class StripedPoolSettings
     /// <summary>Items each thread's magazine of class c holds beyond its slot (0: no magazine); null means none.</summary>
     public int[]? MagazineCapacity { get; init; }
 
-    /// <summary>
-    /// The exact number of items the stripes of each class hold together, split over the stripes, or -1 for
-    /// stripes × <see cref="CapacityPerStripe"/>. Thread slots come on top of it; a pool with a limit has no magazines
-    /// (the object pools: their bound is the stripes' total plus one slot per thread). The stripes' own capacities
-    /// enforce it, so no shared counter is touched on any path.
-    /// </summary>
+    /// <summary>The exact number of items a class's stripes hold together (-1: stripes × <see cref="CapacityPerStripe"/>), enforced by the stripes' capacities with no shared counter.</summary>
+    /// <remarks>Thread slots come on top; a pool with a limit (the object pools: stripes plus one slot per thread) has no magazines.</remarks>
     public int RetentionLimit { get; init; } = -1;
 
-    /// <summary>
-    /// Whether a rent or return that finds stripes busy retries for as long as they stay busy rather than a bounded number
-    /// of rounds (then allocating or dropping): object pools, whose items are expensive to build (see <see cref="StripeSet{T}"/>).
-    /// </summary>
+    /// <summary>Whether a rent or return that finds stripes busy retries for as long as they stay busy (object pools, whose items are expensive; see <see cref="StripeSet{T}"/>).</summary>
     public bool WaitsForBusyStripes { get; init; }
 
-    /// <summary>
-    /// Whether a thread's slots stay closed until its second rent, so a thread that rents and returns once and ends
-    /// leaves its item on the stripes for the next thread (the size-class pools); object pools, whose bound counts
-    /// the slots, open them at once.
-    /// </summary>
+    /// <summary>Whether a thread's slots stay closed until its second rent, so a thread that rents and returns once and ends leaves its item on the stripes (size-class pools);
+    /// object pools, whose bound counts the slots, open them at once.</summary>
     public bool ColdThreadStart { get; init; }
 
     /// <summary>How many threads may park items in their thread slots; -1 for every thread.</summary>
@@ -73,11 +63,8 @@ internal sealed class StripedPoolSettings
     /// <summary>The memory-pressure source (tests inject their own).</summary>
     public Func<MemoryPressure> Pressure { get; init; } = GCMemoryPressure.Read;
 
-    /// <summary>The byte budget the pool's stripes count against: the process's (<see cref="RetentionBudget.Process"/>, null when none is configured) unless a test injects its own.</summary>
-    /// <remarks>
-    /// Read when the pool is built, not when the settings are: a malformed process limit then fails the pool's
-    /// construction, and settings that name their own budget (or none) never read the process's.
-    /// </remarks>
+    /// <summary>The byte budget the stripes count against: the process's (<see cref="RetentionBudget.Process"/>, null when none) unless a test injects its own.</summary>
+    /// <remarks>Read when the pool is built, so a malformed process limit fails the pool's construction, and settings naming their own budget never read it.</remarks>
     public RetentionBudget? Budget
     {
         get => _budgetSet ? _budget : RetentionBudget.Process;
@@ -88,13 +75,8 @@ internal sealed class StripedPoolSettings
         }
     }
 
-    /// <summary>
-    /// The settings of a pool in size classes (arrays, array-backed buffers or native blocks): each class keeps at most
-    /// <c>clamp(budget / (stripes × item bytes), 1, itemsPerStripe)</c> items per stripe, the one budget rule of every
-    /// size-class pool. The arguments are the properties of the same names, with 0 for <see cref="DefaultStripeCount"/>
-    /// and for <c>max(32, 1024 / stripes)</c> items per stripe; a <paramref name="sideEffectingDiscard"/> (native memory
-    /// is freed) means no magazines.
-    /// </summary>
+    /// <summary>The settings of a size-class pool: each class keeps <c>clamp(budget / (stripes × item bytes), 1, itemsPerStripe)</c> items per stripe, the one budget rule.</summary>
+    /// <remarks>0 means <see cref="DefaultStripeCount"/> stripes and <c>max(32, 1024 / stripes)</c> items per stripe; a <paramref name="sideEffectingDiscard"/> (native memory is freed) means no magazines.</remarks>
     public static StripedPoolSettings ForSizeClasses(
         int classCount,
         Func<int, long> itemBytes,
@@ -146,11 +128,8 @@ internal sealed class StripedPoolSettings
         };
     }
 
-    /// <summary>
-    /// The magazine of a class whose items hold <paramref name="itemBytes"/> bytes: up to
-    /// <see cref="MaximumMagazineItems"/> items and <see cref="MagazineBytes"/> bytes per thread and class; none for
-    /// items of half that budget or more (their slot is enough, and a thread must not park megabytes).
-    /// </summary>
+    /// <summary>The magazine of a class of <paramref name="itemBytes"/>-byte items: up to <see cref="MaximumMagazineItems"/> items and <see cref="MagazineBytes"/> bytes;
+    /// none for items of half that budget or more (the slot is enough, and a thread must not park megabytes).</summary>
     public static int MagazineCapacityFor(long itemBytes)
     {
         long byBytes = MagazineBytes / Math.Max(1, itemBytes);

@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Threading;
@@ -41,18 +42,13 @@ internal sealed partial class StripedPool<T> where T : class
     private readonly RetentionBudget? _budget;
     private readonly int _retentionLimit;
     private readonly bool _waitsForBusyStripes;
-    private readonly ThreadCacheRegistry<T> _threadCaches = new();
+    private readonly WeakList<ThreadCache<T>> _threadCaches = new(trackResurrection: true);
 
     // 1 from the moment the id is this pool's until it is given back; 0 in a pool whose constructor threw before.
     private int _ownsId;
 
-    /// <summary>Creates a pool.</summary>
-    /// <param name="settings">Shape and trimming.</param>
-    /// <param name="allocate">Creates an item of a class on a miss.</param>
-    /// <param name="onDiscard">
-    /// Runs on every item the pool lets go of (dropped, trimmed, or parked on a thread that died), or null. It is kept
-    /// by every thread cache, so it must not capture an object that should be collectable while threads live.
-    /// </param>
+    /// <summary>Creates a pool whose <paramref name="allocate"/> makes an item of a class on a miss.</summary>
+    /// <remarks><paramref name="onDiscard"/> runs on every item let go (dropped, trimmed, parked on a dead thread); every thread cache keeps it, so it must not capture an object that should be collectable.</remarks>
     public StripedPool(StripedPoolSettings settings, Func<int, T> allocate, Action<T>? onDiscard = null)
     {
         if (settings.ClassCount > SlotBuffer<T>.Length)
@@ -100,18 +96,9 @@ internal sealed partial class StripedPool<T> where T : class
         }
     }
 
-    /// <summary>
-    /// Runs when nobody references the pool any more: what its stripes and the caches of threads that live on still hold
-    /// is released (native blocks freed, bytes given back to the byte budget), then its id goes back (nothing, if it
-    /// never got one).
-    /// </summary>
-    /// <remarks>
-    /// A thread's table keeps its cache of this pool until another pool takes the id, and the thread's facade memo keeps
-    /// it until the thread uses another pool of the kind: without the release here, a dropped pool's parked items would
-    /// stay reachable for as long as such a thread runs. The caches are emptied with the trimmer's reclaim protocol, so
-    /// an owner still inside its last operation on the pool (its frame may no longer report the pool alive) keeps its
-    /// cache, and nothing is taken from under it.
-    /// </remarks>
+    /// <summary>Releases what the stripes and live threads' caches still hold (blocks freed, budget given back), then the id.</summary>
+    /// <remarks>Thread tables and facade memos keep a dropped pool's caches reachable for as long as such a thread runs. The caches are emptied with the trimmer's
+    /// reclaim protocol, so an owner still inside its last operation keeps its cache and nothing is taken from under it.</remarks>
     ~StripedPool()
     {
         try
@@ -188,11 +175,8 @@ internal sealed partial class StripedPool<T> where T : class
         return ReturnSlow(sizeClass, item, CreateCache());
     }
 
-    /// <summary>
-    /// A rent a facade's inlined take did not serve, with the facade's cache of the thread: <paramref name="cache"/> is
-    /// looked up (and created) only when the facade had none, and handed back for the facade to publish; the slot is
-    /// probed only when the facade's take did not (<paramref name="slotProbed"/>).
-    /// </summary>
+    /// <summary>A rent the facade's inlined take did not serve: <paramref name="cache"/> is looked up (or created) only when the facade had none, and handed back for it to publish;
+    /// the slot is probed only when the facade did not (<paramref name="slotProbed"/>).</summary>
     public T RentMiss(int sizeClass, ref ThreadCache<T>? cache, bool slotProbed)
     {
         ThreadCache<T> held = cache ??= GetOrCreateCache();
@@ -215,11 +199,7 @@ internal sealed partial class StripedPool<T> where T : class
     /// <summary>The stripes of class <paramref name="sizeClass"/>, or null when nothing of that class was ever returned.</summary>
     internal StripeSet<T>? GetStripes(int sizeClass) => Volatile.Read(ref _classes[sizeClass]);
 
-    /// <summary>
-    /// Gives the pool's id back for reuse (disposal, or the finalizer); the pool must not rent or return afterwards.
-    /// Only a pool that owns its id gives it back, once: a pool whose constructor threw before it got an id (a bad
-    /// setting, or more than <see cref="ThreadCacheTable.MaximumPools"/> pools alive) gives nothing back.
-    /// </summary>
+    /// <summary>Gives the id back for reuse (disposal or finalizer), once, and only if the pool got one (its constructor may have thrown first); the pool must not rent or return afterwards.</summary>
     public void ReleaseId()
     {
         // Interlocked: Dispose and the finalizer (or two Dispose calls) may both get here; the id goes back once.
@@ -388,11 +368,8 @@ internal sealed partial class StripedPool<T> where T : class
         return KeepOnStripes(sizeClass, item, item, cache, swapped: false);
     }
 
-    /// <summary>
-    /// Pushes <paramref name="toStripes"/> onto the stripes, or drops it when they (or the byte budget) are full.
-    /// <paramref name="swapped"/>: <paramref name="toStripes"/> came out of the slot, which now holds
-    /// <paramref name="item"/>; on a double return the slot gets it back, so the pool is left as it was.
-    /// </summary>
+    /// <summary>Pushes <paramref name="toStripes"/> onto the stripes, or drops it when they (or the budget) are full.</summary>
+    /// <remarks>When <paramref name="swapped"/>, it came out of the slot, which now holds <paramref name="item"/>; a double return gives the slot back, leaving the pool as it was.</remarks>
     private ReturnResult KeepOnStripes(int sizeClass, T toStripes, T item, ThreadCache<T> cache, bool swapped)
     {
         if (TakeBudget(sizeClass, 1) == 0)
@@ -433,10 +410,7 @@ internal sealed partial class StripedPool<T> where T : class
         return Drop(toStripes, sizeClass, cache);
     }
 
-    /// <summary>
-    /// Takes the byte budget's share of <paramref name="count"/> items of class <paramref name="sizeClass"/> about to go
-    /// onto the stripes; returns how many of them may (all when the pool has no budget or its items count 0 bytes).
-    /// </summary>
+    /// <summary>Takes the byte budget's share of <paramref name="count"/> items about to go onto the stripes; returns how many may (all with no budget or 0-byte items).</summary>
     private int TakeBudget(int sizeClass, int count)
     {
         long itemBytes = _itemBytes[sizeClass];
@@ -452,15 +426,8 @@ internal sealed partial class StripedPool<T> where T : class
         }
     }
 
-    /// <summary>
-    /// The calling thread's home stripe: its processor id, re-read every <see cref="ThreadCache{T}.HomeRefreshPeriod"/>
-    /// stripe operations; in between, a pop or push that the home stripe could not serve moves the home to the stripe
-    /// that served it (a thread that empties or fills its stripe then stops walking past it on every operation).
-    /// </summary>
-    /// <remarks>
-    /// <see cref="Thread.GetCurrentProcessorId"/> is a hint that may be stale anyway, and on some virtual machines it
-    /// costs as much as the stripe operation itself; a thread rarely changes cores within a few dozen operations.
-    /// </remarks>
+    /// <summary>The thread's home stripe: its processor id, re-read every <see cref="ThreadCache{T}.HomeRefreshPeriod"/> operations; between reads a stripe that served moves it there.</summary>
+    /// <remarks><see cref="Thread.GetCurrentProcessorId"/> is a hint anyway, costs as much as a stripe operation on some VMs, and a thread rarely changes cores within a few dozen operations.</remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal ref int HomeStripe(ThreadCache<T> cache)
     {
@@ -502,6 +469,16 @@ internal sealed partial class StripedPool<T> where T : class
         // Replaces a stale entry of a dead pool that had this id, if any: that cache becomes garbage and is finalized.
         ThreadCacheTable.Set(_id, cache);
         return cache;
+    }
+
+    /// <summary>The thread caches neither collected nor retired: a retired cache's finalizer already discarded and counted what it held, so no walk may again.</summary>
+    private List<ThreadCache<T>> LiveThreadCaches()
+    {
+        List<ThreadCache<T>> caches = _threadCaches.Snapshot();
+
+        // Volatile: the finalizer sets the flag once the counts are in the owner's retired totals (release).
+        caches.RemoveAll(static cache => Volatile.Read(ref cache._retired) != 0);
+        return caches;
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]

@@ -40,11 +40,8 @@ internal static class ThreadCacheTable
     private static object? t_sideExtension;
 #pragma warning restore IDE1006
 
-    /// <summary>The facade's per-thread object kept in the table (its scope ledger), or null; the engine never reads it.</summary>
-    /// <remarks>
-    /// It lives at index <see cref="ExtensionIndex"/> of the cache table (no pool has that id), so a scope's rent, its
-    /// ledger and its return share the table's one thread-static access.
-    /// </remarks>
+    /// <summary>The facade's per-thread object (its scope ledger), or null; the engine never reads it.</summary>
+    /// <remarks>It lives at <see cref="ExtensionIndex"/> of the table (no pool has that id), so a scope's rent, ledger and return share one thread-static access.</remarks>
     internal static object? Extension
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -58,10 +55,7 @@ internal static class ThreadCacheTable
         set => SetEntry(ExtensionIndex, value);
     }
 
-    /// <summary>
-    /// A second per-thread object of the facade's, beside the table (the head of its lease-token free list), so that it
-    /// shares this class's thread-static base with the table; the engine never reads it.
-    /// </summary>
+    /// <summary>A second per-thread object of the facade's (its lease-token free list), sharing this class's thread-static base; the engine never reads it.</summary>
     internal static object? SideExtension
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -83,10 +77,7 @@ internal static class ThreadCacheTable
         }
     }
 
-    /// <summary>
-    /// The limit <see cref="AllocatePoolId"/> enforces: <see cref="MaximumPools"/>, lowered by tests (which restore it)
-    /// so that running out of ids needs a few pools rather than 2^24.
-    /// </summary>
+    /// <summary>The limit <see cref="AllocatePoolId"/> enforces: <see cref="MaximumPools"/>, lowered by tests (which restore it) so that running out takes a few pools.</summary>
     internal static int MaximumPoolsForTest
     {
         get
@@ -134,11 +125,7 @@ internal static class ThreadCacheTable
     }
 
     /// <summary>Gives <paramref name="poolId"/> back for reuse; its pool must never use it again.</summary>
-    /// <returns>
-    /// True when the id went back. False, and nothing changes, for an id that was never handed out (the extension's
-    /// index among them) or is already free: taking it would later give one id to two pools, or a pool the extension's
-    /// entry.
-    /// </returns>
+    /// <returns>False, changing nothing, for an id never handed out (the extension's among them) or already free: taking it would give one id to two pools.</returns>
     public static bool ReleasePoolId(int poolId)
     {
         lock (s_freeIds)
@@ -148,10 +135,7 @@ internal static class ThreadCacheTable
     }
 
     /// <summary>The calling thread's table (empty until its first cache).</summary>
-    /// <remarks>
-    /// A facade reads this first thing, on every path, before it branches: the JIT then computes the thread-static
-    /// base once for an inlined <c>Rent</c> followed by an inlined <c>Return</c>, instead of once for each.
-    /// </remarks>
+    /// <remarks>Facades read it first thing on every path, so the JIT computes the thread-static base once for an inlined <c>Rent</c> followed by an inlined <c>Return</c>.</remarks>
     public static ThreadCaches Current
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]

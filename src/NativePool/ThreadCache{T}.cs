@@ -50,11 +50,8 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     /// <summary>1 when the trimmer asks the owner to empty its magazines into the stripes (trimmer sets, owner clears).</summary>
     internal int _flushRequested;
 
-    /// <summary>
-    /// The owner's operation mark (owner-written): odd while the owner is inside an operation that may take from its
-    /// slots or move items between its slot and magazine, even outside; the owner adds one on entry and one on exit.
-    /// See <see cref="TryEnter"/> and the reclaim protocol in <c>StripedPool.Trim</c>.
-    /// </summary>
+    /// <summary>The owner's operation mark (owner-written): odd while the owner is inside an operation that may take from its slots or move items to its magazine, even outside.</summary>
+    /// <remarks>See <see cref="TryEnter"/> and the reclaim protocol in <c>StripedPool.Trim</c>.</remarks>
     internal long _operation;
 
     /// <summary>1 while a trimmer reclaims this cache: the owner then keeps out of its slots and magazines (trimmer-written).</summary>
@@ -66,23 +63,15 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     /// <summary>The trim clock's reading (ms) when the trimmer first saw the current <see cref="_operation"/> (trimmer-owned).</summary>
     internal long _trimSeenAtMs;
 
-    /// <summary>
-    /// The returned object this thread's last push left on top of a stripe while its slot stays free of it (an object
-    /// pool's return), or null; owner-only. A later return of it into the empty slot goes through the stripe instead,
-    /// where a repeat is seen on the top. Emptying the cache (trim, shutdown, a dropped pool) clears it, so it keeps
-    /// nothing reachable.
-    /// </summary>
+    /// <summary>The returned object this thread's last push left on top of a stripe while its slot stays free (an object pool's return), or null; owner-only.</summary>
+    /// <remarks>Its later return into the empty slot goes through the stripe, where a repeat is seen on top; emptying the cache clears it, so it keeps nothing reachable.</remarks>
     internal T? _pushedTop;
 
     /// <summary>The stripe <see cref="_pushedTop"/> went onto (owner-only).</summary>
     internal int _pushedTopStripe;
 
-    /// <summary>
-    /// <see cref="_operation"/> as this thread's last pair pop (an object pool's get) left it, having parked an object
-    /// in the slot; owner-only. A return that finds the slot taken and the mark one past this (it entered, and nothing
-    /// took from the slot since the pop) pushes only the returned object, so a thread that gets and returns one object
-    /// at a time settles on its slot instead of claiming the stripe twice per get.
-    /// </summary>
+    /// <summary><see cref="_operation"/> as the last pair pop left it, having parked an object in the slot; owner-only.</summary>
+    /// <remarks>A return that finds the slot taken and the mark one past this pushes only the returned object, so get-return-one-at-a-time settles on the slot.</remarks>
     internal long _pairPopOperation = -1;
 
     /// <summary>The facade's per-thread object for this pool (its scope ledger), or null; owner-only, never read by the engine.</summary>
@@ -97,17 +86,9 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     /// <summary>1 once the finalizer has folded this cache's counts into the pool's totals: readers must skip it.</summary>
     internal int _retired;
 
-    /// <summary>
-    /// Whether returns may park items in the slots and magazines (owner-only): <see cref="_holdsSlotToken"/>, except
-    /// that a pool with a cold start keeps it false until the thread's <see cref="ColdRents"/>th rent.
-    /// </summary>
-    /// <remarks>
-    /// A thread that rents and returns once and ends (a fresh thread, a short task) would strand its item in a slot
-    /// until the cache is finalized, and the next fresh thread would build a new one; while cold, its returns go to the
-    /// stripes, where the next thread finds them. A thread that comes back for a second rent uses the pool for real,
-    /// and its slots open. Until then every operation of the thread goes through the stripes, so a double return is
-    /// still caught there (the item is on top of the stripe).
-    /// </remarks>
+    /// <summary>Whether returns may park in the slots and magazines (owner-only): <see cref="_holdsSlotToken"/>, but false until the <see cref="ColdRents"/>th rent with a cold start.</summary>
+    /// <remarks>A thread that rents and returns once and ends would strand its item in a slot until finalization; while cold its returns go to the stripes, where the next
+    /// thread finds them, and a double return is still caught on the stripe's top.</remarks>
     internal bool _slotsEnabled;
 
     /// <summary>Whether returns may park items in this cache's slots (<see cref="_slotsEnabled"/>; owner-only).</summary>
@@ -121,11 +102,11 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
 
     private readonly Action<T>? _discard;
 
-    /// <summary>Creates the cache of one thread.</summary>
-    /// <param name="owner">The pool's shared state.</param>
-    /// <param name="holdsSlotToken">Whether the thread got a thread-slot token: returns may park items here.</param>
-    /// <param name="coldStart">Whether the slots stay closed until the thread's <see cref="ColdRents"/>th rent.</param>
-    /// <param name="discard">What the finalizer does with items still parked, or null.</param>
+    /// <summary>What <see cref="VisitParked"/> does at one slot or magazine place; returns what to add to the walk's sum.</summary>
+    internal delegate int PlaceVisitor<TState>(TState state, ref T? place);
+
+    /// <summary>Creates one thread's cache; <paramref name="holdsSlotToken"/>: returns may park here, <paramref name="coldStart"/>: not before the <see cref="ColdRents"/>th rent.</summary>
+    /// <remarks><paramref name="discard"/> is what the finalizer does with items still parked, or null.</remarks>
     public ThreadCache(PoolOwner owner, bool holdsSlotToken, bool coldStart, Action<T>? discard)
         : base(owner)
     {
@@ -144,35 +125,14 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
         }
     }
 
-    /// <summary>
-    /// Retires the cache of a dead thread (or of a dead pool): parked items are discarded and counted as dropped, the
-    /// counts are folded into the pool's totals and the thread's slot token goes back.
-    /// </summary>
+    /// <summary>Retires the cache of a dead thread (or pool): parked items discarded and counted as dropped, counts folded into the pool's, the slot token given back.</summary>
     ~ThreadCache()
     {
         // No owner runs any more (its thread has ended, or the thread's table that referenced this cache is
         // unreachable), so plain reads are exact.
         // One move: a statistics reader must not see the parked items gone from here and not yet among the drops.
         Owner.BeginMove();
-        int parked = 0;
-        for (int c = 0; c < SlotBuffer<T>.Length; c++)
-        {
-            parked += DiscardParked(ref _slots[c]);
-        }
-
-        if (_magazines is not null)
-        {
-            foreach (Magazine<T>? magazine in _magazines)
-            {
-                if (magazine is not null)
-                {
-                    for (int i = 0; i < magazine.Items.Length; i++)
-                    {
-                        parked += DiscardParked(ref magazine.Items[i]);
-                    }
-                }
-            }
-        }
+        int parked = VisitParked(0, SlotBuffer<T>.Length, this, static (ThreadCache<T> cache, ref T? place) => cache.DiscardParked(ref place));
 
         Owner.Retire(_allocated, _dropped + parked, _holdsSlotToken);
 
@@ -182,14 +142,9 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
         Owner.EndMove(0);
     }
 
-    /// <summary>
-    /// Enters an operation on the thread tier: marks <see cref="_operation"/> odd, then reads <see cref="_closed"/>. False
-    /// (and the mark even again) when a trimmer has closed the cache: the caller must not touch its slots or magazines.
-    /// Every owner path that takes an item out of a slot or magazine, or moves one between them, runs between a true
-    /// <see cref="TryEnter"/> and <see cref="Exit"/>; an owner store that only fills an empty slot (a return's park, or
-    /// an object pool's get parking the second item of a pair) needs no mark (a trimmer takes slots with an exchange, so
-    /// such a store either lands before it and is taken, or after it and stays).
-    /// </summary>
+    /// <summary>Enters an operation on the thread tier: marks <see cref="_operation"/> odd, then reads <see cref="_closed"/>; false (mark even again) when a trimmer closed the cache.</summary>
+    /// <remarks>Every owner take from a slot or magazine, or move between them, runs between a true <see cref="TryEnter"/> and <see cref="Exit"/>; a store that only fills
+    /// an empty slot needs no mark, since a trimmer takes slots with an exchange. The proof is on <c>StripedPool.Trim</c>.</remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool TryEnter()
     {
@@ -215,13 +170,8 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void Exit() => Volatile.Write(ref _operation, _operation + 1);
 
-    /// <summary>
-    /// The thread tier's one take: the item parked in the slot of <paramref name="sizeClass"/>, or null (owner-only).
-    /// </summary>
-    /// <remarks>
-    /// The load and the clearing store run inside an operation mark, so a trimmer reclaiming an idle thread's slots
-    /// never takes the item being handed out; while a trimmer holds the cache, the take finds nothing.
-    /// </remarks>
+    /// <summary>The thread tier's one take: the item parked in the slot of <paramref name="sizeClass"/>, or null (owner-only).</summary>
+    /// <remarks>Inside an operation mark, so a trimmer reclaiming an idle thread's slots never takes the item being handed out.</remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public T? TryTake(int sizeClass)
     {
@@ -237,14 +187,8 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
         return item;
     }
 
-    /// <summary>
-    /// The thread tier's one park: <paramref name="item"/> into the slot of <paramref name="sizeClass"/> if it is empty;
-    /// false when it is taken (owner-only).
-    /// </summary>
-    /// <remarks>
-    /// A plain store with no operation mark: only the owner fills a slot, and a trimmer only empties one (see the trim
-    /// protocol in <c>StripedPool.Trim</c>). A disposable facade reads its pool's shutdown mark again after a park.
-    /// </remarks>
+    /// <summary>The thread tier's one park: <paramref name="item"/> into the empty slot of <paramref name="sizeClass"/>; false when taken (owner-only).</summary>
+    /// <remarks>A plain store with no mark: only the owner fills a slot, a trimmer only empties one; a disposable facade re-reads the shutdown mark after a park.</remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool TryPark(int sizeClass, T item)
     {
@@ -262,6 +206,26 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public ref T? Slot(int sizeClass) =>
         ref Unsafe.Add(ref Unsafe.As<SlotBuffer<T>, T?>(ref _slots), sizeClass);
+
+    /// <summary>The one walk of the thread tier: <paramref name="visit"/> on the slot, then every magazine place, of each class in [<paramref name="fromClass"/>, <paramref name="toClass"/>).</summary>
+    /// <remarks>Returns the sum of what <paramref name="visit"/> returned. Slow paths only (finalizer, trim, shutdown, statistics), where a delegate call per place costs nothing.</remarks>
+    internal int VisitParked<TState>(int fromClass, int toClass, TState state, PlaceVisitor<TState> visit)
+    {
+        int sum = 0;
+        for (int c = fromClass; c < toClass; c++)
+        {
+            sum += visit(state, ref Slot(c));
+            if (_magazines?[c] is { } magazine)
+            {
+                for (int i = 0; i < magazine.Items.Length; i++)
+                {
+                    sum += visit(state, ref magazine.Items[i]);
+                }
+            }
+        }
+
+        return sum;
+    }
 
     private int DiscardParked(ref T? slot)
     {

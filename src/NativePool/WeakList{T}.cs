@@ -1,47 +1,111 @@
 using System;
 using System.Collections.Generic;
+using System.Runtime.InteropServices;
 
 namespace NativePool;
 
 /// <summary>
-/// A list of objects held weakly, for the process-wide registries of pools (metrics, observation): adding prunes the
-/// collected entries once the list has doubled since the last prune, so it stays as long as the live objects, not as
-/// the objects ever added. Not thread-safe: callers lock around it.
+/// A list of objects held weakly: the process-wide registries of pools (metrics, observation, stream managers) and each
+/// pool's thread caches (what the trimmer, the statistics, disposal and the pool's finalizer walk).
 /// </summary>
+/// <remarks>
+/// <para>
+/// Plain weak GC handles, which nothing but <see cref="Remove"/>, a prune or <see cref="Release"/> frees, so a pool's
+/// finalizer can still walk its caches: a <see cref="System.Runtime.CompilerServices.ConditionalWeakTable{TKey, TValue}"/>
+/// or a <see cref="WeakReference{T}"/> may itself be finalized first, in any order. The thread caches' list tracks
+/// resurrection: a dead thread's cache stays listed until collected, through its own finalizer (the pool skips it once
+/// retired). The registries do not, so they never hand out an object whose finalizer has begun.
+/// </para>
+/// <para>
+/// A full list prunes its collected entries and doubles when still over half full, so it stays as long as the live
+/// objects, not as the objects ever added. A lock guards it: adds are rare (once per pool, or per thread and pool), and
+/// so are the walks, next to rents and returns, which never touch a list.
+/// </para>
+/// </remarks>
 /// <typeparam name="T">The element type.</typeparam>
-internal sealed class WeakList<T> where T : class
+internal sealed class WeakList<T>(bool trackResurrection = false) where T : class
 {
-    private readonly List<WeakReference<T>> _items = [];
-    private int _pruneAt = 16;
+    private readonly object _lock = new();
+    private readonly GCHandleType _handleType = trackResurrection ? GCHandleType.WeakTrackResurrection : GCHandleType.Weak;
+    private GCHandle[] _handles = new GCHandle[4];
+    private int _count;
 
-    /// <summary>Adds <paramref name="item"/>, first dropping collected entries when the list is due for it.</summary>
-    /// <param name="item">The object.</param>
+    /// <summary>Adds <paramref name="item"/>, first dropping collected entries when the list is full.</summary>
     public void Add(T item)
     {
-        if (_items.Count >= _pruneAt)
+        lock (_lock)
         {
-            _items.RemoveAll(static reference => !reference.TryGetTarget(out _));
-            _pruneAt = Math.Max(16, _items.Count * 2);
-        }
+            if (_count == _handles.Length)
+            {
+                RemoveWhere(null);
+                if (_count * 2 > _handles.Length)
+                {
+                    Array.Resize(ref _handles, _handles.Length * 2);
+                }
+            }
 
-        _items.Add(new WeakReference<T>(item));
+            _handles[_count++] = GCHandle.Alloc(item, _handleType);
+        }
     }
 
     /// <summary>Removes <paramref name="item"/> and every collected entry.</summary>
-    /// <param name="item">The object.</param>
-    public void Remove(T item) =>
-        _items.RemoveAll(reference => !reference.TryGetTarget(out T? target) || ReferenceEquals(target, item));
-
-    /// <summary>Appends the objects alive now to <paramref name="live"/>.</summary>
-    /// <param name="live">The list to fill.</param>
-    public void CopyLiveTo(List<T> live)
+    public void Remove(T item)
     {
-        foreach (WeakReference<T> reference in _items)
+        lock (_lock)
         {
-            if (reference.TryGetTarget(out T? item))
+            RemoveWhere(item);
+        }
+    }
+
+    /// <summary>The objects alive now, in a new list.</summary>
+    public List<T> Snapshot()
+    {
+        var live = new List<T>();
+        lock (_lock)
+        {
+            for (int i = 0; i < _count; i++)
             {
-                live.Add(item);
+                if (_handles[i].Target is T item)
+                {
+                    live.Add(item);
+                }
             }
         }
+
+        return live;
+    }
+
+    /// <summary>Frees every handle (a pool's finalizer, last): the list holds nothing afterwards.</summary>
+    public void Release()
+    {
+        lock (_lock)
+        {
+            for (int i = 0; i < _count; i++)
+            {
+                _handles[i].Free();
+            }
+
+            _count = 0;
+        }
+    }
+
+    private void RemoveWhere(T? item)
+    {
+        int kept = 0;
+        for (int i = 0; i < _count; i++)
+        {
+            object? target = _handles[i].Target;
+            if (target is null || ReferenceEquals(target, item))
+            {
+                _handles[i].Free();
+            }
+            else
+            {
+                _handles[kept++] = _handles[i];
+            }
+        }
+
+        Array.Clear(_handles, kept, _count - kept);
+        _count = kept;
     }
 }

@@ -68,10 +68,7 @@ internal static class PinnedArrayPlacement
     /// <summary>The address of the first element of a pinned <paramref name="array"/> (it never moves).</summary>
     public static unsafe nint DataAddress<T>(T[] array) => (nint)Unsafe.AsPointer(ref MemoryMarshal.GetArrayDataReference(array));
 
-    /// <summary>
-    /// Allocates a pinned array of exactly <paramref name="length"/> unmanaged elements, with its data on the boundary
-    /// when it holds <see cref="MinimumPlacedBytes"/> or more and the heap allows.
-    /// </summary>
+    /// <summary>Allocates a pinned array of exactly <paramref name="length"/> unmanaged elements, its data on the boundary when it holds <see cref="MinimumPlacedBytes"/> or more and the heap allows.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     public static T[] Allocate<T>(int length, bool zeroed)
     {
@@ -102,16 +99,9 @@ internal static class PinnedArrayPlacement
         }
     }
 
-    /// <summary>
-    /// Allocates a pinned array holding <paramref name="length"/> unmanaged elements from an element on the boundary,
-    /// and that element's index (0 for arrays under <see cref="MinimumPlacedBytes"/>, which are not placed).
-    /// </summary>
-    /// <remarks>
-    /// For element sizes that divide the boundary the array is longer by less than <see cref="Alignment"/> bytes and the
-    /// start is exact, except where no element can start on the boundary (16-byte and wider elements in an array whose
-    /// data the heap put 8 bytes off): index 0, counted in <see cref="Misplaced"/>. Other element sizes are placed as
-    /// <see cref="Allocate{T}"/> places an array.
-    /// </remarks>
+    /// <summary>Allocates a pinned array of <paramref name="length"/> unmanaged elements from <paramref name="start"/>, an element on the boundary (0 under <see cref="MinimumPlacedBytes"/>).</summary>
+    /// <remarks>For element sizes dividing the boundary the array is longer by under <see cref="Alignment"/> bytes and exact, unless no element can start there (16-byte and wider
+    /// elements with data 8 bytes off: index 0, counted in <see cref="Misplaced"/>); other sizes are placed as <see cref="Allocate{T}"/> places an array.</remarks>
     [MethodImpl(MethodImplOptions.NoInlining)]
     public static T[] AllocateWithAlignedStart<T>(int length, out int start)
     {
@@ -139,10 +129,7 @@ internal static class PinnedArrayPlacement
         return array;
     }
 
-    /// <summary>
-    /// The length of the byte array that, allocated with its data at <paramref name="next"/>, ends where the next
-    /// array's data is on the boundary; -1 when <paramref name="next"/> is on it already.
-    /// </summary>
+    /// <summary>The length of the byte array that, with its data at <paramref name="next"/>, ends where the next array's data is on the boundary; -1 when <paramref name="next"/> is on it.</summary>
     internal static int FillerLength(nint next)
     {
         int gap = (int)(-next & (Alignment - 1));

@@ -99,15 +99,9 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
         PoolObservation.Subscribe(this);
     }
 
-    /// <summary>
-    /// The stand-in <see cref="Shared"/> of a process whose settings it reads are malformed: every rent and return throws
-    /// <see cref="InvalidOperationException"/> with <paramref name="rejection"/>.
-    /// </summary>
-    /// <remarks>
-    /// It never subscribes to observation, so its inlined limits stay 0 and every operation reaches the throwing misses:
-    /// working pools pay nothing, and <see cref="Shared"/> stays a plain load of a <c>static readonly</c> field (a getter
-    /// with a null check loses the exact type, and with it the devirtualized, inlined rent).
-    /// </remarks>
+    /// <summary>The stand-in <see cref="Shared"/> of a process whose settings are malformed: every rent and return throws <see cref="InvalidOperationException"/> with <paramref name="rejection"/>.</summary>
+    /// <remarks>It never subscribes to observation, so its limits stay 0 and every operation reaches the throwing misses: working pools pay nothing, and <see cref="Shared"/>
+    /// stays a plain load of a <c>static readonly</c> field (a null-checking getter loses the exact type, and with it the devirtualized, inlined rent).</remarks>
     private StripedArrayPool(string rejection)
     {
         _rejection = rejection;
@@ -174,12 +168,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     /// <summary>What this pool does when it sees a double return (tests).</summary>
     internal PoolMisusePolicy DoubleReturnPolicy => _doubleReturnPolicy;
 
-    /// <summary>
-    /// A pool made as <see cref="Shared"/> is, with <paramref name="doubleReturnPolicy"/>: <see cref="Shared"/> itself
-    /// (with the process's policy), and tests of each policy, which cannot change the process's once it is read.
-    /// </summary>
-    /// <param name="doubleReturnPolicy">What the pool does when it sees a double return.</param>
-    /// <returns>A new pool.</returns>
+    /// <summary>A pool made as <see cref="Shared"/> is, with <paramref name="doubleReturnPolicy"/>: <see cref="Shared"/> itself, and tests of each policy (the process's is read once).</summary>
     internal static StripedArrayPool<T> CreateShared(PoolMisusePolicy doubleReturnPolicy) =>
         new(new StripedArrayPoolOptions { DoubleReturnPolicy = doubleReturnPolicy }, zeroNewArrays: false, isShared: true);
 
@@ -243,17 +232,11 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public override void Return(T[] array, bool clearArray = false) => Return(array, clearArray, CurrentCache());
 
-    /// <summary>
-    /// This pool's cache on the calling thread if the inlined paths may use it, else null (they then miss):
-    /// <see cref="Shared"/>'s own thread static, or the thread's one-entry memo (<see cref="FacadeThreadCache{TItem}"/>).
-    /// </summary>
+    /// <summary>This pool's cache on the calling thread if the inlined paths may use it, else null (they then miss): <see cref="Shared"/>'s thread static, or the thread's memo.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal ThreadCache<T[]>? CurrentCache() => FacadeThreadCache<T[]>.Current(ReferenceEquals(this, s_shared), _owner);
 
-    /// <summary>
-    /// The rent, with this pool's cache on the calling thread already read: one compare (<see cref="_rentLimit"/> folds
-    /// the observation state) and the slot's take inlined, everything else in <see cref="RentMiss"/>.
-    /// </summary>
+    /// <summary>The rent with the cache already read: one compare (<see cref="_rentLimit"/> folds the observation state) and the slot's take inlined, the rest in <see cref="RentMiss"/>.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal T[] Rent(int minimumLength, ThreadCache<T[]>? cache)
     {
@@ -269,10 +252,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
         return RentMiss(minimumLength, cache);
     }
 
-    /// <summary>
-    /// The return, with the cache already read: parks the array in its class's empty slot (<see cref="_returnClasses"/>
-    /// folds observation and clearing), everything else in <see cref="ReturnMiss"/>.
-    /// </summary>
+    /// <summary>The return with the cache already read: parks the array in its class's empty slot (<see cref="_returnClasses"/> folds observation and clearing), the rest in <see cref="ReturnMiss"/>.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal void Return(T[]? array, bool clearArray, ThreadCache<T[]>? cache)
     {
@@ -292,12 +272,8 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
         _ = ReturnMiss(array, clearArray, cache);
     }
 
-    /// <summary>
-    /// Returns <paramref name="array"/> as <see cref="Return(T[], bool)"/> does and tells whether the pool kept it, for a
-    /// pool without a thread tier (whose returns never take the inlined path, which cannot tell).
-    /// </summary>
-    /// <param name="array">The array to return.</param>
-    /// <returns>False when the pool let it go: too long to pool, every place for it full (or a misuse the policy reported).</returns>
+    /// <summary><see cref="Return(T[], bool)"/>, telling whether the pool kept <paramref name="array"/>, for a pool without a thread tier (the inlined path cannot tell).</summary>
+    /// <returns>False when the pool let it go: too long, every place full, or a misuse the policy reported.</returns>
     internal bool ReturnKept(T[] array)
     {
         Debug.Assert(CurrentCache() is null, "Only a pool without a thread tier returns here.");
@@ -445,11 +421,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
         return _guard is null ? [] : _guard.GetLeaks();
     }
 
-    /// <summary>
-    /// Counts <paramref name="array"/>, handed out by this pool and never to be returned (what held it was collected with
-    /// it), as dropped. It is not taken back: it may still be referenced elsewhere, so it is never pooled again.
-    /// </summary>
-    /// <param name="array">An array this pool handed out.</param>
+    /// <summary>Counts <paramref name="array"/>, handed out and never to be returned (its holder was collected), as dropped; it may still be referenced, so it is never pooled again.</summary>
     internal void Abandon(T[] array)
     {
         if (array.Length == 0)
@@ -598,11 +570,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
         return _guard is null || _guard.OnReturn(array, clearArray || _clearOnReturn);
     }
 
-    /// <summary>
-    /// The engine saw the array already in the pool (and kept it once): the double-return policy. Throw and Report count
-    /// it in the statistics (<see cref="PoolStatistics.Misuses"/>) and write the <c>DoubleReturn</c> event first; Ignore
-    /// tells nobody.
-    /// </summary>
+    /// <summary>The engine saw the array already in the pool (and kept it once): Throw and Report count it (<see cref="PoolStatistics.Misuses"/>) and write the <c>DoubleReturn</c> event first; Ignore tells nobody.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void OnDuplicateReturn(T[] array)
     {

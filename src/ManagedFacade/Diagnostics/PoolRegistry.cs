@@ -30,28 +30,12 @@ internal static class PoolRegistry
     }
 
     /// <summary>Removes <paramref name="pool"/> (a disposed pool stops reporting).</summary>
-    /// <param name="pool">The pool.</param>
-    public static void Unregister(IObservablePool pool)
-    {
-        lock (s_pools)
-        {
-            s_pools.Remove(pool);
-        }
-    }
+    public static void Unregister(IObservablePool pool) => s_pools.Remove(pool);
 
     /// <summary>The instance number of <paramref name="pool"/>, boxed: 1, 2, … in registration order, never reused, so no two pools share one; 0 if never registered.</summary>
     public static object GetInstance(IObservablePool pool) => s_instances.TryGetValue(pool, out object? instance) ? instance : 0L;
 
     /// <summary>The pools alive now.</summary>
     /// <returns>A new list.</returns>
-    public static List<IObservablePool> GetLivePools()
-    {
-        var live = new List<IObservablePool>();
-        lock (s_pools)
-        {
-            s_pools.CopyLiveTo(live);
-        }
-
-        return live;
-    }
+    public static List<IObservablePool> GetLivePools() => s_pools.Snapshot();
 }

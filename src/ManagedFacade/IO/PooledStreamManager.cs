@@ -74,10 +74,7 @@ public sealed partial class PooledStreamManager
             _streams = new ItemGuard<PooledStream>(_buffers.Engine, itemBytes: null, keepStacks: true, GuardFrames, options.MisusePolicy, options.OnMisuse);
         }
 
-        lock (s_managers)
-        {
-            s_managers.Add(this);
-        }
+        s_managers.Add(this);
     }
 
     /// <summary>The process-wide manager, with the default options.</summary>
@@ -277,16 +274,7 @@ public sealed partial class PooledStreamManager
 
     /// <summary>The managers alive now.</summary>
     /// <returns>A new list.</returns>
-    internal static List<PooledStreamManager> GetLiveManagers()
-    {
-        var live = new List<PooledStreamManager>();
-        lock (s_managers)
-        {
-            s_managers.CopyLiveTo(live);
-        }
-
-        return live;
-    }
+    internal static List<PooledStreamManager> GetLiveManagers() => s_managers.Snapshot();
 
     /// <summary>A new stream's id.</summary>
     internal static long NextStreamId() =>

@@ -107,11 +107,8 @@ internal sealed class PinnedMemoryOwner<T> : PinnedBlockManager<T>, IDisposable
         ReturnToPool();
     }
 
-    /// <summary>
-    /// In a pool that reuses owners (this object is the rent's <see cref="IMemoryOwner{T}"/>): ends the current lease,
-    /// once; a second call (or a racing one) does nothing. Otherwise does nothing: a rent is ended only through the
-    /// handle it was given (or its struct lease), never through this pooled manager reached from a <see cref="Memory{T}"/>.
-    /// </summary>
+    /// <summary>In a pool that reuses owners (this object is the rent's <see cref="IMemoryOwner{T}"/>), ends the current lease once; otherwise nothing.</summary>
+    /// <remarks>A rent is otherwise ended only through its handle or struct lease, never through this pooled manager reached from a <see cref="Memory{T}"/>.</remarks>
     void IDisposable.Dispose()
     {
         long generation = Generation;

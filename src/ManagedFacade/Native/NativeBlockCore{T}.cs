@@ -36,10 +36,7 @@ internal sealed class NativeBlockCore<T>
     private int _rentLimit;
     private int _returnClasses;
 
-    /// <summary>Creates the core from validated-here options.</summary>
-    /// <param name="options">The options.</param>
-    /// <param name="isShared">Whether this is a process-wide pool.</param>
-    /// <param name="typeName">The facade's type name, the default pool name (<c>.Shared</c> is appended for a shared pool).</param>
+    /// <summary>Creates the core from options validated here; <paramref name="typeName"/> is the default pool name (<paramref name="isShared"/> appends <c>.Shared</c>).</summary>
     public NativeBlockCore(NativeBlockPoolOptions options, bool isShared, string typeName)
     {
         if (options is null)
@@ -83,11 +80,7 @@ internal sealed class NativeBlockCore<T>
     /// <summary>The native counters (tests).</summary>
     internal NativeBlockCounters Counters => _counters;
 
-    /// <summary>Rents a block of at least <paramref name="byteLength"/> bytes (0 or more, checked by the caller) and leases it.</summary>
-    /// <param name="byteLength">The bytes the lease needs.</param>
-    /// <param name="length">The lease's length in elements of <typeparamref name="T"/>.</param>
-    /// <param name="generation">The lease's generation.</param>
-    /// <returns>The block.</returns>
+    /// <summary>Rents a block of at least <paramref name="byteLength"/> bytes (checked by the caller) and leases it as <paramref name="length"/> elements under <paramref name="generation"/>.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public NativeBlock<T> Rent(int byteLength, int length, out long generation)
     {

@@ -35,11 +35,8 @@ public ref struct ObjectScope<T> where T : class
     /// <summary>The pool's cache of the renting thread as the rent found it (null if none yet, or if anybody observed pools).</summary>
     private readonly ThreadCache<T>? _cache;
 
-    /// <summary>
-    /// The scope's number in its thread's ledger in a guarded pool; 0 otherwise. The ledger itself is not kept: a ref
-    /// struct never leaves the thread that rented it, so <see cref="ScopeLedger.Current"/> finds it again, and the
-    /// default scope stays two fields wide.
-    /// </summary>
+    /// <summary>The scope's number in its thread's ledger in a guarded pool; 0 otherwise.</summary>
+    /// <remarks>The ledger is not kept: a ref struct never leaves its thread, so <see cref="ScopeLedger.Current"/> finds it again and the default scope stays two fields wide.</remarks>
     private readonly long _number;
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]

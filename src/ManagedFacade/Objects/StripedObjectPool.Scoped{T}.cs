@@ -126,35 +126,8 @@ public sealed partial class StripedObjectPool<T>
             // Fresh or already reset: they go back as they are, the warmest (first taken) last so it lands in the slot.
             for (int i = taken - 1; i >= 0; i--)
             {
-                ReturnWithoutPolicy(items[i]);
+                ReturnInFull(items[i], ThreadCacheTable.Current, prefilled: true);
             }
-        }
-    }
-
-    private void ReturnWithoutPolicy(T item)
-    {
-        // Straight from Get, so a guard never refuses it; it still has to hear that the object came back.
-        if (PoolObservation.IsActive)
-        {
-            if (!OnReturnObserved(item))
-            {
-                return;
-            }
-        }
-
-        // As in Return, the mark is read before and re-checked after the store.
-        if (_engine.IsShutDown)
-        {
-            ReturnAfterDispose(item);
-            return;
-        }
-
-        _engine.ReturnObject(item, CacheOf(ThreadCacheTable.Current), pairs: false);
-
-        // A Dispose that began while we stored the object may have drained before our store (see Dispose).
-        if (_engine.IsShutDown)
-        {
-            ReturnRacedDispose();
         }
     }
 }

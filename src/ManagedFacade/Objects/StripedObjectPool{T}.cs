@@ -80,20 +80,14 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     private readonly PooledObjectPolicy<T>? _fastPolicy;
     private readonly bool _isDefaultPolicy;
 
-    /// <summary>
-    /// The default policy on a sealed type that is not <see cref="IResettable"/>, or a factory with no cleanup: every
-    /// returned object is kept as it is, with no type check and no call into the policy.
-    /// </summary>
+    /// <summary>The default policy on a sealed non-<see cref="IResettable"/> type, or a factory with no cleanup: returns are kept as they are, with no type check or policy call.</summary>
     private readonly bool _keepsAsIs;
     private readonly bool _disposesItems;
     private readonly int _maximumRetained;
     private readonly int _stripeCapacity;
     private readonly ItemGuard<T>? _guard;
 
-    /// <summary>
-    /// Whether <see cref="Get"/> and <see cref="Return"/> may take their short path: false while anybody observes pools
-    /// and once the pool is disposed (both paths then run in full: events, guards, the disposed checks).
-    /// </summary>
+    /// <summary>Whether <see cref="Get"/> and <see cref="Return"/> may take their short path: false while anybody observes and once disposed (events, guards, disposed checks).</summary>
     private bool _fastOpen;
 
     /// <summary>Creates a pool that keeps at most <c>Environment.ProcessorCount * 2</c> objects.</summary>
@@ -309,10 +303,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         ReturnInFull(obj, caches);
     }
 
-    /// <summary>
-    /// The return of a scope's object, on the thread that rented it: with the thread's cache the rent found, so it needs no
-    /// thread-static access and no table look-up; as <see cref="Return"/> when there was none or anybody observes pools.
-    /// </summary>
+    /// <summary>The return of a scope's object on its renting thread, with the cache the rent found: no thread-static access or look-up; as <see cref="Return"/> without one or while observed.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal void ReturnFromScope(T obj, ThreadCache<T>? cache)
     {
@@ -325,19 +316,20 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         Return(obj);
     }
 
-    /// <summary>The end of every return: the policy, then the engine, then the re-check of the shutdown mark.</summary>
+    /// <summary>The end of every return: the policy (not for <paramref name="prefilled"/> objects, straight from <see cref="Get"/>), then the engine, then the re-check of the shutdown mark.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private void PolicyThenKeep(T obj, ThreadCache<T>? cache)
+    private void PolicyThenKeep(T obj, ThreadCache<T>? cache, bool prefilled = false)
     {
-        if (!AcceptReturn(obj))
+        if (!prefilled && !AcceptReturn(obj))
         {
             Reject(obj);
             return;
         }
 
         // Unobserved, a return that finds the slot taken moves two objects per claim; observed, the returned object
-        // stays in the slot, so a misuse report can say exactly which thread gets it next.
-        if (_engine.ReturnObject(obj, cache, pairs: _fastOpen) == ReturnResult.Duplicate)
+        // stays in the slot, so a misuse report can say exactly which thread gets it next. A prefill's last (warmest)
+        // object takes the slot too.
+        if (_engine.ReturnObject(obj, cache, pairs: !prefilled && _fastOpen) == ReturnResult.Duplicate && !prefilled)
         {
             OnDuplicateReturn();
         }
@@ -349,10 +341,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         }
     }
 
-    /// <summary>
-    /// The engine saw the object already in the pool (and kept it once): counted in the statistics
-    /// (<see cref="PoolStatistics.Misuses"/>), then <see cref="InvalidOperationException"/>.
-    /// </summary>
+    /// <summary>The engine saw the object already in the pool (and kept it once): counted (<see cref="PoolStatistics.Misuses"/>), then <see cref="InvalidOperationException"/>.</summary>
     [DoesNotReturn]
     [StackTraceHidden]
     [MethodImpl(MethodImplOptions.NoInlining)]
@@ -362,16 +351,17 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         ThrowHelper.ThrowDoubleReturn("obj");
     }
 
-    /// <summary>The return of a null, or while anybody observes pools, or after <see cref="Dispose"/>.</summary>
+    /// <summary>The return of a null, or while anybody observes pools, or after <see cref="Dispose"/>; and every return of <see cref="Prefill"/> (<paramref name="prefilled"/>).</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private void ReturnInFull(T? obj, ThreadCaches caches)
+    private void ReturnInFull(T? obj, ThreadCaches caches, bool prefilled = false)
     {
         if (obj is null)
         {
             ThrowHelper.ThrowArgumentNull(nameof(obj));
         }
 
-        // One static flag, as in Get.
+        // One static flag, as in Get. A prefilled object comes straight from Get, so a guard never refuses it; it still
+        // has to hear that the object came back.
         if (PoolObservation.IsActive)
         {
             if (!OnReturnObserved(obj))
@@ -387,7 +377,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
             return;
         }
 
-        PolicyThenKeep(obj, CacheOf(caches));
+        PolicyThenKeep(obj, CacheOf(caches), prefilled);
     }
 
     /// <summary>Reads the pool's counters (summed over threads and stripes; exact when the pool is quiet).</summary>
@@ -408,14 +398,9 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     /// <summary>The fewest objects a stripe and the slot of a thread that uses it hold together when the bound allows it (see <see cref="SplitRetention"/>).</summary>
     private const int MinimumStripeShare = 8;
 
-    /// <summary>
-    /// Shapes stripes that hold <paramref name="maximumRetained"/> objects together (the bound less one slot): the most
-    /// stripes (a power of two, at most <paramref name="maxStripes"/>) that still hold, each with a thread's slot,
-    /// <see cref="MinimumStripeShare"/> objects (one stripe for a bound under 16), the largest holding
-    /// <c>ceil(M / stripes)</c> (the engine splits the total exactly). A stripe of two or four objects is empty or full
-    /// at almost every operation, and those edges take the general walk; one stripe shared by every thread makes their
-    /// claims meet, so a bound of 16 gets two stripes of 8 and 7.
-    /// </summary>
+    /// <summary>Shapes stripes holding <paramref name="maximumRetained"/> together: the most (a power of two, at most <paramref name="maxStripes"/>) that still hold <see cref="MinimumStripeShare"/> each with a slot.</summary>
+    /// <remarks>A stripe of two or four is empty or full at almost every operation, and those edges take the general walk; one stripe shared by every thread makes claims
+    /// meet. So a bound under 16 gets one stripe, 16 gets two of 8 and 7 (the engine splits the total exactly).</remarks>
     internal static (int Stripes, int StripeCapacity) SplitRetention(int maximumRetained, int maxStripes)
     {
         int shares = (int)(((long)maximumRetained + 1) / MinimumStripeShare);
@@ -450,11 +435,8 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         return ReturnThroughPolicy(obj);
     }
 
-    /// <summary>
-    /// Runs the policy on <paramref name="obj"/> (the default policy's reset, or the pool's policy). When it throws, the
-    /// object is dropped as a rejected one is (counted, disposed by a disposing pool) and the exception goes on to the
-    /// caller of <see cref="Return"/>: an object whose cleanup failed is neither kept nor left counted as outstanding.
-    /// </summary>
+    /// <summary>Runs the policy on <paramref name="obj"/>; when it throws, the object is dropped as a rejected one is and the exception goes on to the caller of <see cref="Return"/>,
+    /// so an object whose cleanup failed is neither kept nor left counted as outstanding.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private bool ReturnThroughPolicy(T obj)
     {

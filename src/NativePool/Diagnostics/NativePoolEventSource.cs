@@ -113,10 +113,7 @@ internal sealed class NativePoolEventSource : EventSource
         WriteInts(MisuseId, [bufferId, poolId, kind], poolName);
     }
 
-    /// <summary>
-    /// A pooled stream was copied into a new array of <paramref name="length"/> bytes large enough for the large object
-    /// heap (<c>ToArray</c> on a large stream): the allocation pooling exists to avoid.
-    /// </summary>
+    /// <summary>A pooled stream was copied into a new array of <paramref name="length"/> bytes, large enough for the large object heap: the allocation pooling exists to avoid.</summary>
     [Event(StreamCopiedToArrayId, Level = EventLevel.Warning)]
     public void StreamCopiedToArray(long streamId, long length, int poolId, string tag, string poolName)
     {
@@ -151,10 +148,7 @@ internal sealed class NativePoolEventSource : EventSource
         WriteStream(StreamOverCapacityId, [streamId, requestedCapacity, maximumCapacity], poolId, tag, poolName);
     }
 
-    /// <summary>
-    /// A process-wide setting holds a value NativePool cannot read; <paramref name="message"/> names the setting, the value
-    /// and what it accepts. Written each time a pool that depends on the setting refuses to be created.
-    /// </summary>
+    /// <summary>A process-wide setting holds a value NativePool cannot read (<paramref name="message"/> names it, the value and what it accepts); written each time a pool that depends on it refuses to be created.</summary>
     [Event(SettingRejectedId, Level = EventLevel.Error)]
     public void SettingRejected(string message)
     {
@@ -170,10 +164,7 @@ internal sealed class NativePoolEventSource : EventSource
     [NonEvent]
     public static int Size(long bytes) => (int)Math.Min(bytes, int.MaxValue);
 
-    /// <summary>
-    /// Writes an event whose payload is <paramref name="values"/> followed by <paramref name="text"/> (and
-    /// <paramref name="lastText"/>, if any), in the order of the event method's parameters, without allocating.
-    /// </summary>
+    /// <summary>Writes <paramref name="values"/>, then <paramref name="text"/> (and <paramref name="lastText"/>), in the event method's parameter order, without allocating.</summary>
     [NonEvent]
     [UnconditionalSuppressMessage("ReflectionAnalysis", "IL2026", Justification = "The payload is integers and strings only: nothing to serialize by reflection.")]
     private unsafe void WriteInts(int eventId, ReadOnlySpan<int> values, string text, string? lastText = null)
@@ -200,10 +191,7 @@ internal sealed class NativePoolEventSource : EventSource
         }
     }
 
-    /// <summary>
-    /// Writes a stream event whose payload is <paramref name="values"/>, <paramref name="poolId"/>, <paramref name="tag"/>
-    /// and <paramref name="poolName"/>, in the order of the event method's parameters, without allocating.
-    /// </summary>
+    /// <summary>Writes <paramref name="values"/>, <paramref name="poolId"/>, <paramref name="tag"/> and <paramref name="poolName"/>, in the event method's parameter order, without allocating.</summary>
     [NonEvent]
     [UnconditionalSuppressMessage("ReflectionAnalysis", "IL2026", Justification = "The payload is integers and strings only: nothing to serialize by reflection.")]
     private unsafe void WriteStream(int eventId, ReadOnlySpan<long> values, int poolId, string tag, string poolName)

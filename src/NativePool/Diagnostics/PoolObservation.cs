@@ -1,4 +1,3 @@
-using System.Collections.Generic;
 using System.Runtime.CompilerServices;
 using System.Threading;
 
@@ -44,13 +43,8 @@ internal static class PoolObservation
         Update();
     }
 
-    /// <summary>
-    /// Tells <paramref name="subscriber"/> the observation state now and on every change, under one lock, so the calls
-    /// never overlap and the last one always carries the latest state. Pools whose inlined paths skip the flag (they
-    /// fold it into their own limits) use it to close those paths while anybody observes. Held weakly: a pool that
-    /// nobody references is still collected.
-    /// </summary>
-    /// <param name="subscriber">The pool.</param>
+    /// <summary>Tells <paramref name="subscriber"/> the observation state now and on every change, under one lock, so the last call carries the latest state.</summary>
+    /// <remarks>Pools that fold the flag into their inlined limits close those paths while anybody observes; held weakly, so an unreferenced pool is still collected.</remarks>
     public static void Subscribe(IObservationSubscriber subscriber)
     {
         lock (s_updateLock)
@@ -76,9 +70,7 @@ internal static class PoolObservation
         {
             // Volatile: publishes the new state to hot paths on other threads (and orders it after the inputs above).
             Volatile.Write(ref s_active, s_listening || Volatile.Read(ref s_guardedPools) > 0);
-            var live = new List<IObservationSubscriber>();
-            s_subscribers.CopyLiveTo(live);
-            foreach (IObservationSubscriber subscriber in live)
+            foreach (IObservationSubscriber subscriber in s_subscribers.Snapshot())
             {
                 subscriber.OnObservationChanged(s_active);
             }
