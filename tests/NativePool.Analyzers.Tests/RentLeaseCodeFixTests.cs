@@ -57,6 +57,63 @@ public sealed class RentLeaseCodeFixTests
         title: Title);
 
     [Fact]
+    public Task TheDocumentedStreamCopyBecomesWhatTheDocsShow() => Verify.VerifyAsync(
+        """
+        using System;
+        using System.Buffers;
+        using System.IO;
+        using System.Threading.Tasks;
+
+        public static class C
+        {
+            public static async Task<long> CopyAsync(Stream source, Stream destination)
+            {
+                {|NP0016:byte[] buffer = ArrayPool<byte>.Shared.Rent(4096);|}
+                try
+                {
+                    long total = 0;
+                    int read;
+                    while ((read = await source.ReadAsync(buffer.AsMemory(0, 4096))) != 0)
+                    {
+                        await destination.WriteAsync(buffer.AsMemory(0, read));
+                        total += read;
+                    }
+
+                    return total;
+                }
+                finally
+                {
+                    ArrayPool<byte>.Shared.Return(buffer);
+                }
+            }
+        }
+        """,
+        """
+        using System;
+        using System.Buffers;
+        using System.IO;
+        using System.Threading.Tasks;
+        using NativePool;
+
+        public static class C
+        {
+            public static async Task<long> CopyAsync(Stream source, Stream destination)
+            {
+                using var lease = StripedArrayPool<byte>.Shared.RentLease(4096);
+                long total = 0;
+                int read;
+                while ((read = await source.ReadAsync(lease.Memory)) != 0)
+                {
+                    await destination.WriteAsync(lease.Array.AsMemory(0, read));
+                    total += read;
+                }
+
+                return total;
+            }
+        }
+        """);
+
+    [Fact]
     public Task ARentReturnedWithoutFinallyAcrossAnAwaitBecomesALease() => Verify.VerifyAsync(
         """
         using System;
