@@ -71,6 +71,13 @@ internal static class Descriptors
         "A default scope stands for nothing rented and does nothing when disposed, so the scope replaces the nullable array, its null test and its return, with or without a try/finally.",
         DiagnosticSeverity.Info);
 
+    internal static readonly DiagnosticDescriptor UseRentLease = Create(
+        DiagnosticIds.UseRentLease,
+        "Use a RentLease lease for a rent held across an await",
+        "The rent of '{0}', held across an await, and its return can be 'using var lease = pool.RentLease(...)'",
+        "A scope cannot live across an await; a lease can, and returns the array when it is disposed, once, on every path out of its block, exceptions included.",
+        DiagnosticSeverity.Info);
+
     internal static readonly DiagnosticDescriptor DoubleReturnOnException = Create(
         DiagnosticIds.DoubleReturnOnException,
         "Pooled item returned twice if an exception is thrown",

@@ -47,4 +47,7 @@ public static class DiagnosticIds
 
     /// <summary>A <c>stackalloc</c>-or-rent can hold its rent in a scope that is <c>default</c> beside the <c>stackalloc</c>.</summary>
     public const string UseRentScopedBesideStackalloc = "NP0015";
+
+    /// <summary>A rent held across an <c>await</c>, returned in a <c>finally</c> or without one, can be a <c>using</c> lease.</summary>
+    public const string UseRentLease = "NP0016";
 }

@@ -544,6 +544,8 @@ internal sealed class MethodScan
             {
                 case "System" when type.Name is "Array" or "Buffer" or "MemoryExtensions" or "BitConverter" or "Convert" or "String" or "Console" or "Math" or "Random":
                 case "System.IO" when type.Name is "Stream" or "TextReader" or "TextWriter" or "BinaryReader" or "BinaryWriter":
+                case "System.IO.Pipelines" when type.Name is "PipeWriter":
+                case "System.Net.Sockets" when type.Name is "Socket":
                 case "System.Text" when type.Name is "Encoding" or "Encoder" or "Decoder" or "StringBuilder":
                 case "System.Buffers.Binary":
                 case "System.Buffers.Text":

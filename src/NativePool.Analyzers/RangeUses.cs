@@ -43,7 +43,17 @@ internal sealed class RangeUses
     /// <paramref name="range"/> and is never written; its use in <paramref name="giveBack"/> (its return) is allowed.
     /// </summary>
     public static bool StayInside(ILocalSymbol local, IBlockOperation block, TextSpan range, PoolApi api, IOperation? giveBack)
-        => new RangeUses(block, range, api, giveBack).LocalStaysInside(local, depth: 0);
+        => Holders(local, block, range, api, giveBack) is not null;
+
+    /// <summary>
+    /// As <see cref="StayInside"/>, with the locals that hold the array or a view of it (<paramref name="local"/> among
+    /// them) when it stays inside, and null when it does not.
+    /// </summary>
+    public static IReadOnlyCollection<ILocalSymbol>? Holders(ILocalSymbol local, IBlockOperation block, TextSpan range, PoolApi api, IOperation? giveBack)
+    {
+        RangeUses uses = new(block, range, api, giveBack);
+        return uses.LocalStaysInside(local, depth: 0) ? uses._visited : null;
+    }
 
     /// <summary>Whether every reference to <paramref name="local"/> in <paramref name="block"/> lies in <paramref name="range"/>.</summary>
     public static bool AllInside(ILocalSymbol local, IBlockOperation block, TextSpan range)
@@ -73,7 +83,7 @@ internal sealed class RangeUses
             }
 
             if (!_range.Contains(reference.Syntax.Span)
-                || reference.Syntax.Ancestors().Any(static a => a is AnonymousFunctionExpressionSyntax or LocalFunctionStatementSyntax or QueryExpressionSyntax))
+                || reference.Syntax.Ancestors().TakeWhile(a => a != _block.Syntax).Any(static a => a is AnonymousFunctionExpressionSyntax or LocalFunctionStatementSyntax or QueryExpressionSyntax))
             {
                 return false;
             }

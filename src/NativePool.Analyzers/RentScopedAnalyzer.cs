@@ -12,7 +12,8 @@ namespace NativePool.Analyzers;
 /// <c>ArrayPool&lt;T&gt;.Shared</c>, which the fixes replace with <c>StripedArrayPool&lt;T&gt;.Shared</c>):
 /// <c>T[] a = pool.Rent(n); try { … } finally { pool.Return(a); }</c> with the array used only inside the <c>try</c>
 /// (NP0007), a rent returned without a try/finally (NP0014, see <see cref="RentWithoutFinally"/>), and a
-/// <c>stackalloc</c>-or-rent (NP0015, see <see cref="StackallocOrRent"/>).
+/// <c>stackalloc</c>-or-rent (NP0015, see <see cref="StackallocOrRent"/>); and a <c>RentLease</c> lease for the first two
+/// shapes where the array is held across an <c>await</c>, which no scope can live across (NP0016, see <see cref="RentAcrossAwait"/>).
 /// </summary>
 /// <remarks>
 /// For NP0007: a scope is a ref struct, so the suggestion is left out wherever one cannot live: in async methods and iterators, and
@@ -24,7 +25,7 @@ public sealed class RentScopedAnalyzer : PoolAnalyzer
 {
     /// <inheritdoc/>
     public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics { get; } =
-        ImmutableArray.Create(Descriptors.UseRentScoped, Descriptors.UseRentScopedWithoutFinally, Descriptors.UseRentScopedBesideStackalloc);
+        ImmutableArray.Create(Descriptors.UseRentScoped, Descriptors.UseRentScopedWithoutFinally, Descriptors.UseRentScopedBesideStackalloc, Descriptors.UseRentLease);
 
     private protected override void OnCompilationStart(CompilationStartAnalysisContext context, PoolApi api)
     {
@@ -36,21 +37,23 @@ public sealed class RentScopedAnalyzer : PoolAnalyzer
 
     private static void Analyze(OperationAnalysisContext context, PoolApi api)
     {
-        // Reported on the declaration (the operation analyzed); NP0007 adds the try/finally that follows as a second location.
+        // Reported on the declaration (the operation analyzed); NP0007, and NP0016 over a try/finally, add the try/finally
+        // that follows as a second location.
         var declaration = (IVariableDeclarationGroupOperation)context.Operation;
-        if (declaration.Parent is IBlockOperation block && block.Operations.IndexOf(declaration) is int index && index >= 0
-            && index + 1 < block.Operations.Length && block.Operations[index + 1] is ITryOperation tryOperation
-            && Match(tryOperation, api) is { } match)
+        ITryOperation? tryOperation = declaration.Parent is IBlockOperation block && block.Operations.IndexOf(declaration) is int index && index >= 0
+            && index + 1 < block.Operations.Length && block.Operations[index + 1] is ITryOperation following ? following : null;
+        if (tryOperation is not null && (Match(tryOperation, api) ?? Match(tryOperation, api, lease: true)) is { } match)
         {
             context.ReportDiagnostic(Diagnostic.Create(
-                Descriptors.UseRentScoped,
+                match.Lease ? Descriptors.UseRentLease : Descriptors.UseRentScoped,
                 match.Declaration.Syntax.GetLocation(),
                 additionalLocations: [tryOperation.Syntax.GetLocation()],
                 match.Local.Name));
         }
-        else if (RentWithoutFinally.Match(declaration, api) is { } withoutFinally)
+        else if ((RentWithoutFinally.Match(declaration, api) ?? RentWithoutFinally.Match(declaration, api, lease: true)) is { } withoutFinally)
         {
-            context.ReportDiagnostic(Diagnostic.Create(Descriptors.UseRentScopedWithoutFinally, declaration.Syntax.GetLocation(), withoutFinally.Local.Name));
+            context.ReportDiagnostic(Diagnostic.Create(
+                withoutFinally.Lease ? Descriptors.UseRentLease : Descriptors.UseRentScopedWithoutFinally, declaration.Syntax.GetLocation(), withoutFinally.Local.Name));
         }
         else if (StackallocOrRent.Match(declaration, api) is not null)
         {
@@ -59,8 +62,11 @@ public sealed class RentScopedAnalyzer : PoolAnalyzer
         }
     }
 
-    /// <summary>The rent declaration and the return of a try/finally that a scope can replace, or null.</summary>
-    internal static RentScopedMatch? Match(ITryOperation tryOperation, PoolApi api)
+    /// <summary>
+    /// The rent declaration and the return of a try/finally that a scope can replace, or null; with <paramref name="lease"/>,
+    /// that a lease can replace because the <c>try</c> holds the array across an <c>await</c> (see <see cref="RentAcrossAwait"/>).
+    /// </summary>
+    internal static RentScopedMatch? Match(ITryOperation tryOperation, PoolApi api, bool lease = false)
     {
         if (tryOperation.Catches.Length != 0 || tryOperation.Finally is not { Operations.Length: 1 } finallyBlock
             || finallyBlock.Operations[0] is not IExpressionStatementOperation { Operation: IInvocationOperation giveBack }
@@ -78,13 +84,14 @@ public sealed class RentScopedAnalyzer : PoolAnalyzer
         }
 
         ILocalSymbol local = declarator.Symbol;
-        if (ClearValue(giveBack) is not { } clearValue || !Returns(giveBack, local) || !SamePool(rent.Instance, giveBack.Instance) || !HasScopes(rent, api)
-            || !CanHoldScope(tryOperation) || !UsedOnlyInside(local, block, tryOperation.Body))
+        if (ClearValue(giveBack) is not { } clearValue || !Returns(giveBack, local) || !SamePool(rent.Instance, giveBack.Instance) || !HasScopes(rent, api, lease)
+            || (!lease && !CanHoldScope(tryOperation)) || !UsedOnlyInside(local, block, tryOperation.Body)
+            || (lease && !RentAcrossAwait.Holds(local, block, tryOperation.Body.Syntax.Span, api, giveBack)))
         {
             return null;
         }
 
-        return new RentScopedMatch((IVariableDeclarationGroupOperation)block.Operations[index - 1], tryOperation, rent, local, clearValue);
+        return new RentScopedMatch((IVariableDeclarationGroupOperation)block.Operations[index - 1], tryOperation, rent, local, clearValue, lease);
     }
 
     /// <summary>
@@ -104,10 +111,13 @@ public sealed class RentScopedAnalyzer : PoolAnalyzer
     internal static bool Returns(IInvocationOperation giveBack, ILocalSymbol local)
         => MethodScan.Unwrap(MethodScan.Argument(giveBack, 0)?.Value) is ILocalReferenceOperation returned && SymbolEqualityComparer.Default.Equals(returned.Local, local);
 
-    /// <summary>Whether <paramref name="rent"/> rents one array from a pool with <c>RentScoped</c>, or from <c>ArrayPool&lt;T&gt;.Shared</c>.</summary>
-    internal static bool HasScopes(IInvocationOperation rent, PoolApi api)
+    /// <summary>
+    /// Whether <paramref name="rent"/> rents one array from a pool with <c>RentScoped</c> (<c>RentLease</c> with
+    /// <paramref name="lease"/>), or from <c>ArrayPool&lt;T&gt;.Shared</c>.
+    /// </summary>
+    internal static bool HasScopes(IInvocationOperation rent, PoolApi api, bool lease = false)
         => rent.Arguments.Length == 1 && api.IsRent(rent.TargetMethod, out ResourceKind kind) && kind == ResourceKind.Array
-            && (HasRentScoped(rent.Instance?.Type) || IsSharedArrayPool(rent.Instance, api));
+            && ((lease ? HasRentLease(rent.Instance?.Type) : HasRentScoped(rent.Instance?.Type)) || IsSharedArrayPool(rent.Instance, api));
 
     /// <summary>
     /// Whether <paramref name="pool"/> is <c>ArrayPool&lt;T&gt;.Shared</c> written as a type's member, in a compilation with
@@ -121,6 +131,9 @@ public sealed class RentScopedAnalyzer : PoolAnalyzer
 
     private static bool HasRentScoped(ITypeSymbol? type)
         => type?.GetMembers("RentScoped").OfType<IMethodSymbol>().Any(m => m.ReturnType.IsRefLikeType && m.Parameters.Length == 2) == true;
+
+    private static bool HasRentLease(ITypeSymbol? type)
+        => type?.GetMembers("RentLease").OfType<IMethodSymbol>().Any(m => !m.ReturnType.IsRefLikeType && m.Parameters.Length == 2) == true;
 
     /// <summary>Whether a rent from <paramref name="rentFrom"/> and a return to <paramref name="returnTo"/> name the same pool: one local, parameter, field of this instance or static property.</summary>
     internal static bool SamePool(IOperation? rentFrom, IOperation? returnTo)
@@ -153,7 +166,7 @@ public sealed class RentScopedAnalyzer : PoolAnalyzer
                 continue;
             }
 
-            if (!inBody || IsWritten(reference) || reference.Syntax.Ancestors().Any(a => a is AnonymousFunctionExpressionSyntax or LocalFunctionStatementSyntax))
+            if (!inBody || IsWritten(reference) || reference.Syntax.Ancestors().TakeWhile(a => a != block.Syntax).Any(static a => a is AnonymousFunctionExpressionSyntax or LocalFunctionStatementSyntax))
             {
                 return false;
             }

@@ -5,7 +5,7 @@ using Microsoft.CodeAnalysis.CSharp.Syntax;
 
 namespace NativePool.Analyzers;
 
-/// <content>NP0014: a rent returned without a try/finally.</content>
+/// <content>NP0014 (and NP0016 across an <c>await</c>): a rent returned without a try/finally.</content>
 public sealed partial class RentScopedCodeFixProvider
 {
     /// <summary>
@@ -15,7 +15,7 @@ public sealed partial class RentScopedCodeFixProvider
     private static Document FixWithoutFinally(Document document, ScopeSite site, RentWithoutFinallyMatch match)
     {
         if (site.Statement is not LocalDeclarationStatementSyntax declaration || match.GiveBack.Syntax is not StatementSyntax giveBack
-            || ScopeSyntax.RentScoped(match.Rent, match.ClearOnReturn, site.Api) is not (ExpressionSyntax scoped, bool fromArrayPoolShared)
+            || ScopeSyntax.RentScoped(match.Rent, match.ClearOnReturn, site.Api, match.Lease) is not (ExpressionSyntax scoped, bool fromArrayPoolShared)
             || match.Rent.Syntax is not InvocationExpressionSyntax rent)
         {
             return document;
@@ -29,9 +29,9 @@ public sealed partial class RentScopedCodeFixProvider
         List<StatementSyntax> following = [.. block.Statements.Skip(end + 1)];
         bool asDeclaration = following.Count == 0 || ScopeSyntax.NeedsDeclaration(following, moved, model);
 
-        string name = ScopeSyntax.UniqueName(model, declaration);
+        string name = ScopeSyntax.UniqueName(model, declaration, match.Lease);
         Dictionary<SyntaxNode, SyntaxNode> replacements = [];
-        ScopeSyntax.ReplaceUses(moved, model, match.Local, rent.ArgumentList.Arguments[0].Expression, name, replacements);
+        ScopeSyntax.ReplaceUses(moved, model, match.Local, rent.ArgumentList.Arguments[0].Expression, name, replacements, match.Lease);
         BlockSyntax rewritten = block.ReplaceNodes(replacements.Keys, (original, _) => replacements[original]);
 
         List<StatementSyntax> statements = [.. rewritten.Statements.Take(start)];

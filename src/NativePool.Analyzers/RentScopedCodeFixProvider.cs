@@ -17,7 +17,9 @@ namespace NativePool.Analyzers;
 /// A rent from <c>ArrayPool&lt;T&gt;.Shared</c> becomes a scope of <c>StripedArrayPool&lt;T&gt;.Shared</c> (with
 /// <c>using NativePool;</c>). NP0007 drops the try/finally, NP0014 the return (the array then also goes back when the
 /// code before it throws), NP0015 the nullable array, its null test and its return, with a scope that is
-/// <see langword="default"/> where the <c>stackalloc</c> is taken.
+/// <see langword="default"/> where the <c>stackalloc</c> is taken. NP0016, the first two shapes with the array held
+/// across an <c>await</c>, gets <c>using var lease = pool.RentLease(n);</c> in the same way, with
+/// <c>array.AsMemory(0, n)</c> over the rented length as <c>lease.Memory</c>.
 /// </summary>
 /// <remarks>
 /// When statements follow in the block that do more than leave it (or give other arrays back), a <c>using</c>
@@ -32,12 +34,13 @@ public sealed partial class RentScopedCodeFixProvider : PoolCodeFixProvider
 {
     /// <inheritdoc/>
     public override ImmutableArray<string> FixableDiagnosticIds { get; } =
-        ImmutableArray.Create(DiagnosticIds.UseRentScoped, DiagnosticIds.UseRentScopedWithoutFinally, DiagnosticIds.UseRentScopedBesideStackalloc);
+        ImmutableArray.Create(DiagnosticIds.UseRentScoped, DiagnosticIds.UseRentScopedWithoutFinally, DiagnosticIds.UseRentScopedBesideStackalloc, DiagnosticIds.UseRentLease);
 
     private protected override string TitleOf(string diagnosticId) => diagnosticId switch
     {
         DiagnosticIds.UseRentScopedWithoutFinally => "Use RentScoped (the array now also goes back to the pool when the code before its return throws)",
         DiagnosticIds.UseRentScopedBesideStackalloc => "Use a RentScoped scope, default beside the stackalloc",
+        DiagnosticIds.UseRentLease => "Use RentLease (where the return had no finally, the array now also goes back to the pool when the code before it throws)",
         _ => "Use RentScoped",
     };
 
@@ -45,9 +48,9 @@ public sealed partial class RentScopedCodeFixProvider : PoolCodeFixProvider
     private protected override Task<Document> FixAllAsync(Document document, IEnumerable<Diagnostic> diagnostics, CancellationToken cancellationToken)
         => FixOneAtATimeAsync(document, diagnostics, static (root, diagnostic) => Site(root, diagnostic), FixOneAsync, cancellationToken);
 
-    /// <summary>The statement a fix starts from: NP0007's try/finally, or the declaration the diagnostic is reported on.</summary>
+    /// <summary>The statement a fix starts from: the try/finally of NP0007 (and of NP0016 over one), or the declaration the diagnostic is reported on.</summary>
     private static StatementSyntax? Site(SyntaxNode root, Diagnostic diagnostic)
-        => diagnostic.Id == DiagnosticIds.UseRentScoped
+        => diagnostic.Id == DiagnosticIds.UseRentScoped || (diagnostic.Id == DiagnosticIds.UseRentLease && diagnostic.AdditionalLocations.Count != 0)
             ? (diagnostic.AdditionalLocations.Count != 0 ? root.FindNode(diagnostic.AdditionalLocations[0].SourceSpan) as TryStatementSyntax : null)
             : root.FindNode(diagnostic.Location.SourceSpan, getInnermostNodeForTie: true).FirstAncestorOrSelf<LocalDeclarationStatementSyntax>();
 
@@ -55,7 +58,8 @@ public sealed partial class RentScopedCodeFixProvider : PoolCodeFixProvider
         => await ScopeSyntax.FindAsync(document, target, cancellationToken).ConfigureAwait(false) switch
         {
             { Operation: ITryOperation } site => FixTry(document, site),
-            { Operation: IVariableDeclarationGroupOperation declaration } site when RentWithoutFinally.Match(declaration, site.Api) is { } match => FixWithoutFinally(document, site, match),
+            { Operation: IVariableDeclarationGroupOperation declaration } site
+                when (RentWithoutFinally.Match(declaration, site.Api) ?? RentWithoutFinally.Match(declaration, site.Api, lease: true)) is { } match => FixWithoutFinally(document, site, match),
             { Operation: IVariableDeclarationGroupOperation declaration } site when StackallocOrRent.Match(declaration, site.Api) is { } match => FixBesideStackalloc(document, site, match),
             _ => document,
         };
@@ -63,9 +67,9 @@ public sealed partial class RentScopedCodeFixProvider : PoolCodeFixProvider
     private static Document FixTry(Document document, ScopeSite site)
     {
         if (site is not { Statement: TryStatementSyntax tryStatement, Operation: ITryOperation tryOperation }
-            || RentScopedAnalyzer.Match(tryOperation, site.Api) is not { } match
+            || (RentScopedAnalyzer.Match(tryOperation, site.Api) ?? RentScopedAnalyzer.Match(tryOperation, site.Api, lease: true)) is not { } match
             || match.Declaration.Syntax is not LocalDeclarationStatementSyntax declaration
-            || ScopeSyntax.RentScoped(match.Rent, match.ClearOnReturn, site.Api) is not (ExpressionSyntax scoped, bool fromArrayPoolShared)
+            || ScopeSyntax.RentScoped(match.Rent, match.ClearOnReturn, site.Api, match.Lease) is not (ExpressionSyntax scoped, bool fromArrayPoolShared)
             || match.Rent.Syntax is not InvocationExpressionSyntax rent)
         {
             return document;
@@ -73,9 +77,9 @@ public sealed partial class RentScopedCodeFixProvider : PoolCodeFixProvider
 
         SemanticModel model = site.Model;
         BlockSyntax block = site.Block;
-        string name = ScopeSyntax.UniqueName(model, tryStatement);
+        string name = ScopeSyntax.UniqueName(model, tryStatement, match.Lease);
         Dictionary<SyntaxNode, SyntaxNode> replacements = [];
-        ScopeSyntax.ReplaceUses([tryStatement.Block], model, match.Local, rent.ArgumentList.Arguments[0].Expression, name, replacements);
+        ScopeSyntax.ReplaceUses([tryStatement.Block], model, match.Local, rent.ArgumentList.Arguments[0].Expression, name, replacements, match.Lease);
         BlockSyntax rewritten = block.ReplaceNodes(replacements.Keys, (original, _) => replacements[original]);
         int index = block.Statements.IndexOf(tryStatement);
         var body = ((TryStatementSyntax)rewritten.Statements[index]).Block;

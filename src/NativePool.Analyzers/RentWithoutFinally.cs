@@ -19,13 +19,16 @@ namespace NativePool.Analyzers;
 /// </remarks>
 internal static class RentWithoutFinally
 {
-    /// <summary>The rent at <paramref name="declaration"/> and its return without a finally that a scope can replace, or null.</summary>
-    internal static RentWithoutFinallyMatch? Match(IVariableDeclarationGroupOperation declaration, PoolApi api)
+    /// <summary>
+    /// The rent at <paramref name="declaration"/> and its return without a finally that a scope can replace, or null; with
+    /// <paramref name="lease"/>, that a lease can replace because the array is held across an <c>await</c>.
+    /// </summary>
+    internal static RentWithoutFinallyMatch? Match(IVariableDeclarationGroupOperation declaration, PoolApi api, bool lease = false)
     {
         if (declaration.Parent is not IBlockOperation block || declaration.Syntax is not LocalDeclarationStatementSyntax { UsingKeyword.RawKind: 0, Parent: BlockSyntax blockSyntax }
             || declaration.Declarations.Length != 1 || declaration.Declarations[0].Declarators.Length != 1
             || declaration.Declarations[0].Declarators[0] is not { Initializer.Value: var initial } declarator
-            || MethodScan.Unwrap(initial) is not IInvocationOperation rent || !RentScopedAnalyzer.HasScopes(rent, api))
+            || MethodScan.Unwrap(initial) is not IInvocationOperation rent || !RentScopedAnalyzer.HasScopes(rent, api, lease))
         {
             return null;
         }
@@ -43,15 +46,16 @@ internal static class RentWithoutFinally
 
         if (end < start + 2 || block.Operations[end] is not IExpressionStatementOperation { Operation: IInvocationOperation giveBack } returnStatement
             || RentScopedAnalyzer.ClearValue(giveBack) is not { } clear || !RentScopedAnalyzer.SamePool(rent.Instance, giveBack.Instance)
-            || !RentScopedAnalyzer.CanHoldScope(declaration) || HasJumps(blockSyntax)
+            || (!lease && !RentScopedAnalyzer.CanHoldScope(declaration)) || HasJumps(blockSyntax)
             || block.Operations[start + 1].Syntax is not StatementSyntax first || block.Operations[end - 1].Syntax is not StatementSyntax last
             || declaration.SemanticModel?.AnalyzeControlFlow(first, last) is not { Succeeded: true, EndPointIsReachable: true, ExitPoints.IsEmpty: true }
-            || !RangeUses.StayInside(local, block, TextSpan.FromBounds(first.SpanStart, last.Span.End), api, giveBack))
+            || !(lease ? RentAcrossAwait.Holds(local, block, TextSpan.FromBounds(first.SpanStart, last.Span.End), api, giveBack)
+                : RangeUses.StayInside(local, block, TextSpan.FromBounds(first.SpanStart, last.Span.End), api, giveBack)))
         {
             return null;
         }
 
-        return new RentWithoutFinallyMatch(declaration, returnStatement, rent, local, clear);
+        return new RentWithoutFinallyMatch(declaration, returnStatement, rent, local, clear, lease);
     }
 
     /// <summary>Whether <paramref name="block"/> has labels or <c>goto</c>s, which a <c>using</c> declaration may not be jumped over by.</summary>

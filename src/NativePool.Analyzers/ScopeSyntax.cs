@@ -40,11 +40,11 @@ internal static class ScopeSyntax
     }
 
     /// <summary>
-    /// <c>pool.RentScoped(n)</c> for <paramref name="rent"/> (with <c>clearOnReturn: true</c> when the return cleared), and
-    /// whether it now comes from <c>StripedArrayPool&lt;T&gt;.Shared</c> in place of <c>ArrayPool&lt;T&gt;.Shared</c>
-    /// (the file then needs <c>using NativePool;</c>).
+    /// <c>pool.RentScoped(n)</c> (<c>pool.RentLease(n)</c> with <paramref name="lease"/>) for <paramref name="rent"/> (with
+    /// <c>clearOnReturn: true</c> when the return cleared), and whether it now comes from <c>StripedArrayPool&lt;T&gt;.Shared</c>
+    /// in place of <c>ArrayPool&lt;T&gt;.Shared</c> (the file then needs <c>using NativePool;</c>).
     /// </summary>
-    public static (ExpressionSyntax Scoped, bool FromArrayPoolShared)? RentScoped(IInvocationOperation rent, bool clearOnReturn, PoolApi api)
+    public static (ExpressionSyntax Scoped, bool FromArrayPoolShared)? RentScoped(IInvocationOperation rent, bool clearOnReturn, PoolApi api, bool lease = false)
     {
         if (rent.Syntax is not InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax rentAccess } syntax)
         {
@@ -58,7 +58,7 @@ internal static class ScopeSyntax
                 .WithNameColon(SyntaxFactory.NameColon("clearOnReturn")));
         }
 
-        MemberAccessExpressionSyntax scopedAccess = rentAccess.WithName(SyntaxFactory.IdentifierName("RentScoped"));
+        MemberAccessExpressionSyntax scopedAccess = rentAccess.WithName(SyntaxFactory.IdentifierName(lease ? "RentLease" : "RentScoped"));
         bool fromArrayPoolShared = RentScopedAnalyzer.IsSharedArrayPool(rent.Instance, api);
         if (fromArrayPoolShared && rentAccess.Expression is MemberAccessExpressionSyntax shared)
         {
@@ -75,14 +75,18 @@ internal static class ScopeSyntax
             SyntaxFactory.IdentifierName("var"),
             SyntaxFactory.SingletonSeparatedList(SyntaxFactory.VariableDeclarator(name).WithInitializer(SyntaxFactory.EqualsValueClause(value))));
 
-    /// <summary>A name for the scope that no symbol in scope at <paramref name="at"/> and no identifier of its member has.</summary>
-    public static string UniqueName(SemanticModel model, SyntaxNode at)
+    /// <summary>
+    /// A name for the scope (<c>scope</c>, <c>scope2</c>, …; <c>lease</c>, … with <paramref name="lease"/>) that no symbol
+    /// in scope at <paramref name="at"/> and no identifier of its member has.
+    /// </summary>
+    public static string UniqueName(SemanticModel model, SyntaxNode at, bool lease = false)
     {
         HashSet<string> taken = [.. at.Ancestors().OfType<MemberDeclarationSyntax>().First().DescendantTokens().Where(t => t.IsKind(SyntaxKind.IdentifierToken)).Select(t => t.ValueText)];
-        string name = "scope";
+        string stem = lease ? "lease" : "scope";
+        string name = stem;
         for (int i = 2; taken.Contains(name) || model.LookupSymbols(at.SpanStart, name: name).Length != 0; i++)
         {
-            name = "scope" + i.ToString(System.Globalization.CultureInfo.InvariantCulture);
+            name = stem + i.ToString(System.Globalization.CultureInfo.InvariantCulture);
         }
 
         return name;
@@ -91,10 +95,11 @@ internal static class ScopeSyntax
     /// <summary>
     /// Adds to <paramref name="replacements"/> every use of <paramref name="local"/> in <paramref name="region"/>:
     /// <c>local.AsSpan(0, n)</c> over the rented length <paramref name="length"/> (when nothing in the region writes it)
-    /// becomes <c>scope.Span</c>, every other use <c>scope.Array</c>.
+    /// becomes <c>scope.Span</c> (and, for a <paramref name="lease"/>, <c>local.AsMemory(0, n)</c> becomes
+    /// <c>lease.Memory</c>: both are exactly <c>n</c> long), every other use, other slices included, <c>scope.Array</c>.
     /// </summary>
     public static void ReplaceUses(
-        IReadOnlyList<SyntaxNode> region, SemanticModel model, ILocalSymbol local, ExpressionSyntax length, string name, Dictionary<SyntaxNode, SyntaxNode> replacements)
+        IReadOnlyList<SyntaxNode> region, SemanticModel model, ILocalSymbol local, ExpressionSyntax length, string name, Dictionary<SyntaxNode, SyntaxNode> replacements, bool lease = false)
     {
         if (region.Count == 0)
         {
@@ -109,19 +114,25 @@ internal static class ScopeSyntax
         {
             if (SymbolEqualityComparer.Default.Equals(model.GetSymbolInfo(identifier).Symbol, local))
             {
-                bool fullSpan = lengthIsStable && IsFullSpan(identifier, length);
-                SyntaxNode target = fullSpan ? identifier.Parent!.Parent! : identifier;
-                replacements[target] = Member(name, fullSpan ? "Span" : "Array").WithTriviaFrom(target);
+                string? view = lengthIsStable ? FullView(identifier, length, lease) : null;
+                SyntaxNode target = view is not null ? identifier.Parent!.Parent! : identifier;
+                replacements[target] = Member(name, view ?? "Array").WithTriviaFrom(target);
             }
         }
     }
 
-    /// <summary>Whether <paramref name="identifier"/> is <c>a</c> in <c>a.AsSpan(0, n)</c>, with the rented length <c>n</c>.</summary>
-    private static bool IsFullSpan(IdentifierNameSyntax identifier, ExpressionSyntax length)
-        => identifier.Parent is MemberAccessExpressionSyntax { Name.Identifier.ValueText: "AsSpan" } access && access.Expression == identifier
+    /// <summary>
+    /// <c>Span</c> when <paramref name="identifier"/> is <c>a</c> in <c>a.AsSpan(0, n)</c>, with the rented length <c>n</c>
+    /// (<c>Memory</c> for <c>a.AsMemory(0, n)</c> with <paramref name="lease"/>); otherwise null.
+    /// </summary>
+    private static string? FullView(IdentifierNameSyntax identifier, ExpressionSyntax length, bool lease)
+        => identifier.Parent is MemberAccessExpressionSyntax { Name.Identifier.ValueText: var method } access && access.Expression == identifier
+            && (method == "AsSpan" || (lease && method == "AsMemory"))
             && access.Parent is InvocationExpressionSyntax { ArgumentList.Arguments: { Count: 2 } args }
             && args[0].Expression is LiteralExpressionSyntax { Token.ValueText: "0" }
-            && SyntaxFactory.AreEquivalent(args[1].Expression, length);
+            && SyntaxFactory.AreEquivalent(args[1].Expression, length)
+                ? (method == "AsSpan" ? "Span" : "Memory")
+                : null;
 
     /// <summary><c>scope.member</c>.</summary>
     public static MemberAccessExpressionSyntax Member(string scope, string member)

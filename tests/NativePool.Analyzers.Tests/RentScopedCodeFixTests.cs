@@ -253,7 +253,6 @@ public sealed class RentScopedCodeFixTests
     public Task APoolWithoutRentScopedOrAnArrayUsedAfterTheFinallyIsLeftAlone() => Verify.VerifyUntouchedAsync(
         """
         using System.Buffers;
-        using System.Threading.Tasks;
         using NativePool;
 
         public class C
@@ -281,20 +280,6 @@ public sealed class RentScopedCodeFixTests
                 }
 
                 return second.Length;
-            }
-
-            public async Task<int> N(StripedArrayPool<byte> striped)
-            {
-                byte[] buffer = striped.Rent(16);
-                try
-                {
-                    await Task.Yield();
-                    return buffer.Length;
-                }
-                finally
-                {
-                    striped.Return(buffer);
-                }
             }
         }
         """);

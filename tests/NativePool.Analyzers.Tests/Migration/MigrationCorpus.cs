@@ -255,7 +255,10 @@ internal static class MigrationCorpus
         using System.Collections.Generic;
         using System.Globalization;
         using System.IO;
+        using System.IO.Pipelines;
+        using System.Net.Http;
         using System.Text;
+        using System.Threading;
         using NativePool;
 
         namespace Corpus;
@@ -522,7 +525,8 @@ internal static class MigrationCorpus
         public static class Harness
         {
             public static long Outstanding()
-                => Parsers.s_bytes.GetStatistics().Outstanding + Parsers.s_ints.GetStatistics().Outstanding + Formatters.s_chars.GetStatistics().Outstanding;
+                => Parsers.s_bytes.GetStatistics().Outstanding + Parsers.s_ints.GetStatistics().Outstanding + Formatters.s_chars.GetStatistics().Outstanding
+                    + AsyncIo.s_bytes.GetStatistics().Outstanding;
 
             public static string Run()
             {
@@ -599,7 +603,220 @@ internal static class MigrationCorpus
                 holder.Defer(40);
                 Add("KeepOnFailure", holder.KeepOnFailure(6) + holder.KeepOnFailure(7));
                 Add("ReleaseAll", holder.ReleaseAll());
+
+                foreach (int length in new[] { 3, 100, 10000 })
+                {
+                    byte[] slice = data.AsSpan(0, length).ToArray();
+                    using MemoryStream copied = new();
+                    Add("CopyAsync", AsyncIo.CopyAsync(new MemoryStream(slice), copied, CancellationToken.None).GetAwaiter().GetResult() + Parsers.Fnv(copied.ToArray()));
+                    using MemoryStream framed = new();
+                    AsyncIo.SendFramedAsync(framed, slice).GetAwaiter().GetResult();
+                    Add("SendFramedAsync", Parsers.Fnv(framed.ToArray()));
+                    framed.Position = 0;
+                    Add("ReadMessageAsync", AsyncIo.ReadMessageAsync(framed).GetAwaiter().GetResult());
+                    Pipe pipe = new();
+                    pipe.Writer.WriteAsync(slice).AsTask().GetAwaiter().GetResult();
+                    pipe.Writer.Complete();
+                    Add("SumPipeAsync", AsyncIo.SumPipeAsync(pipe.Reader, length).GetAwaiter().GetResult());
+                    using ByteArrayContent body = new(slice);
+                    Add("HashBodyAsync", AsyncIo.HashBodyAsync(body).GetAwaiter().GetResult());
+                    using StringContent text = new(new string('w', length) + "é");
+                    Add("ReadBodyAsync", AsyncIo.ReadBodyAsync(text, length + 1).GetAwaiter().GetResult());
+                    byte[] prefix = AsyncIo.ReadPrefixAsync(new MemoryStream(slice), length).GetAwaiter().GetResult();
+                    Add("ReadPrefixAsync", prefix[length - 1]);
+                    ArrayPool<byte>.Shared.Return(prefix);
+                    Add("WriteInBackgroundAsync", AsyncIo.WriteInBackgroundAsync(Stream.Null, length).GetAwaiter().GetResult());
+                }
+
+                AsyncIo io = new();
+                io.QueueAsync(new MemoryStream(data), 64).GetAwaiter().GetResult();
+                io.QueueAsync(new MemoryStream(data), 640).GetAwaiter().GetResult();
+                Add("AsyncReleaseAll", io.ReleaseAll());
                 return log.ToString();
+            }
+        }
+        """;
+
+    /// <summary>
+    /// Buffers held across an <c>await</c>: stream copy, framed socket-style send and receive, pipe reading and HTTP
+    /// body buffering, with a <c>finally</c> and without; and the escaping ones that must stay.
+    /// </summary>
+    public const string Async = """
+        using System;
+        using System.Buffers;
+        using System.Buffers.Binary;
+        using System.Collections.Generic;
+        using System.IO;
+        using System.IO.Pipelines;
+        using System.Net.Http;
+        using System.Security.Cryptography;
+        using System.Text;
+        using System.Threading;
+        using System.Threading.Tasks;
+        using NativePool;
+
+        namespace Corpus;
+
+        public sealed class AsyncIo
+        {
+            internal static readonly StripedArrayPool<byte> s_bytes = StripedArrayPool<byte>.Create();
+
+            private readonly List<byte[]> _inFlight = [];
+
+            public static async Task<long> CopyAsync(Stream source, Stream destination, CancellationToken cancellationToken)
+            {
+                byte[] buffer = ArrayPool<byte>.Shared.Rent(81920);
+                try
+                {
+                    long total = 0;
+                    int read;
+                    while ((read = await source.ReadAsync(buffer.AsMemory(0, buffer.Length), cancellationToken).ConfigureAwait(false)) != 0)
+                    {
+                        await destination.WriteAsync(buffer.AsMemory(0, read), cancellationToken).ConfigureAwait(false);
+                        total += read;
+                    }
+
+                    return total;
+                }
+                finally
+                {
+                    ArrayPool<byte>.Shared.Return(buffer);
+                }
+            }
+
+            public static async Task SendFramedAsync(Stream socket, ReadOnlyMemory<byte> payload)
+            {
+                byte[] frame = ArrayPool<byte>.Shared.Rent(payload.Length + 4);
+                BinaryPrimitives.WriteInt32BigEndian(frame, payload.Length);
+                payload.Span.CopyTo(frame.AsSpan(4));
+                await socket.WriteAsync(frame.AsMemory(0, payload.Length + 4));
+                await socket.FlushAsync();
+                ArrayPool<byte>.Shared.Return(frame);
+            }
+
+            public static async Task<int> ReadMessageAsync(Stream stream)
+            {
+                byte[] header = s_bytes.Rent(4);
+                try
+                {
+                    await stream.ReadExactlyAsync(header.AsMemory(0, 4));
+                    int length = BinaryPrimitives.ReadInt32BigEndian(header);
+                    byte[] body = s_bytes.Rent(length);
+                    try
+                    {
+                        await stream.ReadExactlyAsync(body.AsMemory(0, length));
+                        return Parsers.Fnv(body, length);
+                    }
+                    finally
+                    {
+                        s_bytes.Return(body);
+                    }
+                }
+                finally
+                {
+                    s_bytes.Return(header);
+                }
+            }
+
+            public static async Task<int> SumPipeAsync(PipeReader reader, int capacity)
+            {
+                byte[] buffer = ArrayPool<byte>.Shared.Rent(capacity);
+                int total = 0;
+                while (true)
+                {
+                    ReadResult result = await reader.ReadAsync();
+                    foreach (ReadOnlyMemory<byte> segment in result.Buffer)
+                    {
+                        int count = Math.Min(segment.Length, capacity - total);
+                        segment.Span.Slice(0, count).CopyTo(buffer.AsSpan(total));
+                        total += count;
+                    }
+
+                    reader.AdvanceTo(result.Buffer.End);
+                    if (result.IsCompleted)
+                    {
+                        break;
+                    }
+                }
+
+                await reader.CompleteAsync();
+                int sum = Parsers.Fnv(buffer, total);
+                ArrayPool<byte>.Shared.Return(buffer);
+                return sum;
+            }
+
+            public static async Task<string> HashBodyAsync(HttpContent content)
+            {
+                byte[] buffer = ArrayPool<byte>.Shared.Rent(1024);
+                using IncrementalHash hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
+                await using Stream body = await content.ReadAsStreamAsync();
+                int read;
+                while ((read = await body.ReadAsync(buffer, 0, 1024)) > 0)
+                {
+                    hash.AppendData(buffer, 0, read);
+                }
+
+                ArrayPool<byte>.Shared.Return(buffer);
+                return Convert.ToHexString(hash.GetHashAndReset());
+            }
+
+            public static async Task<string> ReadBodyAsync(HttpContent content, int maxLength)
+            {
+                char[] chars = ArrayPool<char>.Shared.Rent(maxLength);
+                try
+                {
+                    using StreamReader reader = new(await content.ReadAsStreamAsync(), Encoding.UTF8);
+                    int total = 0;
+                    int read;
+                    while (total < maxLength && (read = await reader.ReadAsync(chars.AsMemory(total, maxLength - total))) > 0)
+                    {
+                        total += read;
+                    }
+
+                    return new string(chars, 0, total);
+                }
+                finally
+                {
+                    ArrayPool<char>.Shared.Return(chars);
+                }
+            }
+
+            public static async Task<byte[]> ReadPrefixAsync(Stream stream, int length)
+            {
+                byte[] prefix = ArrayPool<byte>.Shared.Rent(length); // stays
+                await stream.ReadExactlyAsync(prefix.AsMemory(0, length));
+                return prefix;
+            }
+
+            public async Task QueueAsync(Stream stream, int length)
+            {
+                byte[] pending = ArrayPool<byte>.Shared.Rent(length); // stays
+                await stream.ReadExactlyAsync(pending.AsMemory(0, length));
+                _inFlight.Add(pending);
+            }
+
+            public static async Task<int> WriteInBackgroundAsync(Stream stream, int length)
+            {
+                byte[] payload = ArrayPool<byte>.Shared.Rent(length); // stays
+                payload.AsSpan(0, length).Fill(5);
+                Task write = stream.WriteAsync(payload, 0, length);
+                await Task.Yield();
+                await write;
+                ArrayPool<byte>.Shared.Return(payload);
+                return length;
+            }
+
+            public int ReleaseAll()
+            {
+                int released = 0;
+                foreach (byte[] pending in _inFlight)
+                {
+                    released += pending[0] + 1;
+                    ArrayPool<byte>.Shared.Return(pending);
+                }
+
+                _inFlight.Clear();
+                return released;
             }
         }
         """;

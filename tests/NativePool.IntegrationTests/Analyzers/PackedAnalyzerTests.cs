@@ -320,13 +320,16 @@ public sealed class PackedAnalyzerTests
     [Trait("Category", "Packaging")]
     public void OneDotnetFormatRunSwapsTheSharedPoolAndTurnsItsRentsIntoScopes()
     {
-        // The documented migration: one run of the four fixes, in either order of the ids, converts a try/finally rent, a
+        // The documented migration: one run of the five fixes, in either order of the ids, converts a try/finally rent, a
         // rent returned without one and a stackalloc-or-rent of ArrayPool<T>.Shared into scopes of
-        // StripedArrayPool<T>.Shared and swaps every other ArrayPool<T>.Shared, and the result builds with warnings as errors.
+        // StripedArrayPool<T>.Shared, a rent held across an await into a lease, and swaps every other
+        // ArrayPool<T>.Shared, and the result builds with warnings as errors.
         const string Before = """
             using System;
             using System.Buffers;
+            using System.IO;
             using System.Text;
+            using System.Threading.Tasks;
 
             namespace Consumer;
 
@@ -368,13 +371,28 @@ public sealed class PackedAnalyzerTests
                     return count;
                 }
 
+                public static async Task<int> ReadAsync(Stream stream, int n)
+                {
+                    byte[] buffer = ArrayPool<byte>.Shared.Rent(n);
+                    try
+                    {
+                        return await stream.ReadAsync(buffer.AsMemory(0, n));
+                    }
+                    finally
+                    {
+                        ArrayPool<byte>.Shared.Return(buffer);
+                    }
+                }
+
                 public static byte[] Escapes(int n) => ArrayPool<byte>.Shared.Rent(n);
             }
             """;
         const string After = """
             using System;
             using System.Buffers;
+            using System.IO;
             using System.Text;
+            using System.Threading.Tasks;
             using NativePool;
 
             namespace Consumer;
@@ -404,12 +422,18 @@ public sealed class PackedAnalyzerTests
                     return count;
                 }
 
+                public static async Task<int> ReadAsync(Stream stream, int n)
+                {
+                    using var lease = StripedArrayPool<byte>.Shared.RentLease(n);
+                    return await stream.ReadAsync(lease.Memory);
+                }
+
                 public static byte[] Escapes(int n) => StripedArrayPool<byte>.Shared.Rent(n);
             }
             """;
         using PackedConsumer consumer = PackedConsumer.Create(_output, _packages);
         consumer.WriteProject();
-        foreach (string[] ids in new[] { new[] { "NP0006", "NP0007", "NP0014", "NP0015" }, new[] { "NP0015", "NP0014", "NP0007", "NP0006" } })
+        foreach (string[] ids in new[] { new[] { "NP0006", "NP0007", "NP0014", "NP0015", "NP0016" }, new[] { "NP0016", "NP0015", "NP0014", "NP0007", "NP0006" } })
         {
             consumer.WriteSource("Migrated.cs", Before);
 
