@@ -341,7 +341,7 @@ internal sealed partial class StripeSet<T> where T : class
         return 0;
     }
 
-    /// <summary>The one claim body of every pop but the object pool's inlined one: up to <paramref name="destination"/>.Length items off the top, the warmest last.</summary>
+    /// <summary>One attempt to move up to <paramref name="destination"/>.Length items off the top of stripe <paramref name="stripe"/>, the warmest last.</summary>
     public StripeResult TryPopBatch(int stripe, Span<T?> destination, out int moved)
     {
         ref StripeHeader header = ref Header(stripe);
@@ -376,14 +376,83 @@ internal sealed partial class StripeSet<T> where T : class
     }
 
     /// <summary>One attempt to move as many of <paramref name="items"/> as fit onto stripe <paramref name="stripe"/>.</summary>
-    public StripeResult TryPushBatch(int stripe, ReadOnlySpan<T?> items, out int moved) => TryPushBatch(stripe, items, null, out moved);
-
-    /// <summary>The one claim body of every push but the object pool's inlined ones: as many of <paramref name="items"/> as fit;
-    /// <see cref="StripeResult.Duplicate"/>, with nothing moved, when <paramref name="probe"/> (an item being returned) is on top.</summary>
-    private StripeResult TryPushBatch(int stripe, ReadOnlySpan<T?> items, T? probe, out int moved)
+    public StripeResult TryPushBatch(int stripe, ReadOnlySpan<T?> items, out int moved)
     {
         ref StripeHeader header = ref Header(stripe);
-        moved = 0;
+
+        if (!TryClaim(ref header))
+        {
+            moved = 0;
+            return StripeResult.Contended;
+        }
+
+        int count = header.Count;
+        moved = Math.Min(header.Capacity - count, items.Length);
+        if (moved != 0)
+        {
+            items[..moved].CopyTo(MemoryMarshal.CreateSpan(ref Unsafe.Add(ref Region(stripe), count), moved));
+            header.Count = count + moved;
+            header.Touched = 1;
+            if (count == 0)
+            {
+                OccupancyMasks.Set(ref _masks.HasItems, stripe);
+            }
+        }
+        else if (items.Length != 0)
+        {
+            OccupancyMasks.Set(ref _masks.Full, stripe);
+        }
+
+        Release(ref header);
+        return moved != 0 ? StripeResult.Done : StripeResult.Full;
+    }
+
+    /// <summary>One attempt to pop the top item of stripe <paramref name="stripe"/>.</summary>
+    public StripeResult TryPop(int stripe, out T? item)
+    {
+        ref StripeHeader header = ref Header(stripe);
+
+        if (!TryClaim(ref header))
+        {
+            item = null;
+            return StripeResult.Contended;
+        }
+
+        StripeResult result;
+        int count = header.Count;
+        if (count != 0)
+        {
+            ref T? slot = ref Unsafe.Add(ref Region(stripe), count - 1);
+            item = slot;
+            slot = null;
+            header.Count = count - 1;
+            header.Touched = 1;
+            if (count == header.Capacity)
+            {
+                OccupancyMasks.Clear(ref _masks.Full, stripe);
+            }
+
+            result = StripeResult.Done;
+        }
+        else
+        {
+            OccupancyMasks.Clear(ref _masks.HasItems, stripe);
+            item = null;
+            result = StripeResult.Empty;
+        }
+
+        Release(ref header);
+        return result;
+    }
+
+    /// <summary>One attempt to push <paramref name="item"/> onto stripe <paramref name="stripe"/>.</summary>
+    public StripeResult TryPush(int stripe, T item) => TryPush(stripe, item, item);
+
+    /// <summary>One attempt to push <paramref name="item"/>; <see cref="StripeResult.Duplicate"/> if <paramref name="probe"/> is on top.</summary>
+    public StripeResult TryPush(int stripe, T item, T probe)
+    {
+        ref StripeHeader header = ref Header(stripe);
+
         if (!TryClaim(ref header))
         {
             return StripeResult.Contended;
@@ -392,16 +461,16 @@ internal sealed partial class StripeSet<T> where T : class
         StripeResult result;
         int count = header.Count;
         ref T? region = ref Region(stripe);
-        if (probe is not null && count != 0 && ReferenceEquals(Unsafe.Add(ref region, count - 1), probe))
+        if (count != 0 && ReferenceEquals(Unsafe.Add(ref region, count - 1), probe))
         {
             // Checked before the capacity: a full stripe with the item on top is a double return too, and dropping
             // the second copy would let a disposing pool dispose the copy still in the stripe.
             result = StripeResult.Duplicate;
         }
-        else if ((moved = Math.Min(header.Capacity - count, items.Length)) != 0)
+        else if (count < header.Capacity)
         {
-            items[..moved].CopyTo(MemoryMarshal.CreateSpan(ref Unsafe.Add(ref region, count), moved));
-            header.Count = count + moved;
+            Unsafe.Add(ref region, count) = item;
+            header.Count = count + 1;
             header.Touched = 1;
             if (count == 0)
             {
@@ -412,33 +481,12 @@ internal sealed partial class StripeSet<T> where T : class
         }
         else
         {
-            if (items.Length != 0)
-            {
-                OccupancyMasks.Set(ref _masks.Full, stripe);
-            }
-
+            OccupancyMasks.Set(ref _masks.Full, stripe);
             result = StripeResult.Full;
         }
 
         Release(ref header);
         return result;
-    }
-
-    /// <summary>One attempt to pop the top item of stripe <paramref name="stripe"/>.</summary>
-    public StripeResult TryPop(int stripe, out T? item)
-    {
-        item = null;
-        return TryPopBatch(stripe, MemoryMarshal.CreateSpan(ref item, 1), out _);
-    }
-
-    /// <summary>One attempt to push <paramref name="item"/> onto stripe <paramref name="stripe"/>.</summary>
-    public StripeResult TryPush(int stripe, T item) => TryPush(stripe, item, item);
-
-    /// <summary>One attempt to push <paramref name="item"/>; <see cref="StripeResult.Duplicate"/> if <paramref name="probe"/> is on top.</summary>
-    public StripeResult TryPush(int stripe, T item, T probe)
-    {
-        T? pushed = item;
-        return TryPushBatch(stripe, MemoryMarshal.CreateReadOnlySpan(ref pushed, 1), probe, out _);
     }
 
     /// <summary>Claims a stripe for one operation; false when another thread holds it, and the caller moves on or backs off (<see cref="BackOff"/>) instead of waiting.</summary>
