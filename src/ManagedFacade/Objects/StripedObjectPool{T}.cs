@@ -74,8 +74,6 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     private const int GuardFrames = 4;
 
     private readonly StripedPool<T> _engine;
-    private readonly int _engineId;
-    private readonly PoolOwner _engineOwner;
     private readonly IPooledObjectPolicy<T> _policy;
     private readonly PooledObjectPolicy<T>? _fastPolicy;
     private readonly bool _isDefaultPolicy;
@@ -159,8 +157,6 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         // The process switch is read before the engine exists: a malformed one fails the construction with nothing built.
         bool guarded = options.Guarded || GuardedMode.IsOnProcessWide;
         _engine = new StripedPool<T>(settings, CreateForEngine, disposeItems ? Discard : null);
-        _engineId = _engine.Id;
-        _engineOwner = _engine.Owner;
         if (guarded || options.TrackLeaks)
         {
             _guard = new ItemGuard<T>(
