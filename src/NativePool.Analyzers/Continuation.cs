@@ -1,16 +1,10 @@
 namespace NativePool.Analyzers;
 
-/// <summary>An immutable stack of destinations that finally blocks continue to.</summary>
-internal sealed class Continuation(int target, Continuation? next)
+/// <summary>An immutable stack of destinations that finally blocks continue to: block ordinals, or <see cref="Rethrow"/>.</summary>
+internal sealed record Continuation(int Target, Continuation? Next)
 {
     /// <summary>The target that continues an exception rather than a block.</summary>
     public const int Rethrow = -1;
-
-    /// <summary>A block ordinal, or <see cref="Rethrow"/>.</summary>
-    public int Target { get; } = target;
-
-    /// <summary>The rest of the stack.</summary>
-    public Continuation? Next { get; } = next;
 
     /// <summary>A key that tells stacks apart.</summary>
     public static string Key(Continuation? continuation)

@@ -794,18 +794,11 @@ internal sealed partial class FlowWalker
         return string.Empty;
     }
 
-    /// <summary>A finding gathered during the walk; reported at its end.</summary>
-    private sealed class Finding(DiagnosticDescriptor certain, DiagnosticDescriptor? exceptional, SyntaxNode syntax, int origin, object[] arguments)
+    /// <summary>A finding, reported at the end of the walk; <c>Origin</c> is 0 once a path without exception reached it.</summary>
+    private sealed record Finding(DiagnosticDescriptor Certain, DiagnosticDescriptor? Exceptional, SyntaxNode Syntax, int Origin, object[] Arguments)
     {
-        public DiagnosticDescriptor Certain { get; } = certain;
+        public int Origin { get; set; } = Origin;
 
-        public DiagnosticDescriptor? Exceptional { get; } = exceptional;
-
-        public SyntaxNode Syntax { get; } = syntax;
-
-        /// <summary>0 once a path without exception reached the finding, else the origin of the first path that did.</summary>
-        public int Origin { get; set; } = origin;
-
-        public object[] Arguments { get; set; } = arguments;
+        public object[] Arguments { get; set; } = Arguments;
     }
 }

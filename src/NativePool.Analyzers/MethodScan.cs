@@ -319,7 +319,7 @@ internal sealed class MethodScan
 
             if (kind is not null && !mixed)
             {
-                Tracked[pair.Key] = new TrackedLocal(pair.Key, slot++, kind.Value, parent: -1);
+                Tracked[pair.Key] = new TrackedLocal(pair.Key, slot++, kind.Value, Parent: -1);
             }
         }
 

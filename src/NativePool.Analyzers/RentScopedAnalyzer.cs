@@ -91,7 +91,7 @@ public sealed class RentScopedAnalyzer : PoolAnalyzer
             return null;
         }
 
-        return new RentScopedMatch((IVariableDeclarationGroupOperation)block.Operations[index - 1], tryOperation, rent, local, clearValue, lease);
+        return new RentScopedMatch(group, finallyBlock.Operations[0], rent, local, clearValue, lease);
     }
 
     /// <summary>

@@ -12,7 +12,7 @@ public sealed partial class RentScopedCodeFixProvider
     /// The statements between the rent and the return stay where they are, with their uses of the array rewritten, and
     /// the return goes away.
     /// </summary>
-    private static Document FixWithoutFinally(Document document, ScopeSite site, RentWithoutFinallyMatch match)
+    private static Document FixWithoutFinally(Document document, ScopeSite site, RentScopedMatch match)
     {
         if (site.Statement is not LocalDeclarationStatementSyntax declaration || match.GiveBack.Syntax is not StatementSyntax giveBack
             || ScopeSyntax.RentScoped(match.Rent, match.ClearOnReturn, site.Api, match.Lease) is not (ExpressionSyntax scoped, bool fromArrayPoolShared)

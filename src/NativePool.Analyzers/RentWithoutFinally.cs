@@ -23,7 +23,7 @@ internal static class RentWithoutFinally
     /// The rent at <paramref name="declaration"/> and its return without a finally that a scope can replace, or null; with
     /// <paramref name="lease"/>, that a lease can replace because the array is held across an <c>await</c>.
     /// </summary>
-    internal static RentWithoutFinallyMatch? Match(IVariableDeclarationGroupOperation declaration, PoolApi api, bool lease = false)
+    internal static RentScopedMatch? Match(IVariableDeclarationGroupOperation declaration, PoolApi api, bool lease = false)
     {
         if (declaration.Parent is not IBlockOperation block || declaration.Syntax is not LocalDeclarationStatementSyntax { UsingKeyword.RawKind: 0, Parent: BlockSyntax blockSyntax }
             || declaration.Declarations.Length != 1 || declaration.Declarations[0].Declarators.Length != 1
@@ -55,7 +55,7 @@ internal static class RentWithoutFinally
             return null;
         }
 
-        return new RentWithoutFinallyMatch(declaration, returnStatement, rent, local, clear, lease);
+        return new RentScopedMatch(declaration, returnStatement, rent, local, clear, lease);
     }
 
     /// <summary>Whether <paramref name="block"/> has labels or <c>goto</c>s, which a <c>using</c> declaration may not be jumped over by.</summary>

@@ -85,7 +85,7 @@ internal static class StackallocOrRent
             }
         }
 
-        return new StackallocOrRentMatch(declaration, span, choice, branch, rent, release, tryOperation, clear);
+        return new StackallocOrRentMatch(span, choice, branch, rent, release, tryOperation, clear);
     }
 
     /// <summary>The assignment of the rent, the <c>if</c> that tests the local for null, and the return in it; null if the local has other uses.</summary>
