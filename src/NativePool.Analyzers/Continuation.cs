@@ -8,13 +8,5 @@ internal sealed record Continuation(int Target, Continuation? Next)
 
     /// <summary>A key that tells stacks apart.</summary>
     public static string Key(Continuation? continuation)
-    {
-        System.Text.StringBuilder builder = new();
-        for (; continuation is not null; continuation = continuation.Next)
-        {
-            builder.Append(continuation.Target).Append(',');
-        }
-
-        return builder.ToString();
-    }
+        => continuation is null ? string.Empty : continuation.Target.ToString(System.Globalization.CultureInfo.InvariantCulture) + "," + Key(continuation.Next);
 }

@@ -5,11 +5,7 @@ using Microsoft.CodeAnalysis.Operations;
 
 namespace NativePool.Analyzers;
 
-/// <summary>
-/// NP0013: a pooled item, or a span, memory, array, object or task over it, leaves the method (returned, yielded, stored
-/// in a field, a property or a <c>ref</c>/<c>out</c> parameter, captured by a delegate that leaves, passed to a task
-/// that is not awaited) while the item is held, and the method then gives the item back.
-/// </summary>
+/// <summary>NP0013: a pooled item, or a view or task over it, leaves the method while held, and the method then gives the item back.</summary>
 /// <remarks>
 /// Each such place is an escape site, one bit of the item's state; giving the item back moves its bits to the path's
 /// dangling set, and a later write to the same field, property or parameter clears the bit of what it stored. What is
@@ -24,56 +20,12 @@ internal sealed partial class FlowWalker
 
     private readonly List<EscapeSite> _escapeSites = [];
 
-    /// <summary>The flow captures of values that may leave (the branches of <c>return c ? scope.Span : default</c>), with their slots: the view's slot plus one, or 0.</summary>
+    /// <summary>The captures of values that may leave (<c>return c ? scope.Span : default</c>), with their slots: the view's slot plus one, or 0.</summary>
     private readonly Dictionary<CaptureId, int> _viewCaptures = [];
 
     /// <summary>The escape sites whose item was given back while they held it, as a bit set.</summary>
     private readonly int _danglingSlot;
 
-    /// <summary>The captures feeding a return, a yield or a store that outlives the method, whose value may be a view.</summary>
-    private HashSet<CaptureId> FindViewCaptures()
-    {
-        List<IFlowCaptureOperation> captures = [];
-        HashSet<CaptureId> feeding = [];
-        foreach (BasicBlock block in _graph.Blocks)
-        {
-            foreach (IOperation operation in block.Operations)
-            {
-                foreach (IOperation descendant in operation.DescendantsAndSelf())
-                {
-                    switch (descendant)
-                    {
-                        case IFlowCaptureOperation capture:
-                            captures.Add(capture);
-                            break;
-                        case IReturnOperation { Kind: OperationKind.YieldReturn } yield:
-                            AddFeeding(yield.ReturnedValue);
-                            break;
-                        case ISimpleAssignmentOperation assignment when OutlivesMethod(assignment.Target, out _):
-                            AddFeeding(assignment.Value);
-                            break;
-                    }
-                }
-            }
-
-            if (block.FallThroughSuccessor?.Semantics == ControlFlowBranchSemantics.Return)
-            {
-                AddFeeding(block.BranchValue);
-            }
-        }
-
-        return FeedingSources(captures, feeding, static (walker, value) => walker._scan.GetViewSource(value) is not null);
-
-        void AddFeeding(IOperation? value)
-        {
-            if (MethodScan.Unwrap(value) is IFlowCaptureReferenceOperation reference)
-            {
-                feeding.Add(reference.Id);
-            }
-        }
-    }
-
-    /// <summary>Records in the capture's slot which held view this path's branch captured, if any.</summary>
     private void OnViewCapture(IFlowCaptureOperation capture, int slot, int[] state)
     {
         IOperation? value = MethodScan.Unwrap(capture.Value);
@@ -87,11 +39,7 @@ internal sealed partial class FlowWalker
         }
     }
 
-    /// <summary>A value the method returns (the graph's <c>return</c>), or yields.</summary>
-    private void OnLeaving(IOperation value, int[] state, bool yielded)
-        => Escape(value, state, yielded ? " is yielded" : " is returned", key: null);
-
-    /// <summary>An assignment: a store where the method's caller can reach it, or a write that takes an earlier store back.</summary>
+    /// <summary>A store where the method's caller can reach it, which also takes back what an earlier store there left.</summary>
     private void OnStore(ISimpleAssignmentOperation assignment, int[] state)
     {
         if (!OutlivesMethod(assignment.Target, out string? key))
@@ -99,21 +47,17 @@ internal sealed partial class FlowWalker
             return;
         }
 
-        if (key is not null)
+        for (int i = 0; key is not null && i < _escapeSites.Count; i++)
         {
-            for (int i = 0; i < _escapeSites.Count; i++)
+            if (_escapeSites[i].Key == key)
             {
-                if (_escapeSites[i].Key == key)
-                {
-                    ClearEscape(i, state);
-                }
+                ClearEscape(i, state);
             }
         }
 
         Escape(assignment.Value, state, " is stored in '" + assignment.Target.Syntax + "'", key);
     }
 
-    /// <summary>A handler added to an event of the instance, a static one or a parameter's.</summary>
     private void OnEventAdded(IEventAssignmentOperation assignment, int[] state)
     {
         if (assignment.Adds && assignment.EventReference is IEventReferenceOperation reference && InstanceOutlives(reference.Instance, out _))
@@ -126,23 +70,12 @@ internal sealed partial class FlowWalker
     private void OnCallOutliving(IInvocationOperation invocation, BasicBlock block, int[] state)
     {
         IMethodSymbol method = invocation.TargetMethod;
-        string how;
-        if (method.IsAsync && method.ReturnsVoid)
+        string? how = method.IsAsync && method.ReturnsVoid ? " is passed to the async void method '" + method.Name + "'"
+            : MethodScan.IsAwaitable(invocation.Type) && IsDiscarded(invocation, block) ? " is passed to '" + method.Name + "', whose task is not awaited"
+            : null;
+        for (int i = 0; how is not null && i < invocation.Arguments.Length; i++)
         {
-            how = " is passed to the async void method '" + method.Name + "'";
-        }
-        else if (MethodScan.IsAwaitable(invocation.Type) && IsDiscarded(invocation, block))
-        {
-            how = " is passed to '" + method.Name + "', whose task is not awaited";
-        }
-        else
-        {
-            return;
-        }
-
-        foreach (IArgumentOperation argument in invocation.Arguments)
-        {
-            Escape(argument.Value, state, how, key: null);
+            Escape(invocation.Arguments[i].Value, state, how, key: null);
         }
     }
 
@@ -173,7 +106,6 @@ internal sealed partial class FlowWalker
         }
     }
 
-    /// <summary>Records an escape site for every held item <paramref name="value"/> is, or is over.</summary>
     private void Escape(IOperation? value, int[] state, string how, string? key)
     {
         if (value is null)
@@ -201,11 +133,7 @@ internal sealed partial class FlowWalker
         }
     }
 
-    /// <summary>
-    /// The held items <paramref name="value"/> carries out: a view of one (through the existing view shapes), a task
-    /// that was handed one, a delegate over a function that reads one, the elements of a tuple, the branch of a
-    /// conditional this path took.
-    /// </summary>
+    /// <summary>The held items <paramref name="value"/> carries out: as a view, a task handed one, a delegate over a function that reads one, a tuple, the branch this path took.</summary>
     private void FindCarried(IOperation carrier, IOperation? value, int[] state, List<(IOperation, TrackedLocal, TrackedLocal)> found)
     {
         switch (MethodScan.Unwrap(value))
@@ -284,7 +212,7 @@ internal sealed partial class FlowWalker
         return text.Length <= MaximumQuotedLength && text.IndexOf('\n') < 0 ? "'" + text + "'" : "A value made from '" + via.Local.Name + "'";
     }
 
-    /// <summary>The item was given back: what escaped while it was held now dangles.</summary>
+    /// <summary>What escaped while the item was held dangles once it is given back.</summary>
     private void OnGivenBack(int at, int[] state)
     {
         state[_danglingSlot] |= state[at + EscapesOffset];
@@ -302,7 +230,6 @@ internal sealed partial class FlowWalker
         state[_danglingSlot] &= mask;
     }
 
-    /// <summary>Reports what still dangles at the exit of a path that took no exception.</summary>
     private void ReportDangling(int[] state)
     {
         int dangling = state[_danglingSlot];
@@ -317,10 +244,8 @@ internal sealed partial class FlowWalker
     }
 
     /// <summary>
-    /// Whether what <paramref name="target"/> stores stays reachable once the method returns: a <c>ref</c> or
-    /// <c>out</c> parameter, or a field, property, indexer or array element of the instance, of a static or of a
-    /// parameter. <paramref name="key"/> names it when it has a name (no indexer or element on the way), so a later
-    /// write there is recognized.
+    /// Whether what <paramref name="target"/> stores stays reachable once the method returns (a <c>ref</c> or <c>out</c>
+    /// parameter, or a member or element of the instance, a static or a parameter); <paramref name="key"/> names it when it can.
     /// </summary>
     private static bool OutlivesMethod(IOperation? target, out string? key)
     {
