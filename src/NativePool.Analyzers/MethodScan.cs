@@ -23,7 +23,6 @@ internal sealed class MethodScan
 
     private MethodScan(PoolApi api) => _api = api;
 
-    /// <summary>The resources and views, keyed by local.</summary>
     public Dictionary<ILocalSymbol, TrackedLocal> Tracked { get; } = new(SymbolEqualityComparer.Default);
 
     /// <summary>The boolean locals and parameters whose constant values are followed along paths, with their slots.</summary>
@@ -41,13 +40,11 @@ internal sealed class MethodScan
     /// <summary>Pool locals assigned once, from a static <c>Shared</c> pool (the key is that property) or a new pool (the key is the local).</summary>
     public Dictionary<ILocalSymbol, ISymbol> PoolLocals { get; } = new(SymbolEqualityComparer.Default);
 
-    /// <summary>Rents whose result is thrown away.</summary>
     public List<(IInvocationOperation Rent, ResourceKind Kind)> Dropped { get; } = [];
 
     /// <summary>The tracked locals each lambda or local function (or one nested in it) reads the memory of: a delegate over it hands that memory on.</summary>
     public Dictionary<IMethodSymbol, List<TrackedLocal>> CapturedUses { get; } = new(SymbolEqualityComparer.Default);
 
-    /// <summary>The number of slots of tracked locals (flags follow them).</summary>
     public int TrackedCount { get; private set; }
 
     public static MethodScan Run(PoolApi api, IOperation root)

@@ -23,10 +23,8 @@ internal sealed class PoolApi
         StripedArrayPool = compilation.GetTypeByMetadataName("NativePool.StripedArrayPool`1");
     }
 
-    /// <summary><c>System.Buffers.ArrayPool&lt;T&gt;</c>, when the compilation has it.</summary>
     public INamedTypeSymbol? ArrayPool { get; }
 
-    /// <summary><c>NativePool.StripedArrayPool&lt;T&gt;</c> when the compilation references NativePool.</summary>
     public INamedTypeSymbol? StripedArrayPool { get; }
 
     /// <summary>The pool API of <paramref name="compilation"/>, or <see langword="null"/> when it references no pool.</summary>
@@ -57,7 +55,6 @@ internal sealed class PoolApi
             && (DerivesFrom(owner, ArrayPool) || DerivesFrom(owner, _objectPool));
     }
 
-    /// <summary>Whether <paramref name="method"/> is a parameterless <c>Dispose</c>.</summary>
     public static bool IsDispose(IMethodSymbol method) => method.Name == "Dispose" && method.Parameters.Length == 0 && !method.IsStatic;
 
     private bool IsPool(INamedTypeSymbol type)

@@ -1,6 +1,7 @@
 using System.Collections.Generic;
 using System.Collections.Immutable;
 using System.Linq;
+using System.Runtime.CompilerServices;
 using System.Threading;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Diagnostics;
@@ -35,19 +36,20 @@ public sealed class PoolUsageAnalyzer : PoolAnalyzer
     private protected override void OnCompilationStart(CompilationStartAnalysisContext context, PoolApi api)
         => context.RegisterOperationBlockStartAction(blockStart =>
         {
-            RentMark mark = new();
+            StrongBox<int> mark = new();
             blockStart.RegisterOperationAction(
                 operation =>
                 {
                     if (api.IsRent(((IInvocationOperation)operation.Operation).TargetMethod, out _))
                     {
-                        mark.Set();
+                        Volatile.Write(ref mark.Value, 1); // Volatile: publishes the mark to the block-end callback's thread.
                     }
                 },
                 OperationKind.Invocation);
             blockStart.RegisterOperationBlockEndAction(end =>
             {
-                if (mark.IsSet)
+                // Volatile: the operation callbacks may have run on another thread than the end callback.
+                if (Volatile.Read(ref mark.Value) != 0)
                 {
                     AnalyzeBlock(end, api);
                 }
@@ -100,15 +102,5 @@ public sealed class PoolUsageAnalyzer : PoolAnalyzer
         {
             Walk(graph.GetAnonymousFunctionControlFlowGraph(lambda, context.CancellationToken), scan, api, exceptionLeaks, context);
         }
-    }
-
-    /// <summary>Whether a block has a rent; set from operation callbacks, read at the block's end.</summary>
-    private sealed class RentMark
-    {
-        private int _set;
-
-        public bool IsSet => Volatile.Read(ref _set) != 0; // Volatile: the operation callbacks may have run on another thread than the end callback.
-
-        public void Set() => Volatile.Write(ref _set, 1); // Volatile: publishes the mark to the block-end callback's thread.
     }
 }
