@@ -2,18 +2,8 @@ using Microsoft.CodeAnalysis;
 
 namespace NativePool.Analyzers;
 
-/// <summary>A place where a pooled item, or a view or task over it, leaves the method: reported (NP0013) when the method then gives the item back.</summary>
-internal sealed class EscapeSite(IOperation carrier, TrackedLocal owner, string clause, string? key)
-{
-    /// <summary>The value that leaves; the finding's location.</summary>
-    public IOperation Carrier { get; } = carrier;
-
-    /// <summary>The item it is, or is over.</summary>
-    public TrackedLocal Owner { get; } = owner;
-
-    /// <summary>How it leaves, the start of the message: <c>'scope.Span' is returned</c>.</summary>
-    public string Clause { get; } = clause;
-
-    /// <summary>The field, property or parameter it is stored in, when a later write there takes it back; else null.</summary>
-    public string? Key { get; } = key;
-}
+/// <summary>
+/// Where a pooled item, or a view or task over it, leaves the method (NP0013 when the method then gives it back);
+/// <c>Clause</c> starts the message, <c>Key</c> names the field, property or parameter a later write may take it back from.
+/// </summary>
+internal sealed record EscapeSite(IOperation Carrier, TrackedLocal Owner, string Clause, string? Key);

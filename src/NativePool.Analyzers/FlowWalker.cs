@@ -1,28 +1,32 @@
 using System;
 using System.Collections.Generic;
+using System.Linq;
 using Microsoft.CodeAnalysis;
-using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.FlowAnalysis;
 using Microsoft.CodeAnalysis.Operations;
 
 namespace NativePool.Analyzers;
 
-/// <summary>
-/// Explores the paths of one control-flow graph with the state of the tracked locals, reporting NP0001-NP0005,
-/// NP0008-NP0011 and NP0013.
-/// </summary>
+/// <summary>Explores the paths of one control-flow graph with the state of the tracked locals, reporting NP0001-NP0005, NP0008-NP0011 and NP0013.</summary>
 /// <remarks>
-/// Paths are explored state by state (a block is revisited only with a state it has not been seen with), so loops end
-/// and equal paths are merged. Boolean locals and parameters used as conditions, and repeated side-effect-free
-/// comparisons until an operand is written, are followed by value. Finally blocks run on the paths that leave their
-/// try; a call in a try may throw into its catch and finally blocks. Each path remembers the first exception it took, and
-/// findings are gathered over the whole walk, so that one that a path without exception also reaches keeps its certain id.
+/// A block is revisited only with a state it has not been seen with, so loops end and equal paths merge. Each path
+/// remembers the first exception it took, and findings are gathered over the whole walk, so that one that a path
+/// without exception also reaches keeps its certain id.
+/// For NP0013, each place where a held item, or a view or task over it, leaves the method is an escape site, one bit of
+/// the item's state; giving the item back moves its bits to the path's dangling set, and a later write to the same
+/// field, property or parameter clears the bit of what it stored. What still dangles when a path that took no exception
+/// reaches the exit is reported: the receiver holds memory the pool may already have handed to another renter. Up to
+/// <see cref="MaximumEscapeSites"/> sites are followed per graph.
 /// </remarks>
-internal sealed partial class FlowWalker
+internal sealed class FlowWalker
 {
     /// <summary>The number of state values per tracked local: status, pool key, rent site, escape sites.</summary>
     internal const int Stride = 4;
     private const int MaximumSteps = 20_000;
+    private const int EscapesOffset = 3;
+    private const int MaximumEscapeSites = 31;
+    private const int MaximumQuotedLength = 48;
 
     private readonly ControlFlowGraph _graph;
     private readonly MethodScan _scan;
@@ -39,14 +43,17 @@ internal sealed partial class FlowWalker
     private readonly Stack<FlowItem> _work = new();
     private readonly bool[] _inTry;
 
-    /// <summary>
-    /// The flow captures that may carry a rent to a tracked local (the branches of <c>c ? pool.Rent(n) : other</c>), with
-    /// their slots after the scan's: per capture, the rent site plus one (0 when this path's branch did not rent) and the pool key.
-    /// </summary>
+    /// <summary>The captures that may carry a rent to a tracked local (<c>c ? pool.Rent(n) : other</c>), with two slots: rent site plus one (0 for none), pool key.</summary>
     private readonly Dictionary<CaptureId, int> _rentCaptures = [];
     private readonly int _stateLength;
-
     private readonly bool _exceptionLeaks;
+    private readonly List<EscapeSite> _escapeSites = [];
+
+    /// <summary>The captures of values that may leave (<c>return c ? scope.Span : default</c>), with their slots: the view's slot plus one, or 0.</summary>
+    private readonly Dictionary<CaptureId, int> _viewCaptures = [];
+
+    /// <summary>The escape sites whose item was given back while they held it, as a bit set.</summary>
+    private readonly int _danglingSlot;
 
     /// <summary>The origin of the path being stepped (see <see cref="FlowItem.Origin"/>).</summary>
     private int _origin;
@@ -75,49 +82,72 @@ internal sealed partial class FlowWalker
         }
 
         _stateLength = scan.StateLength;
-        foreach (CaptureId capture in FindRentCaptures())
+        (HashSet<CaptureId> rentCaptures, HashSet<CaptureId> viewCaptures) = FindCaptures();
+        foreach (CaptureId capture in rentCaptures)
         {
             _rentCaptures[capture] = _stateLength;
             _stateLength += 2;
         }
 
         _danglingSlot = _stateLength++;
-        foreach (CaptureId capture in FindViewCaptures())
+        foreach (CaptureId capture in viewCaptures)
         {
             _viewCaptures[capture] = _stateLength++;
         }
     }
 
-    /// <summary>The captures whose value may be a rent, or another such capture, and that end up assigned to a tracked resource.</summary>
-    private HashSet<CaptureId> FindRentCaptures()
+    /// <summary>The captures that may carry a rent to a tracked resource, and those that may carry a view out of the method (see <see cref="OnStore"/>).</summary>
+    private (HashSet<CaptureId> Rents, HashSet<CaptureId> Views) FindCaptures()
     {
         List<IFlowCaptureOperation> captures = [];
-        HashSet<CaptureId> assigned = [];
+        HashSet<CaptureId> toResources = [];
+        HashSet<CaptureId> leaving = [];
         foreach (BasicBlock block in _graph.Blocks)
         {
             foreach (IOperation operation in block.Operations)
             {
-                switch (operation is IExpressionStatementOperation statement ? statement.Operation : operation)
+                if ((operation is IExpressionStatementOperation statement ? statement.Operation : operation) is ISimpleAssignmentOperation toResource
+                    && _scan.GetTracked(toResource.Target) is { IsView: false })
                 {
-                    case IFlowCaptureOperation capture:
-                        captures.Add(capture);
-                        break;
-                    case ISimpleAssignmentOperation assignment
-                        when MethodScan.Unwrap(assignment.Value) is IFlowCaptureReferenceOperation reference && _scan.GetTracked(assignment.Target) is { IsView: false }:
-                        assigned.Add(reference.Id);
-                        break;
+                    Feed(toResources, toResource.Value);
                 }
+
+                foreach (IOperation descendant in operation.DescendantsAndSelf())
+                {
+                    switch (descendant)
+                    {
+                        case IFlowCaptureOperation capture:
+                            captures.Add(capture);
+                            break;
+                        case IReturnOperation { Kind: OperationKind.YieldReturn } yield:
+                            Feed(leaving, yield.ReturnedValue);
+                            break;
+                        case ISimpleAssignmentOperation assignment when OutlivesMethod(assignment.Target, out _):
+                            Feed(leaving, assignment.Value);
+                            break;
+                    }
+                }
+            }
+
+            if (block.FallThroughSuccessor?.Semantics == ControlFlowBranchSemantics.Return)
+            {
+                Feed(leaving, block.BranchValue);
             }
         }
 
-        return FeedingSources(captures, assigned, static (walker, value) => MethodScan.Unwrap(value) is IInvocationOperation invocation && walker._api.IsRent(invocation.TargetMethod, out _));
+        return (FeedingSources(captures, toResources, static (walker, value) => MethodScan.Unwrap(value) is IInvocationOperation invocation && walker._api.IsRent(invocation.TargetMethod, out _)),
+            FeedingSources(captures, leaving, static (walker, value) => walker._scan.GetViewSource(value) is not null));
+
+        static void Feed(HashSet<CaptureId> feeding, IOperation? value)
+        {
+            if (MethodScan.Unwrap(value) is IFlowCaptureReferenceOperation reference)
+            {
+                feeding.Add(reference.Id);
+            }
+        }
     }
 
-    /// <summary>
-    /// The captures that feed <paramref name="feeding"/> (directly, or as the value of another capture that does) and
-    /// whose value is a source, or a capture of a source: the graph lowers a conditional or coalescing expression into
-    /// one capture per branch.
-    /// </summary>
+    /// <summary>The captures that feed <paramref name="feeding"/> with a source, through captures: the graph lowers a conditional or coalescing expression into one capture per branch.</summary>
     private HashSet<CaptureId> FeedingSources(List<IFlowCaptureOperation> captures, HashSet<CaptureId> feeding, Func<FlowWalker, IOperation?, bool> isSource)
     {
         for (bool changed = true; changed;)
@@ -144,12 +174,7 @@ internal sealed partial class FlowWalker
         return sources;
     }
 
-    /// <summary>Explores <paramref name="graph"/> and reports what it finds through <paramref name="report"/>.</summary>
-    /// <param name="graph">The graph.</param>
-    /// <param name="scan">The locals of the method the graph belongs to.</param>
-    /// <param name="api">The pools of the compilation.</param>
-    /// <param name="exceptionLeaks">Report a resource held when an exception from a call leaves the method (opt-in).</param>
-    /// <param name="report">Receives the diagnostics.</param>
+    /// <summary>Explores <paramref name="graph"/>; <paramref name="exceptionLeaks"/> (opt-in) reports what an exception from a call strands.</summary>
     public static void Run(ControlFlowGraph graph, MethodScan scan, PoolApi api, bool exceptionLeaks, Action<Diagnostic> report)
     {
         FlowWalker walker = new(graph, scan, api, exceptionLeaks, report);
@@ -164,8 +189,8 @@ internal sealed partial class FlowWalker
     }
 
     /// <remarks>
-    /// Whether the path took an exception is part of the key, so a path without one is explored even where one with
-    /// an exception has been; which exception it was is not, so equal paths after different throwing calls merge.
+    /// Whether the path took an exception is part of the key, so a path without one is explored even where one with an
+    /// exception has been; which exception it was is not, so equal paths after different throwing calls merge.
     /// </remarks>
     private void Enqueue(int block, int[] state, Continuation? continuation, ExceptionKind exception, int origin)
     {
@@ -202,7 +227,7 @@ internal sealed partial class FlowWalker
             Visit(branchValue, state, block);
             if (block.FallThroughSuccessor?.Semantics == ControlFlowBranchSemantics.Return)
             {
-                OnLeaving(branchValue, state, yielded: false);
+                Escape(branchValue, state, " is returned", key: null);
             }
         }
 
@@ -217,44 +242,33 @@ internal sealed partial class FlowWalker
             case ControlFlowBranchSemantics.Rethrow:
                 Propagate(block.EnclosingRegion, state, ExceptionKind.Implicit, thrownType: null, OriginOf(block.BranchValue, isThrow: true));
                 return;
+            case ControlFlowBranchSemantics.StructuredExceptionHandling when item.Continuation is { Target: Continuation.Rethrow }:
+                Propagate(block.EnclosingRegion, state, item.Exception, thrownType: null, item.Origin);
+                return;
             case ControlFlowBranchSemantics.StructuredExceptionHandling:
                 if (item.Continuation is { } continuation)
                 {
-                    if (continuation.Target == Continuation.Rethrow)
-                    {
-                        Propagate(block.EnclosingRegion, state, item.Exception, thrownType: null, item.Origin);
-                    }
-                    else
-                    {
-                        Enqueue(continuation.Target, state, continuation.Next, ExceptionKind.None, item.Origin);
-                    }
+                    Enqueue(continuation.Target, state, continuation.Next, ExceptionKind.None, item.Origin);
                 }
 
                 return;
         }
 
+        int[]? fallState = state;
         if (block.ConditionalSuccessor is { } conditional && block.BranchValue is { } condition)
         {
             bool jumpsWhenTrue = block.ConditionKind == ControlFlowConditionKind.WhenTrue;
-            if (Assume(condition, jumpsWhenTrue, state) is { } jumpState)
-            {
-                Follow(conditional, jumpState, item.Continuation, item.Origin);
-            }
-
-            if (Assume(condition, !jumpsWhenTrue, state) is { } fallState)
-            {
-                Follow(fallThrough, fallState, item.Continuation, item.Origin);
-            }
-
-            return;
+            Follow(conditional, Assume(condition, jumpsWhenTrue, state), item.Continuation, item.Origin);
+            fallState = Assume(condition, !jumpsWhenTrue, state);
         }
 
-        Follow(fallThrough, state, item.Continuation, item.Origin);
+        Follow(fallThrough, fallState, item.Continuation, item.Origin);
     }
 
-    private void Follow(ControlFlowBranch branch, int[] state, Continuation? continuation, int origin)
+    /// <summary>Goes on along <paramref name="branch"/> with <paramref name="state"/>, unless the branch cannot be taken (null).</summary>
+    private void Follow(ControlFlowBranch branch, int[]? state, Continuation? continuation, int origin)
     {
-        if (branch.Destination is not { } destination)
+        if (branch.Destination is not { } destination || state is null)
         {
             return;
         }
@@ -275,12 +289,7 @@ internal sealed partial class FlowWalker
         Enqueue(branch.FinallyRegions[0].FirstBlockOrdinal, state, next, ExceptionKind.None, origin);
     }
 
-    /// <summary>Sends an exception from <paramref name="region"/> to the handlers that may see it.</summary>
-    /// <param name="region">Where the exception is thrown.</param>
-    /// <param name="state">The state when it is thrown.</param>
-    /// <param name="exception">Whether it is a <c>throw</c> of the method or an exception from a call.</param>
-    /// <param name="thrownType">The type thrown, when known.</param>
-    /// <param name="origin">The path's origin (see <see cref="FlowItem.Origin"/>): the path now took an exception.</param>
+    /// <summary>Sends an exception thrown in <paramref name="region"/> (of <paramref name="thrownType"/> when known) to the handlers that may see it.</summary>
     private void Propagate(ControlFlowRegion? region, int[] state, ExceptionKind exception, ITypeSymbol? thrownType, int origin)
     {
         // A lambda's graph sits inside the regions of the graph around it: the walk stops at its own root.
@@ -323,10 +332,9 @@ internal sealed partial class FlowWalker
     }
 
     /// <summary>
-    /// The origin of a path that takes an exception at <paramref name="thrower"/>: the path's own when it already took
-    /// one (the first exception is the one the path needs), else a new one for <paramref name="thrower"/>.
+    /// The origin of a path that takes an exception at <paramref name="thrower"/>: the path's own when it already took one
+    /// (the first is the one the path needs; a rethrow, with no operation, is reached only that way), else a new one.
     /// </summary>
-    /// <remarks>A rethrow has no operation, but it is reached only through a catch, so its path has an origin already.</remarks>
     private int OriginOf(IOperation? thrower, bool isThrow)
     {
         if (_origin != 0 || thrower is null)
@@ -338,22 +346,8 @@ internal sealed partial class FlowWalker
     }
 
     private static bool Catches(ITypeSymbol? caught, ITypeSymbol? thrown)
-    {
-        if (caught is null || caught.SpecialType == SpecialType.System_Object || caught.ToDisplayString() == "System.Exception")
-        {
-            return true;
-        }
-
-        for (ITypeSymbol? type = thrown; type is not null; type = type.BaseType)
-        {
-            if (SymbolEqualityComparer.Default.Equals(type, caught))
-            {
-                return true;
-            }
-        }
-
-        return false;
-    }
+        => caught is null || caught.SpecialType == SpecialType.System_Object || caught.ToDisplayString() == "System.Exception"
+            || MethodScan.AndBaseTypes(thrown).Any(type => SymbolEqualityComparer.Default.Equals(type, caught));
 
     /// <summary>The state on the side of a branch where <paramref name="condition"/> is <paramref name="value"/>, or null when that side cannot happen.</summary>
     private int[]? Assume(IOperation condition, bool value, int[] state)
@@ -461,13 +455,12 @@ internal sealed partial class FlowWalker
                 OnViewCapture(capture, slot, state);
                 break;
             case IReturnOperation { Kind: OperationKind.YieldReturn, ReturnedValue: { } yielded }:
-                OnLeaving(yielded, state, yielded: true);
+                Escape(yielded, state, " is yielded", key: null);
                 break;
             case IEventAssignmentOperation eventAssignment:
                 OnEventAdded(eventAssignment, state);
                 break;
             case ICompoundAssignmentOperation or ICoalesceAssignmentOperation or IDeconstructionAssignmentOperation:
-                Written(((IAssignmentOperation)operation).Target, state);
                 foreach (IOperation part in ((IAssignmentOperation)operation).Target.DescendantsAndSelf())
                 {
                     Written(part, state);
@@ -516,11 +509,22 @@ internal sealed partial class FlowWalker
 
         foreach (IArgumentOperation argument in invocation.Arguments)
         {
-            if (argument.Parameter?.RefKind is RefKind.Ref or RefKind.Out)
+            if (argument.Parameter?.RefKind is not (RefKind.Ref or RefKind.Out))
             {
-                Forget(MethodScan.Unwrap(argument.Value), state);
-                Written(argument.Value, state);
+                continue;
             }
+
+            // What a call may write is no longer known.
+            if (_scan.GetTracked(argument.Value) is { } tracked)
+            {
+                state[tracked.Slot * Stride] = (int)PathStatus.None;
+            }
+            else if (FlagSlot(argument.Value) is int slot)
+            {
+                state[slot] = 0;
+            }
+
+            Written(argument.Value, state);
         }
     }
 
@@ -534,32 +538,23 @@ internal sealed partial class FlowWalker
     /// <summary>Records in the capture's slots whether this path's branch rented, and where from.</summary>
     private void OnRentCapture(IFlowCaptureOperation capture, int slot, int[] state)
     {
-        switch (MethodScan.Unwrap(capture.Value))
-        {
-            case IInvocationOperation rent when _api.IsRent(rent.TargetMethod, out _):
-                state[slot] = Site(rent) + 1;
-                state[slot + 1] = PoolKey(rent.Instance);
-                break;
-            case IFlowCaptureReferenceOperation inner when _rentCaptures.TryGetValue(inner.Id, out int innerSlot):
-                state[slot] = state[innerSlot];
-                state[slot + 1] = state[innerSlot + 1];
-                state[innerSlot] = state[innerSlot + 1] = 0;
-                break;
-            default:
-                state[slot] = state[slot + 1] = 0;
-                break;
-        }
+        (int site, state[slot + 1]) = RentOf(capture.Value, state);
+        state[slot] = site + 1;
     }
 
-    private void Forget(IOperation? target, int[] state)
+    /// <summary>The rent site (-1 for none) and pool key of the rent <paramref name="value"/> is on this path; a conditional's branch, a capture, is used once.</summary>
+    private (int Site, int PoolKey) RentOf(IOperation? value, int[] state)
     {
-        if (_scan.GetTracked(target) is { } tracked)
+        switch (MethodScan.Unwrap(value))
         {
-            state[tracked.Slot * Stride] = (int)PathStatus.None;
-        }
-        else if (FlagSlot(target) is int slot)
-        {
-            state[slot] = 0;
+            case IInvocationOperation rent when _api.IsRent(rent.TargetMethod, out _):
+                return (Site(rent), PoolKey(rent.Instance));
+            case IFlowCaptureReferenceOperation reference when _rentCaptures.TryGetValue(reference.Id, out int slot):
+                (int Site, int PoolKey) rented = (state[slot] - 1, state[slot + 1]);
+                state[slot] = state[slot + 1] = 0;
+                return rented;
+            default:
+                return (-1, 0);
         }
     }
 
@@ -569,22 +564,7 @@ internal sealed partial class FlowWalker
         if (_scan.GetTracked(target) is { } tracked)
         {
             int at = tracked.Slot * Stride;
-            IOperation? value = MethodScan.Unwrap(assignment.Value);
-            int site = -1;
-            int poolKey = 0;
-            if (!tracked.IsView && value is IInvocationOperation rent && _api.IsRent(rent.TargetMethod, out _))
-            {
-                site = Site(rent);
-                poolKey = PoolKey(rent.Instance);
-            }
-            else if (!tracked.IsView && value is IFlowCaptureReferenceOperation reference && _rentCaptures.TryGetValue(reference.Id, out int slot))
-            {
-                // A conditional's branch: a rent on this path when the branch taken rented. The capture is used once.
-                site = state[slot] - 1;
-                poolKey = state[slot + 1];
-                state[slot] = state[slot + 1] = 0;
-            }
-
+            (int site, int poolKey) = tracked.IsView ? (-1, 0) : RentOf(assignment.Value, state);
             if (site >= 0)
             {
                 if ((PathStatus)state[at] == PathStatus.Held && !tracked.Escapes)
@@ -615,12 +595,10 @@ internal sealed partial class FlowWalker
 
     private void OnReference(ILocalReferenceOperation reference, int[] state)
     {
-        if (_scan.GetTracked(reference) is not { } tracked || (PathStatus)state[tracked.Slot * Stride] != PathStatus.Released || !_scan.IsUse(reference, tracked))
+        if (_scan.GetTracked(reference) is { } tracked && (PathStatus)state[tracked.Slot * Stride] == PathStatus.Released && _scan.IsUse(reference, tracked))
         {
-            return;
+            Report(Descriptors.UseAfterReturn, Descriptors.UseAfterReturnOnException, reference, _origin, tracked.Local.Name);
         }
-
-        Report(Descriptors.UseAfterReturn, Descriptors.UseAfterReturnOnException, reference, _origin, tracked.Local.Name);
     }
 
     private void Release(TrackedLocal tracked, int poolKey, IInvocationOperation call, int[] state)
@@ -663,14 +641,8 @@ internal sealed partial class FlowWalker
 
     private void ReportLeak(TrackedLocal tracked, IOperation rent, int origin)
     {
-        if (tracked.Kind == ResourceKind.Disposable)
-        {
-            Report(Descriptors.NotDisposed, Descriptors.NotDisposedOnException, rent, origin, tracked.Local.Name);
-        }
-        else
-        {
-            Report(Descriptors.NotReturned, Descriptors.NotReturnedOnException, rent, origin, tracked.Local.Name);
-        }
+        bool disposable = tracked.Kind == ResourceKind.Disposable;
+        Report(disposable ? Descriptors.NotDisposed : Descriptors.NotReturned, disposable ? Descriptors.NotDisposedOnException : Descriptors.NotReturnedOnException, rent, origin, tracked.Local.Name);
     }
 
     /// <summary>A key for a pool known statically (a static <c>Shared</c> pool, or a local holding a new pool), else 0.</summary>
@@ -708,19 +680,14 @@ internal sealed partial class FlowWalker
         return index;
     }
 
-    /// <summary>Records a finding at <paramref name="at"/>; a path without exception makes it certain, whatever came first.</summary>
-    /// <param name="certain">The rule when some path without exception reaches the finding.</param>
-    /// <param name="exceptional">The rule when only paths that took an exception do, or null to report <paramref name="certain"/> anyway.</param>
-    /// <param name="at">Where the finding is.</param>
-    /// <param name="origin">The origin of the path that reached it (see <see cref="FlowItem.Origin"/>).</param>
-    /// <param name="arguments">The arguments of <paramref name="certain"/>'s message; the first is the local's name.</param>
+    /// <summary>
+    /// Records a finding: <paramref name="certain"/> once a path without exception reaches it, whatever came first, else
+    /// <paramref name="exceptional"/> (null: <paramref name="certain"/> anyway), whose message is made at the end.
+    /// </summary>
     private void Report(DiagnosticDescriptor certain, DiagnosticDescriptor? exceptional, IOperation at, int origin, params object[] arguments)
     {
         Location location = at.Syntax.GetLocation();
-        if (exceptional is null)
-        {
-            origin = 0;
-        }
+        origin = exceptional is null ? 0 : origin;
 
         if (!_findings.TryGetValue((certain.Id, location), out Finding? finding))
         {
@@ -773,39 +740,282 @@ internal sealed partial class FlowWalker
     /// <summary>" in the 'finally'" or " in the 'catch'" when <paramref name="syntax"/> is in one (of its own method), else empty.</summary>
     private static string HandlerOf(SyntaxNode syntax)
     {
-        for (SyntaxNode? node = syntax.Parent; node is not null; node = node.Parent)
+        for (SyntaxNode? node = syntax.Parent; node is not null and not (MemberDeclarationSyntax or AnonymousFunctionExpressionSyntax or LocalFunctionStatementSyntax); node = node.Parent)
         {
-            if (node.IsKind(SyntaxKind.FinallyClause))
+            if (node is FinallyClauseSyntax or CatchClauseSyntax)
             {
-                return " in the 'finally'";
-            }
-
-            if (node.IsKind(SyntaxKind.CatchClause))
-            {
-                return " in the 'catch'";
-            }
-
-            if (node is Microsoft.CodeAnalysis.CSharp.Syntax.MemberDeclarationSyntax or Microsoft.CodeAnalysis.CSharp.Syntax.AnonymousFunctionExpressionSyntax or Microsoft.CodeAnalysis.CSharp.Syntax.LocalFunctionStatementSyntax)
-            {
-                break;
+                return node is FinallyClauseSyntax ? " in the 'finally'" : " in the 'catch'";
             }
         }
 
         return string.Empty;
     }
 
-    /// <summary>A finding gathered during the walk; reported at its end.</summary>
-    private sealed class Finding(DiagnosticDescriptor certain, DiagnosticDescriptor? exceptional, SyntaxNode syntax, int origin, object[] arguments)
+    private void OnViewCapture(IFlowCaptureOperation capture, int slot, int[] state)
     {
-        public DiagnosticDescriptor Certain { get; } = certain;
+        IOperation? value = MethodScan.Unwrap(capture.Value);
+        if (value is IFlowCaptureReferenceOperation inner && _viewCaptures.TryGetValue(inner.Id, out int innerSlot))
+        {
+            state[slot] = state[innerSlot];
+        }
+        else
+        {
+            state[slot] = _scan.GetViewSource(value) is { } tracked && IsHeld(tracked, state) ? tracked.Slot + 1 : 0;
+        }
+    }
 
-        public DiagnosticDescriptor? Exceptional { get; } = exceptional;
+    /// <summary>A store where the method's caller can reach it, which also takes back what an earlier store there left.</summary>
+    private void OnStore(ISimpleAssignmentOperation assignment, int[] state)
+    {
+        if (!OutlivesMethod(assignment.Target, out string? key))
+        {
+            return;
+        }
 
-        public SyntaxNode Syntax { get; } = syntax;
+        for (int i = 0; key is not null && i < _escapeSites.Count; i++)
+        {
+            if (_escapeSites[i].Key == key)
+            {
+                ClearEscape(i, state);
+            }
+        }
 
-        /// <summary>0 once a path without exception reached the finding, else the origin of the first path that did.</summary>
-        public int Origin { get; set; } = origin;
+        Escape(assignment.Value, state, " is stored in '" + assignment.Target.Syntax + "'", key);
+    }
 
-        public object[] Arguments { get; set; } = arguments;
+    private void OnEventAdded(IEventAssignmentOperation assignment, int[] state)
+    {
+        if (assignment.Adds && assignment.EventReference is IEventReferenceOperation reference && InstanceOutlives(reference.Instance, out _))
+        {
+            Escape(assignment.HandlerValue, state, " is added to '" + reference.Event.Name + "'", key: null);
+        }
+    }
+
+    /// <summary>A call whose work goes on after it returns: an <c>async void</c> method, or a task that is thrown away.</summary>
+    private void OnCallOutliving(IInvocationOperation invocation, BasicBlock block, int[] state)
+    {
+        IMethodSymbol method = invocation.TargetMethod;
+        string? how = method.IsAsync && method.ReturnsVoid ? " is passed to the async void method '" + method.Name + "'"
+            : MethodScan.IsAwaitable(invocation.Type) && IsDiscarded(invocation, block) ? " is passed to '" + method.Name + "', whose task is not awaited"
+            : null;
+        for (int i = 0; how is not null && i < invocation.Arguments.Length; i++)
+        {
+            Escape(invocation.Arguments[i].Value, state, how, key: null);
+        }
+    }
+
+    /// <summary>Whether nothing can wait for the task <paramref name="invocation"/> returns: a statement of its own or a discard, through <c>ConfigureAwait</c> or <c>AsTask</c>.</summary>
+    private static bool IsDiscarded(IInvocationOperation invocation, BasicBlock block)
+    {
+        IOperation current = invocation;
+        while (true)
+        {
+            switch (current.Parent)
+            {
+                case IConversionOperation conversion:
+                    current = conversion;
+                    continue;
+                case IInvocationOperation { TargetMethod.Name: "ConfigureAwait" or "AsTask" or "Preserve" } next when next.Instance == current:
+                    current = next;
+                    continue;
+                case null:
+                    // A statement of the graph, unless it is the value the block branches on (a returned task).
+                    return !ReferenceEquals(current, block.BranchValue);
+                case IExpressionStatementOperation:
+                    return true;
+                case ISimpleAssignmentOperation { Target: IDiscardOperation } discard:
+                    return discard.Value == current;
+                default:
+                    return false;
+            }
+        }
+    }
+
+    private void Escape(IOperation? value, int[] state, string how, string? key)
+    {
+        if (value is null)
+        {
+            return;
+        }
+
+        List<(IOperation Carrier, TrackedLocal Via, TrackedLocal Owner)> found = [];
+        FindCarried(value, value, state, found);
+        foreach ((IOperation carrier, TrackedLocal via, TrackedLocal owner) in found)
+        {
+            int index = _escapeSites.FindIndex(site => site.Carrier.Syntax == carrier.Syntax && site.Owner == owner);
+            if (index < 0)
+            {
+                if (_escapeSites.Count == MaximumEscapeSites)
+                {
+                    continue;
+                }
+
+                _escapeSites.Add(new EscapeSite(carrier, owner, Describe(carrier, via) + how, key));
+                index = _escapeSites.Count - 1;
+            }
+
+            state[(owner.Slot * Stride) + EscapesOffset] |= 1 << index;
+        }
+    }
+
+    /// <summary>The held items <paramref name="value"/> carries out: as a view, a task handed one, a delegate over a function that reads one, a tuple, the branch this path took.</summary>
+    private void FindCarried(IOperation carrier, IOperation? value, int[] state, List<(IOperation, TrackedLocal, TrackedLocal)> found)
+    {
+        switch (MethodScan.Unwrap(value))
+        {
+            case null:
+                return;
+            case IFlowCaptureReferenceOperation reference when _viewCaptures.TryGetValue(reference.Id, out int slot):
+                if (state[slot] > 0 && _bySlot[state[slot] - 1] is { } captured)
+                {
+                    AddIfHeld(carrier, captured, state, found);
+                }
+
+                return;
+            case ITupleOperation tuple:
+                foreach (IOperation element in tuple.Elements)
+                {
+                    FindCarried(element, element, state, found);
+                }
+
+                return;
+            case IDelegateCreationOperation creation:
+                if (FunctionOf(creation.Target) is { } function && _scan.CapturedUses.TryGetValue(function, out List<TrackedLocal>? uses))
+                {
+                    foreach (TrackedLocal use in uses)
+                    {
+                        AddIfHeld(carrier, use, state, found);
+                    }
+                }
+
+                return;
+            case IInvocationOperation invocation when MethodScan.IsAwaitable(invocation.Type):
+                FindCarried(carrier, invocation.Instance, state, found);
+                foreach (IArgumentOperation argument in invocation.Arguments)
+                {
+                    FindCarried(carrier, argument.Value, state, found);
+                }
+
+                return;
+            case { } operation:
+                if (_scan.GetViewSource(operation) is { } tracked)
+                {
+                    AddIfHeld(carrier, tracked, state, found);
+                }
+
+                return;
+        }
+    }
+
+    private static IMethodSymbol? FunctionOf(IOperation target) => target switch
+    {
+        IFlowAnonymousFunctionOperation lambda => lambda.Symbol,
+        IAnonymousFunctionOperation lambda => lambda.Symbol,
+        IMethodReferenceOperation { Method: { MethodKind: MethodKind.LocalFunction } local } => local.OriginalDefinition,
+        _ => null,
+    };
+
+    private void AddIfHeld(IOperation carrier, TrackedLocal via, int[] state, List<(IOperation, TrackedLocal, TrackedLocal)> found)
+    {
+        if (IsHeld(via, state) && (via.IsView ? _bySlot[via.Parent] : via) is { } owner && IsHeld(owner, state))
+        {
+            found.Add((carrier, via, owner));
+        }
+    }
+
+    private static bool IsHeld(TrackedLocal tracked, int[] state) => (PathStatus)state[tracked.Slot * Stride] == PathStatus.Held;
+
+    /// <summary>How the message names what leaves: its text when short, else what it is made from.</summary>
+    private static string Describe(IOperation carrier, TrackedLocal via)
+    {
+        if (MethodScan.Unwrap(carrier) is IDelegateCreationOperation)
+        {
+            return "A delegate that uses '" + via.Local.Name + "'";
+        }
+
+        string text = carrier.Syntax.ToString();
+        return text.Length <= MaximumQuotedLength && text.IndexOf('\n') < 0 ? "'" + text + "'" : "A value made from '" + via.Local.Name + "'";
+    }
+
+    /// <summary>What escaped while the item was held dangles once it is given back.</summary>
+    private void OnGivenBack(int at, int[] state)
+    {
+        state[_danglingSlot] |= state[at + EscapesOffset];
+        state[at + EscapesOffset] = 0;
+    }
+
+    private void ClearEscape(int index, int[] state)
+    {
+        int mask = ~(1 << index);
+        foreach (TrackedLocal tracked in _tracked)
+        {
+            state[(tracked.Slot * Stride) + EscapesOffset] &= mask;
+        }
+
+        state[_danglingSlot] &= mask;
+    }
+
+    private void ReportDangling(int[] state)
+    {
+        int dangling = state[_danglingSlot];
+        for (int i = 0; i < _escapeSites.Count; i++)
+        {
+            if ((dangling & (1 << i)) != 0)
+            {
+                EscapeSite site = _escapeSites[i];
+                Report(Descriptors.EscapesItsReturn, exceptional: null, site.Carrier, origin: 0, site.Clause, site.Owner.Local.Name);
+            }
+        }
+    }
+
+    /// <summary>
+    /// Whether what <paramref name="target"/> stores stays reachable once the method returns (a <c>ref</c> or <c>out</c>
+    /// parameter, or a member or element of the instance, a static or a parameter); <paramref name="key"/> names it when it can.
+    /// </summary>
+    private static bool OutlivesMethod(IOperation? target, out string? key)
+    {
+        key = null;
+        switch (MethodScan.Unwrap(target))
+        {
+            case IParameterReferenceOperation { Parameter: { RefKind: RefKind.Ref or RefKind.Out } parameter }:
+                key = parameter.Name;
+                return true;
+            case IFieldReferenceOperation field when InstanceOutlives(field.Instance, out string? root):
+                key = root is null ? null : root + "." + field.Field.ToDisplayString();
+                return true;
+            case IPropertyReferenceOperation property when InstanceOutlives(property.Instance, out string? root):
+                key = root is null || property.Arguments.Length > 0 ? null : root + "." + property.Property.ToDisplayString();
+                return true;
+            case IArrayElementReferenceOperation element when InstanceOutlives(element.ArrayReference, out _):
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    private static bool InstanceOutlives(IOperation? instance, out string? key)
+    {
+        switch (MethodScan.Unwrap(instance))
+        {
+            case null:
+                key = "static";
+                return true;
+            case IInstanceReferenceOperation:
+                key = "this";
+                return true;
+            case IParameterReferenceOperation { Parameter: var parameter } when parameter.RefKind != RefKind.None || parameter.Type.IsReferenceType:
+                key = parameter.Name;
+                return true;
+            case var member:
+                return OutlivesMethod(member, out key);
+        }
+    }
+
+    /// <summary>A finding, reported at the end of the walk; <c>Origin</c> is 0 once a path without exception reached it.</summary>
+    private sealed record Finding(DiagnosticDescriptor Certain, DiagnosticDescriptor? Exceptional, SyntaxNode Syntax, int Origin, object[] Arguments)
+    {
+        public int Origin { get; set; } = Origin;
+
+        public object[] Arguments { get; set; } = Arguments;
     }
 }

@@ -7,9 +7,8 @@ using Microsoft.CodeAnalysis.Operations;
 namespace NativePool.Analyzers;
 
 /// <summary>
-/// One pass over a method's operation tree that finds the locals worth following: the rented resources, the views over
-/// them, the boolean flags, and the pools that are known statically. It also decides, for each resource, whether its
-/// ownership may leave the method; when that is unclear it counts as leaving, so no leak is reported.
+/// One pass over a method's operations that finds the locals worth following (resources, views, flags, known pools), and
+/// whether each resource's ownership may leave the method; when that is unclear it counts as leaving, so no leak is reported.
 /// </summary>
 internal sealed class MethodScan
 {
@@ -24,16 +23,12 @@ internal sealed class MethodScan
 
     private MethodScan(PoolApi api) => _api = api;
 
-    /// <summary>The resources and views, keyed by local.</summary>
     public Dictionary<ILocalSymbol, TrackedLocal> Tracked { get; } = new(SymbolEqualityComparer.Default);
 
     /// <summary>The boolean locals and parameters whose constant values are followed along paths, with their slots.</summary>
     public Dictionary<ISymbol, int> Flags { get; } = new(SymbolEqualityComparer.Default);
 
-    /// <summary>
-    /// Side-effect-free comparisons written more than once in the method (<c>n &gt; 256</c>), by text, with their slots:
-    /// the paths follow their outcome, so a later test of the same comparison takes the same branch.
-    /// </summary>
+    /// <summary>Side-effect-free comparisons written more than once (<c>n &gt; 256</c>), by text, with their slots: a later test of one takes the same branch.</summary>
     public Dictionary<string, int> Conditions { get; } = new(System.StringComparer.Ordinal);
 
     /// <summary>The locals and parameters each comparison of <see cref="Conditions"/> reads, by slot: a write to one forgets the outcome.</summary>
@@ -45,19 +40,13 @@ internal sealed class MethodScan
     /// <summary>Pool locals assigned once, from a static <c>Shared</c> pool (the key is that property) or a new pool (the key is the local).</summary>
     public Dictionary<ILocalSymbol, ISymbol> PoolLocals { get; } = new(SymbolEqualityComparer.Default);
 
-    /// <summary>Rents whose result is thrown away.</summary>
     public List<(IInvocationOperation Rent, ResourceKind Kind)> Dropped { get; } = [];
 
-    /// <summary>
-    /// The tracked locals each lambda or local function reads the memory of, by its symbol (a nested one counts for the
-    /// functions around it too): a delegate over such a function hands that memory to whoever holds the delegate.
-    /// </summary>
+    /// <summary>The tracked locals each lambda or local function (or one nested in it) reads the memory of: a delegate over it hands that memory on.</summary>
     public Dictionary<IMethodSymbol, List<TrackedLocal>> CapturedUses { get; } = new(SymbolEqualityComparer.Default);
 
-    /// <summary>The number of slots of tracked locals (flags follow them).</summary>
     public int TrackedCount { get; private set; }
 
-    /// <summary>Scans <paramref name="root"/>.</summary>
     public static MethodScan Run(PoolApi api, IOperation root)
     {
         MethodScan scan = new(api);
@@ -68,11 +57,9 @@ internal sealed class MethodScan
         return scan;
     }
 
-    /// <summary>The slot of the local <paramref name="operation"/> refers to when that local is tracked, else -1.</summary>
     public TrackedLocal? GetTracked(IOperation? operation)
         => Unwrap(operation) is ILocalReferenceOperation reference && Tracked.TryGetValue(reference.Local, out TrackedLocal? tracked) ? tracked : null;
 
-    /// <summary>The local or parameter <paramref name="operation"/> refers to, under any conversions, else null.</summary>
     public static ISymbol? SymbolOf(IOperation? operation) => Unwrap(operation) switch
     {
         ILocalReferenceOperation local => local.Local,
@@ -80,7 +67,6 @@ internal sealed class MethodScan
         _ => null,
     };
 
-    /// <summary><paramref name="operation"/>, or the outermost of the conversions around it.</summary>
     public static IOperation Outermost(IOperation operation)
     {
         while (operation.Parent is IConversionOperation conversion)
@@ -91,7 +77,6 @@ internal sealed class MethodScan
         return operation;
     }
 
-    /// <summary>Adds <paramref name="value"/> to the list of <paramref name="key"/>, made on first need.</summary>
     public static void Add<TKey, TValue>(Dictionary<TKey, List<TValue>> lists, TKey key, TValue value)
     {
         if (!lists.TryGetValue(key, out List<TValue>? list))
@@ -102,11 +87,9 @@ internal sealed class MethodScan
         list.Add(value);
     }
 
-    /// <summary>The argument <paramref name="invocation"/> passes for its parameter <paramref name="ordinal"/>, if any.</summary>
     public static IArgumentOperation? Argument(IInvocationOperation invocation, int ordinal)
         => invocation.Arguments.FirstOrDefault(argument => argument.Parameter?.Ordinal == ordinal);
 
-    /// <summary>The operation under any conversions.</summary>
     public static IOperation? Unwrap(IOperation? operation)
     {
         while (operation is IConversionOperation conversion)
@@ -153,37 +136,21 @@ internal sealed class MethodScan
 
     /// <summary>Whether <paramref name="type"/> can be awaited through an instance <c>GetAwaiter()</c> (tasks, value tasks, configured awaitables).</summary>
     public static bool IsAwaitable(ITypeSymbol? type)
+        => AndBaseTypes(type).Any(static t => t.GetMembers("GetAwaiter").Any(static m => m is IMethodSymbol { IsStatic: false, Parameters.Length: 0 }));
+
+    public static IEnumerable<ITypeSymbol> AndBaseTypes(ITypeSymbol? type)
     {
         for (; type is not null; type = type.BaseType)
         {
-            foreach (ISymbol member in type.GetMembers("GetAwaiter"))
-            {
-                if (member is IMethodSymbol { IsStatic: false, Parameters.Length: 0 })
-                {
-                    return true;
-                }
-            }
+            yield return type;
         }
-
-        return false;
     }
 
     /// <summary>The tracked local that the receiver or an argument of a call returning an awaitable is a view of, if any.</summary>
     private TrackedLocal? GetTaskSource(IInvocationOperation invocation)
-    {
-        TrackedLocal? source = GetViewSource(invocation.Instance);
-        for (int i = 0; source is null && i < invocation.Arguments.Length; i++)
-        {
-            source = GetViewSource(invocation.Arguments[i].Value);
-        }
+        => GetViewSource(invocation.Instance) ?? invocation.Arguments.Select(argument => GetViewSource(argument.Value)).FirstOrDefault(static source => source is not null);
 
-        return source;
-    }
-
-    /// <summary>
-    /// Whether a reference reads or writes the memory of the item, rather than returning it, overwriting the local,
-    /// testing it for null or reading what stays true after the return (an array's length, a scope's other members).
-    /// </summary>
+    /// <summary>Whether a reference reads or writes the item's memory, rather than what stays true after its return (identity, an array's length, a scope's other members).</summary>
     public bool IsUse(ILocalReferenceOperation reference, TrackedLocal tracked)
     {
         switch (Outermost(reference).Parent)
@@ -207,7 +174,7 @@ internal sealed class MethodScan
         }
     }
 
-    /// <summary>Whether <paramref name="method"/> makes a view of its receiver or first argument: <c>AsSpan</c>, <c>AsMemory</c>, <c>Slice</c>.</summary>
+    /// <summary>Whether <paramref name="method"/> makes a view of its receiver or first argument.</summary>
     internal static bool IsViewMethod(IMethodSymbol method) => method.Name is "AsSpan" or "AsMemory" or "Slice";
 
     private static bool IsViewType(ITypeSymbol? type)
@@ -305,21 +272,11 @@ internal sealed class MethodScan
         int slot = 0;
         foreach (KeyValuePair<ILocalSymbol, List<IOperation?>> pair in _writes)
         {
-            ResourceKind? kind = null;
-            bool mixed = false;
-            foreach (IOperation? value in pair.Value)
+            // A local given one kind of resource only.
+            List<ResourceKind> kinds = [.. pair.Value.SelectMany(RentKindsOf).Distinct()];
+            if (kinds.Count == 1)
             {
-                foreach (IInvocationOperation invocation in RentsOf(value))
-                {
-                    _api.IsRent(invocation.TargetMethod, out ResourceKind rented);
-                    mixed |= kind is not null && kind != rented;
-                    kind = rented;
-                }
-            }
-
-            if (kind is not null && !mixed)
-            {
-                Tracked[pair.Key] = new TrackedLocal(pair.Key, slot++, kind.Value, parent: -1);
+                Tracked[pair.Key] = new TrackedLocal(pair.Key, slot++, kinds[0], Parent: -1);
             }
         }
 
@@ -348,21 +305,18 @@ internal sealed class MethodScan
         TrackedCount = slot;
     }
 
-    /// <summary>
-    /// The rents whose result <paramref name="value"/> may be: the rent itself, or the rents among the branches of a
-    /// conditional (<c>c ? pool.Rent(n) : other</c>) or a coalescing (<c>other ?? pool.Rent(n)</c>), nested or not.
-    /// </summary>
-    private List<IInvocationOperation> RentsOf(IOperation? value)
+    /// <summary>The kinds of the rents whose result <paramref name="value"/> may be, through the branches of conditionals and coalescings.</summary>
+    private List<ResourceKind> RentKindsOf(IOperation? value)
     {
-        List<IInvocationOperation> rents = [];
+        List<ResourceKind> rents = [];
         Stack<IOperation?> pending = new();
         pending.Push(value);
         while (pending.Count > 0)
         {
             switch (Unwrap(pending.Pop()))
             {
-                case IInvocationOperation invocation when _api.IsRent(invocation.TargetMethod, out _):
-                    rents.Add(invocation);
+                case IInvocationOperation invocation when _api.IsRent(invocation.TargetMethod, out ResourceKind kind):
+                    rents.Add(kind);
                     break;
                 case IConditionalOperation { WhenFalse: { } whenFalse } conditional:
                     pending.Push(conditional.WhenTrue);
@@ -495,21 +449,9 @@ internal sealed class MethodScan
                     return assignment.Value == current && !(assignment.Target is ILocalReferenceOperation target && Tracked.TryGetValue(target.Local, out TrackedLocal? view) && view.IsView);
                 case IVariableInitializerOperation { Parent: IVariableDeclaratorOperation declarator }:
                     return !(Tracked.TryGetValue(declarator.Symbol, out TrackedLocal? declared) && declared.IsView);
-                case IPropertyReferenceOperation:
-                case IArrayElementReferenceOperation:
-                case IInvocationOperation:
-                case IBinaryOperation:
-                case IIsNullOperation:
-                case IIsPatternOperation:
-                case IIsTypeOperation:
-                case IExpressionStatementOperation:
-                case IUsingOperation:
-                case IUsingDeclarationOperation:
-                case IForEachLoopOperation:
-                case IVariableDeclaratorOperation:
-                case IFieldReferenceOperation:
-                case IEventReferenceOperation:
-                case IAwaitOperation:
+                case IPropertyReferenceOperation or IArrayElementReferenceOperation or IInvocationOperation or IBinaryOperation or IIsNullOperation or IIsPatternOperation
+                    or IIsTypeOperation or IExpressionStatementOperation or IUsingOperation or IUsingDeclarationOperation or IForEachLoopOperation
+                    or IVariableDeclaratorOperation or IFieldReferenceOperation or IEventReferenceOperation or IAwaitOperation:
                     return false;
                 default:
                     return true;
@@ -537,20 +479,19 @@ internal sealed class MethodScan
     /// <summary>Types whose methods read or write an array they are passed but never keep it.</summary>
     internal static bool IsNonOwning(INamedTypeSymbol? type)
     {
-        for (; type is not null; type = type.BaseType)
+        foreach (ITypeSymbol t in AndBaseTypes(type))
         {
-            string? ns = type.ContainingNamespace?.ToDisplayString();
-            switch (ns)
+            switch (t.ContainingNamespace?.ToDisplayString())
             {
-                case "System" when type.Name is "Array" or "Buffer" or "MemoryExtensions" or "BitConverter" or "Convert" or "String" or "Console" or "Math" or "Random":
-                case "System.IO" when type.Name is "Stream" or "TextReader" or "TextWriter" or "BinaryReader" or "BinaryWriter":
-                case "System.IO.Pipelines" when type.Name is "PipeWriter":
-                case "System.Net.Sockets" when type.Name is "Socket":
-                case "System.Text" when type.Name is "Encoding" or "Encoder" or "Decoder" or "StringBuilder":
+                case "System" when t.Name is "Array" or "Buffer" or "MemoryExtensions" or "BitConverter" or "Convert" or "String" or "Console" or "Math" or "Random":
+                case "System.IO" when t.Name is "Stream" or "TextReader" or "TextWriter" or "BinaryReader" or "BinaryWriter":
+                case "System.IO.Pipelines" when t.Name is "PipeWriter":
+                case "System.Net.Sockets" when t.Name is "Socket":
+                case "System.Text" when t.Name is "Encoding" or "Encoder" or "Decoder" or "StringBuilder":
                 case "System.Buffers.Binary":
                 case "System.Buffers.Text":
-                case "System.Security.Cryptography" when type.Name is "RandomNumberGenerator" or "HashAlgorithm":
-                case "Xunit" when type.Name is "Assert":
+                case "System.Security.Cryptography" when t.Name is "RandomNumberGenerator" or "HashAlgorithm":
+                case "Xunit" when t.Name is "Assert":
                     return true;
             }
         }
@@ -561,13 +502,8 @@ internal sealed class MethodScan
     private void FindFlagsAndPools()
     {
         int slot = TrackedCount * FlowWalker.Stride;
-        foreach (ISymbol candidate in _flagCandidates)
+        foreach (ISymbol candidate in _flagCandidates.Take(MaximumFlags))
         {
-            if (Flags.Count == MaximumFlags)
-            {
-                break;
-            }
-
             Flags[candidate] = slot++;
         }
 
@@ -589,18 +525,15 @@ internal sealed class MethodScan
 
         foreach (KeyValuePair<ILocalSymbol, List<IOperation?>> pair in _writes)
         {
-            if (pair.Value.Count != 1 || Unwrap(pair.Value[0]) is not { } value)
+            ISymbol? pool = pair.Value.Count != 1 ? null : Unwrap(pair.Value[0]) switch
             {
-                continue;
-            }
-
-            if (value is IPropertyReferenceOperation { Property: { IsStatic: true, Name: "Shared" } shared })
+                IPropertyReferenceOperation { Property: { IsStatic: true, Name: "Shared" } shared } => shared,
+                IObjectCreationOperation or IInvocationOperation { TargetMethod: { IsStatic: true, Name: "Create" } } => pair.Key,
+                _ => null,
+            };
+            if (pool is not null)
             {
-                PoolLocals[pair.Key] = shared;
-            }
-            else if (value is IObjectCreationOperation || value is IInvocationOperation { TargetMethod: { IsStatic: true, Name: "Create" } })
-            {
-                PoolLocals[pair.Key] = pair.Key;
+                PoolLocals[pair.Key] = pool;
             }
         }
     }

@@ -35,9 +35,11 @@ public abstract class PoolAnalyzer : DiagnosticAnalyzer
     }
 
     /// <summary>Whether the project turned the analyzers on (see the remarks).</summary>
-    private static bool IsEnabled(AnalyzerOptions options) =>
-        options.AnalyzerConfigOptionsProvider.GlobalOptions.TryGetValue(EnabledProperty, out string? value)
-        && string.Equals(value.Trim(), "true", System.StringComparison.OrdinalIgnoreCase);
+    private static bool IsEnabled(AnalyzerOptions options) => IsTrue(options.AnalyzerConfigOptionsProvider.GlobalOptions, EnabledProperty);
+
+    /// <summary>Whether the build or .editorconfig option <paramref name="key"/> is <c>true</c>.</summary>
+    internal static bool IsTrue(AnalyzerConfigOptions options, string key)
+        => options.TryGetValue(key, out string? value) && string.Equals(value.Trim(), "true", System.StringComparison.OrdinalIgnoreCase);
 
     /// <summary>Registers the analyzer's actions for a compilation that references pools.</summary>
     private protected abstract void OnCompilationStart(CompilationStartAnalysisContext context, PoolApi api);

@@ -1,3 +1,4 @@
+using System.Linq;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Operations;
 
@@ -5,8 +6,7 @@ namespace NativePool.Analyzers;
 
 /// <summary>
 /// Recognizes the pools' rent and return methods of one compilation by containing type, name and return shape, so that
-/// both a pool's current verbs and the unified ones (<c>RentScoped</c> for a ref-struct scope, <c>RentLease</c> for a
-/// storable lease) are understood.
+/// both a pool's current verbs and the unified ones (<c>RentScoped</c>, <c>RentLease</c>) are understood.
 /// </summary>
 internal sealed class PoolApi
 {
@@ -23,10 +23,8 @@ internal sealed class PoolApi
         StripedArrayPool = compilation.GetTypeByMetadataName("NativePool.StripedArrayPool`1");
     }
 
-    /// <summary><c>System.Buffers.ArrayPool&lt;T&gt;</c>, when the compilation has it.</summary>
     public INamedTypeSymbol? ArrayPool { get; }
 
-    /// <summary><c>NativePool.StripedArrayPool&lt;T&gt;</c> when the compilation references NativePool.</summary>
     public INamedTypeSymbol? StripedArrayPool { get; }
 
     /// <summary>The pool API of <paramref name="compilation"/>, or <see langword="null"/> when it references no pool.</summary>
@@ -39,31 +37,14 @@ internal sealed class PoolApi
     /// <summary>Whether <paramref name="method"/> rents, and what it hands out.</summary>
     public bool IsRent(IMethodSymbol method, out ResourceKind kind)
     {
-        kind = default;
-        if (method.IsStatic || method.ContainingType is not { } owner)
-        {
-            return false;
-        }
-
-        if (method.Name == "Rent" && method.ReturnType is IArrayTypeSymbol && DerivesFrom(owner, ArrayPool))
-        {
-            kind = ResourceKind.Array;
-            return true;
-        }
-
-        if (method.Name == "Get" && method.Parameters.Length == 0 && DerivesFrom(owner, _objectPool))
-        {
-            kind = ResourceKind.Object;
-            return true;
-        }
-
-        if (method.Name.StartsWith("Rent", System.StringComparison.Ordinal) && IsPool(owner) && IsDisposableShape(method.ReturnType))
-        {
-            kind = ResourceKind.Disposable;
-            return true;
-        }
-
-        return false;
+        INamedTypeSymbol? owner = method.IsStatic ? null : method.ContainingType;
+        ResourceKind? rented = owner is null ? null
+            : method.Name == "Rent" && method.ReturnType is IArrayTypeSymbol && DerivesFrom(owner, ArrayPool) ? ResourceKind.Array
+            : method.Name == "Get" && method.Parameters.Length == 0 && DerivesFrom(owner, _objectPool) ? ResourceKind.Object
+            : method.Name.StartsWith("Rent", System.StringComparison.Ordinal) && IsPool(owner) && IsDisposableShape(method.ReturnType) ? ResourceKind.Disposable
+            : null;
+        kind = rented.GetValueOrDefault();
+        return rented is not null;
     }
 
     /// <summary>Whether <paramref name="invocation"/> returns an array or object to a pool; the item is its first argument.</summary>
@@ -74,52 +55,19 @@ internal sealed class PoolApi
             && (DerivesFrom(owner, ArrayPool) || DerivesFrom(owner, _objectPool));
     }
 
-    /// <summary>Whether <paramref name="method"/> is a parameterless <c>Dispose</c>.</summary>
     public static bool IsDispose(IMethodSymbol method) => method.Name == "Dispose" && method.Parameters.Length == 0 && !method.IsStatic;
 
     private bool IsPool(INamedTypeSymbol type)
         => DerivesFrom(type, ArrayPool) || DerivesFrom(type, _memoryPool) || DerivesFrom(type, _objectPool)
             || (type.ContainingNamespace is { Name: "NativePool", ContainingNamespace.IsGlobalNamespace: true } && type.Name.EndsWith("Pool", System.StringComparison.Ordinal));
 
+    /// <summary>Whether <paramref name="type"/> is disposable; a ref struct through a public parameterless Dispose (pattern-based using).</summary>
     private bool IsDisposableShape(ITypeSymbol type)
-    {
-        if (type.IsRefLikeType)
-        {
-            // A ref struct disposes through a public parameterless Dispose (pattern-based using).
-            foreach (ISymbol member in type.GetMembers("Dispose"))
-            {
-                if (member is IMethodSymbol method && IsDispose(method) && method.DeclaredAccessibility == Accessibility.Public)
-                {
-                    return true;
-                }
-            }
-
-            return false;
-        }
-
-        if (_disposable is null || type.TypeKind is not (TypeKind.Struct or TypeKind.Interface or TypeKind.Class))
-        {
-            return false;
-        }
-
-        return SymbolEqualityComparer.Default.Equals(type, _disposable) || System.Linq.Enumerable.Contains(type.AllInterfaces, _disposable, SymbolEqualityComparer.Default);
-    }
+        => type.IsRefLikeType
+            ? type.GetMembers("Dispose").Any(static member => member is IMethodSymbol { DeclaredAccessibility: Accessibility.Public } method && IsDispose(method))
+            : _disposable is not null && type.TypeKind is TypeKind.Struct or TypeKind.Interface or TypeKind.Class
+                && (SymbolEqualityComparer.Default.Equals(type, _disposable) || type.AllInterfaces.Contains(_disposable, SymbolEqualityComparer.Default));
 
     private static bool DerivesFrom(INamedTypeSymbol? type, INamedTypeSymbol? baseDefinition)
-    {
-        if (baseDefinition is null)
-        {
-            return false;
-        }
-
-        for (INamedTypeSymbol? current = type; current is not null; current = current.BaseType)
-        {
-            if (SymbolEqualityComparer.Default.Equals(current.OriginalDefinition, baseDefinition))
-            {
-                return true;
-            }
-        }
-
-        return false;
-    }
+        => baseDefinition is not null && MethodScan.AndBaseTypes(type).Any(t => SymbolEqualityComparer.Default.Equals(t.OriginalDefinition, baseDefinition));
 }

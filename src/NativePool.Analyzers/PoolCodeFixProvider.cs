@@ -46,11 +46,7 @@ public abstract class PoolCodeFixProvider : CodeFixProvider
     /// named as one fix at a time would name it).
     /// </summary>
     private protected static async Task<Document> FixOneAtATimeAsync(
-        Document document,
-        IEnumerable<Diagnostic> diagnostics,
-        Func<SyntaxNode, Diagnostic, SyntaxNode?> target,
-        Func<Document, SyntaxAnnotation, CancellationToken, Task<Document>> fixOne,
-        CancellationToken cancellationToken)
+        Document document, IEnumerable<Diagnostic> diagnostics, Func<SyntaxNode, Diagnostic, SyntaxNode?> target, Func<Document, SyntaxAnnotation, CancellationToken, Task<Document>> fixOne, CancellationToken cancellationToken)
     {
         SyntaxNode? root = await document.GetSyntaxRootAsync(cancellationToken).ConfigureAwait(false);
         if (root is null)

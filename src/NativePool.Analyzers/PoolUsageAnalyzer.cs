@@ -1,5 +1,7 @@
 using System.Collections.Generic;
 using System.Collections.Immutable;
+using System.Linq;
+using System.Runtime.CompilerServices;
 using System.Threading;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Diagnostics;
@@ -27,33 +29,27 @@ public sealed class PoolUsageAnalyzer : PoolAnalyzer
 
     /// <inheritdoc/>
     public override ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics { get; } = ImmutableArray.Create(
-        Descriptors.DoubleReturn,
-        Descriptors.UseAfterReturn,
-        Descriptors.NotReturned,
-        Descriptors.NotDisposed,
-        Descriptors.ReturnedToOtherPool,
-        Descriptors.DoubleReturnOnException,
-        Descriptors.UseAfterReturnOnException,
-        Descriptors.NotReturnedOnException,
-        Descriptors.NotDisposedOnException,
+        Descriptors.DoubleReturn, Descriptors.UseAfterReturn, Descriptors.NotReturned, Descriptors.NotDisposed, Descriptors.ReturnedToOtherPool,
+        Descriptors.DoubleReturnOnException, Descriptors.UseAfterReturnOnException, Descriptors.NotReturnedOnException, Descriptors.NotDisposedOnException,
         Descriptors.EscapesItsReturn);
 
     private protected override void OnCompilationStart(CompilationStartAnalysisContext context, PoolApi api)
         => context.RegisterOperationBlockStartAction(blockStart =>
         {
-            RentMark mark = new();
+            StrongBox<int> mark = new();
             blockStart.RegisterOperationAction(
                 operation =>
                 {
                     if (api.IsRent(((IInvocationOperation)operation.Operation).TargetMethod, out _))
                     {
-                        mark.Set();
+                        Volatile.Write(ref mark.Value, 1); // Volatile: publishes the mark to the block-end callback's thread.
                     }
                 },
                 OperationKind.Invocation);
             blockStart.RegisterOperationBlockEndAction(end =>
             {
-                if (mark.IsSet)
+                // Volatile: the operation callbacks may have run on another thread than the end callback.
+                if (Volatile.Read(ref mark.Value) != 0)
                 {
                     AnalyzeBlock(end, api);
                 }
@@ -80,9 +76,7 @@ public sealed class PoolUsageAnalyzer : PoolAnalyzer
             foreach ((IInvocationOperation rent, ResourceKind kind) in scan.Dropped)
             {
                 context.ReportDiagnostic(Diagnostic.Create(
-                    kind == ResourceKind.Disposable ? Descriptors.NotDisposed : Descriptors.NotReturned,
-                    rent.Syntax.GetLocation(),
-                    rent.TargetMethod.Name + "(...)"));
+                    kind == ResourceKind.Disposable ? Descriptors.NotDisposed : Descriptors.NotReturned, rent.Syntax.GetLocation(), rent.TargetMethod.Name + "(...)"));
             }
 
             if (scan.Tracked.Count == 0)
@@ -90,10 +84,8 @@ public sealed class PoolUsageAnalyzer : PoolAnalyzer
                 continue;
             }
 
-            ControlFlowGraph graph = context.GetControlFlowGraph(operationBlock);
-            bool exceptionLeaks = context.Options.AnalyzerConfigOptionsProvider.GetOptions(block.Syntax.SyntaxTree).TryGetValue(ExceptionLeaksOption, out string? value)
-                && string.Equals(value?.Trim(), "true", System.StringComparison.OrdinalIgnoreCase);
-            Walk(graph, scan, api, exceptionLeaks, context);
+            bool exceptionLeaks = IsTrue(context.Options.AnalyzerConfigOptionsProvider.GetOptions(block.Syntax.SyntaxTree), ExceptionLeaksOption);
+            Walk(context.GetControlFlowGraph(operationBlock), scan, api, exceptionLeaks, context);
         }
     }
 
@@ -106,28 +98,9 @@ public sealed class PoolUsageAnalyzer : PoolAnalyzer
             Walk(graph.GetLocalFunctionControlFlowGraph(localFunction, context.CancellationToken), scan, api, exceptionLeaks, context);
         }
 
-        foreach (BasicBlock basicBlock in graph.Blocks)
+        foreach (IFlowAnonymousFunctionOperation lambda in graph.Blocks.SelectMany(static block => block.Operations).SelectMany(static operation => operation.DescendantsAndSelf()).OfType<IFlowAnonymousFunctionOperation>())
         {
-            foreach (IOperation operation in basicBlock.Operations)
-            {
-                foreach (IOperation descendant in operation.DescendantsAndSelf())
-                {
-                    if (descendant is IFlowAnonymousFunctionOperation lambda)
-                    {
-                        Walk(graph.GetAnonymousFunctionControlFlowGraph(lambda, context.CancellationToken), scan, api, exceptionLeaks, context);
-                    }
-                }
-            }
+            Walk(graph.GetAnonymousFunctionControlFlowGraph(lambda, context.CancellationToken), scan, api, exceptionLeaks, context);
         }
-    }
-
-    /// <summary>Whether a block has a rent; set from operation callbacks, read at the block's end.</summary>
-    private sealed class RentMark
-    {
-        private int _set;
-
-        public bool IsSet => Volatile.Read(ref _set) != 0; // Volatile: the operation callbacks may have run on another thread than the end callback.
-
-        public void Set() => Volatile.Write(ref _set, 1); // Volatile: publishes the mark to the block-end callback's thread.
     }
 }

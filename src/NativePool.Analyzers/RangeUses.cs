@@ -10,44 +10,22 @@ namespace NativePool.Analyzers;
 
 /// <summary>
 /// Decides whether a rented array stays inside a range of statements: every use of its local, and of every local that
-/// takes the array or a view of it (a span, memory, segment, or an object made over it), lies in the range, outside
-/// lambdas, local functions and queries, and hands the array to nothing that may keep it.
+/// takes it or a view of it, lies in the range, outside lambdas, local functions and queries, and hands it to nothing that may keep it.
 /// </summary>
 /// <remarks>
-/// Kept, so not inside: returned, stored in a field, property, element or event, passed by <c>ref</c> or <c>out</c>, passed
-/// where the parameter's declared type is a type parameter (<c>List&lt;T&gt;.Add</c>, <c>Task.FromResult</c>) or a type
-/// that is neither an array nor a span (<c>object</c>, <c>IEnumerable&lt;T&gt;</c>, <c>Memory&lt;T&gt;</c>) of a type
-/// not known to leave arrays alone, or given back to a pool. A method that takes the array as an array parameter
-/// (<c>stream.Write(a, 0, n)</c>, <c>Parse(a, n)</c>) is taken to use it and let it go, as the BCL's methods do.
+/// Kept: returned, stored, passed by <c>ref</c> or <c>out</c>, given back, or passed as a type parameter or a type neither an
+/// array nor a span of a type not known to leave arrays alone. A method that takes an array parameter
+/// (<c>stream.Write(a, 0, n)</c>) is taken to use it and let it go, as the BCL's methods do.
 /// </remarks>
-internal sealed class RangeUses
+internal sealed class RangeUses(IBlockOperation block, TextSpan range, PoolApi api, IOperation? giveBack)
 {
     private const int MaximumDepth = 4;
 
-    private readonly IBlockOperation _block;
-    private readonly TextSpan _range;
-    private readonly PoolApi _api;
-    private readonly IOperation? _giveBack;
     private readonly HashSet<ILocalSymbol> _visited = new(SymbolEqualityComparer.Default);
 
-    private RangeUses(IBlockOperation block, TextSpan range, PoolApi api, IOperation? giveBack)
-    {
-        _block = block;
-        _range = range;
-        _api = api;
-        _giveBack = giveBack;
-    }
-
     /// <summary>
-    /// Whether the array of <paramref name="local"/>, declared in <paramref name="block"/>, stays inside
-    /// <paramref name="range"/> and is never written; its use in <paramref name="giveBack"/> (its return) is allowed.
-    /// </summary>
-    public static bool StayInside(ILocalSymbol local, IBlockOperation block, TextSpan range, PoolApi api, IOperation? giveBack)
-        => Holders(local, block, range, api, giveBack) is not null;
-
-    /// <summary>
-    /// As <see cref="StayInside"/>, with the locals that hold the array or a view of it (<paramref name="local"/> among
-    /// them) when it stays inside, and null when it does not.
+    /// The locals that hold the array of <paramref name="local"/> or a view of it when it stays inside <paramref name="range"/>
+    /// and is never written (its return, <paramref name="giveBack"/>, allowed), else null.
     /// </summary>
     public static IReadOnlyCollection<ILocalSymbol>? Holders(ILocalSymbol local, IBlockOperation block, TextSpan range, PoolApi api, IOperation? giveBack)
     {
@@ -55,11 +33,6 @@ internal sealed class RangeUses
         return uses.LocalStaysInside(local, depth: 0) ? uses._visited : null;
     }
 
-    /// <summary>Whether every reference to <paramref name="local"/> in <paramref name="block"/> lies in <paramref name="range"/>.</summary>
-    public static bool AllInside(ILocalSymbol local, IBlockOperation block, TextSpan range)
-        => References(block, local).All(r => range.Contains(r.Syntax.Span));
-
-    /// <summary>The references to <paramref name="local"/> in <paramref name="root"/>.</summary>
     public static IEnumerable<ILocalReferenceOperation> References(IOperation root, ILocalSymbol local)
         => root.Descendants().OfType<ILocalReferenceOperation>().Where(r => SymbolEqualityComparer.Default.Equals(r.Local, local));
 
@@ -75,15 +48,15 @@ internal sealed class RangeUses
             return false;
         }
 
-        foreach (ILocalReferenceOperation reference in References(_block, local))
+        foreach (ILocalReferenceOperation reference in References(block, local))
         {
-            if (depth == 0 && _giveBack is not null && _giveBack.Syntax.Span.Contains(reference.Syntax.Span))
+            if (depth == 0 && giveBack is not null && giveBack.Syntax.Span.Contains(reference.Syntax.Span))
             {
                 continue;
             }
 
-            if (!_range.Contains(reference.Syntax.Span)
-                || reference.Syntax.Ancestors().TakeWhile(a => a != _block.Syntax).Any(static a => a is AnonymousFunctionExpressionSyntax or LocalFunctionStatementSyntax or QueryExpressionSyntax))
+            if (!range.Contains(reference.Syntax.Span)
+                || reference.Syntax.Ancestors().TakeWhile(a => a != block.Syntax).Any(static a => a is AnonymousFunctionExpressionSyntax or LocalFunctionStatementSyntax or QueryExpressionSyntax))
             {
                 return false;
             }
@@ -116,12 +89,7 @@ internal sealed class RangeUses
                 case IInvocationOperation call when call.Instance == current:
                 case IPropertyReferenceOperation property when property.Instance == current:
                 case IArrayElementReferenceOperation element when element.ArrayReference == current:
-                case IBinaryOperation:
-                case IIsNullOperation:
-                case IIsPatternOperation:
-                case IIsTypeOperation:
-                case IExpressionStatementOperation:
-                case IForEachLoopOperation:
+                case IBinaryOperation or IIsNullOperation or IIsPatternOperation or IIsTypeOperation or IExpressionStatementOperation or IForEachLoopOperation:
                     return true;
                 case IArgumentOperation { Parent: IInvocationOperation extension } argument
                     when extension.Instance is null && MethodScan.IsViewMethod(extension.TargetMethod) && extension.Arguments.Length != 0 && extension.Arguments[0] == argument:
@@ -137,7 +105,7 @@ internal sealed class RangeUses
                     current = creation;
                     continue;
                 case IArgumentOperation { Parent: IInvocationOperation call } argument:
-                    return !_api.IsReturn(call) && CannotKeep(argument);
+                    return !api.IsReturn(call) && CannotKeep(argument);
                 case ISimpleAssignmentOperation assignment when assignment.Value == current:
                     return assignment.Target is ILocalReferenceOperation target && LocalStaysInside(target.Local, depth + 1);
                 case IVariableInitializerOperation { Parent: IVariableDeclaratorOperation declarator }:

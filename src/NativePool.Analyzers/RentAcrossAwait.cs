@@ -8,24 +8,19 @@ using Microsoft.CodeAnalysis.Text;
 namespace NativePool.Analyzers;
 
 /// <summary>
-/// Decides, for NP0016, whether a rented array held across an <c>await</c> can be held by a <c>RentLease</c> lease in
-/// place of its rent and return: the shapes of NP0007 (a try/finally return) and NP0014 (a return without one), where a
-/// scope, a ref struct, cannot live.
+/// Decides, for NP0016, whether a rented array held across an <c>await</c>, where no scope can live, can be held by a
+/// <c>RentLease</c> lease in place of its rent and return (the shapes of NP0007 and NP0014).
 /// </summary>
 /// <remarks>
-/// The function is async (not an iterator) and an <c>await</c> (or <c>await foreach</c>, <c>await using</c>) lies
-/// between the rent and the return, outside lambdas and local functions. The array stays between the two as NP0014
-/// requires (see <see cref="RangeUses"/>), and every call over it, or over a local that holds it or a view of it, whose
-/// result can be awaited is awaited where it is made (through <c>ConfigureAwait</c> or not): a task left running would
-/// still read or write the array after the lease gave it back.
+/// Every call over the array or a view of it whose result can be awaited must be awaited where it is made: a task left
+/// running would still read or write the array after the lease gave it back.
 /// </remarks>
 internal static class RentAcrossAwait
 {
-    /// <summary>Whether a lease can hold the array of <paramref name="local"/> over <paramref name="range"/> of <paramref name="block"/>, given back by <paramref name="giveBack"/>.</summary>
     public static bool Holds(ILocalSymbol local, IBlockOperation block, TextSpan range, PoolApi api, IOperation giveBack)
     {
         if (block.SemanticModel?.GetEnclosingSymbol(range.Start) is not IMethodSymbol { IsAsync: true }
-            || block.Syntax.FirstAncestorOrSelf<MemberDeclarationSyntax>() is not { } member || member.DescendantNodes().OfType<YieldStatementSyntax>().Any()
+            || RentScopedAnalyzer.InIterator(block.Syntax)
             || !block.Syntax.DescendantNodes(range).Any(n => range.Contains(n.Span) && IsAwait(n) && !InFunction(n, block.Syntax))
             || RangeUses.Holders(local, block, range, api, giveBack) is not { } holders)
         {
@@ -46,7 +41,7 @@ internal static class RentAcrossAwait
         _ => false,
     };
 
-    private static bool InFunction(SyntaxNode node, SyntaxNode block)
+    internal static bool InFunction(SyntaxNode node, SyntaxNode block)
         => node.Ancestors().TakeWhile(a => a != block).Any(static a => a is AnonymousFunctionExpressionSyntax or LocalFunctionStatementSyntax);
 
     private static bool IsAwaitable(ITypeSymbol? type)

@@ -62,10 +62,7 @@ public sealed class RentScopedAnalyzer : PoolAnalyzer
         }
     }
 
-    /// <summary>
-    /// The rent declaration and the return of a try/finally that a scope can replace, or null; with <paramref name="lease"/>,
-    /// that a lease can replace because the <c>try</c> holds the array across an <c>await</c> (see <see cref="RentAcrossAwait"/>).
-    /// </summary>
+    /// <summary>The rent and try/finally return that a scope (with <paramref name="lease"/>, a lease, see <see cref="RentAcrossAwait"/>) can replace, or null.</summary>
     internal static RentScopedMatch? Match(ITryOperation tryOperation, PoolApi api, bool lease = false)
     {
         if (tryOperation.Catches.Length != 0 || tryOperation.Finally is not { Operations.Length: 1 } finallyBlock
@@ -76,8 +73,7 @@ public sealed class RentScopedAnalyzer : PoolAnalyzer
         }
 
         int index = block.Operations.IndexOf(tryOperation);
-        if (index < 1 || block.Operations[index - 1] is not IVariableDeclarationGroupOperation { Declarations.Length: 1 } group
-            || group.Declarations[0].Declarators.Length != 1 || group.Declarations[0].Declarators[0] is not { Initializer.Value: var initial } declarator
+        if (index < 1 || SingleDeclarator(block.Operations[index - 1]) is not { Initializer.Value: var initial } declarator
             || MethodScan.Unwrap(initial) is not IInvocationOperation rent)
         {
             return null;
@@ -91,33 +87,31 @@ public sealed class RentScopedAnalyzer : PoolAnalyzer
             return null;
         }
 
-        return new RentScopedMatch((IVariableDeclarationGroupOperation)block.Operations[index - 1], tryOperation, rent, local, clearValue, lease);
+        return new RentScopedMatch((IVariableDeclarationGroupOperation)block.Operations[index - 1], finallyBlock.Operations[0], rent, local, clearValue, lease);
     }
 
-    /// <summary>
-    /// Whether a scope, a ref struct, can live where <paramref name="operation"/> is: not in an async method, lambda or
-    /// local function, nor in a member with an iterator.
-    /// </summary>
+    internal static IVariableDeclaratorOperation? SingleDeclarator(IOperation? operation)
+        => operation is IVariableDeclarationGroupOperation { Declarations.Length: 1 } group && group.Declarations[0].Declarators.Length == 1 ? group.Declarations[0].Declarators[0] : null;
+
+    /// <summary>Whether a scope, a ref struct, can live where <paramref name="operation"/> is: not in an async function nor an iterator.</summary>
     internal static bool CanHoldScope(IOperation operation)
-        => operation.SemanticModel?.GetEnclosingSymbol(operation.Syntax.SpanStart) is not IMethodSymbol { IsAsync: true }
-            && !(operation.Syntax.FirstAncestorOrSelf<MemberDeclarationSyntax>() is { } member && member.DescendantNodes().OfType<YieldStatementSyntax>().Any());
+        => operation.SemanticModel?.GetEnclosingSymbol(operation.Syntax.SpanStart) is not IMethodSymbol { IsAsync: true } && !InIterator(operation.Syntax);
+
+    internal static bool InIterator(SyntaxNode node)
+        => node.FirstAncestorOrSelf<MemberDeclarationSyntax>() is { } member && member.DescendantNodes().OfType<YieldStatementSyntax>().Any();
 
     /// <summary>The constant <c>clearArray</c> of a return (false when not given), or null when it is not a constant.</summary>
     internal static bool? ClearValue(IInvocationOperation giveBack)
         => MethodScan.Argument(giveBack, 1) is not { } clear || clear.ArgumentKind == ArgumentKind.DefaultValue ? false
             : clear.Value.ConstantValue is { HasValue: true, Value: bool constant } ? constant : null;
 
-    /// <summary>Whether <paramref name="giveBack"/> returns the array of <paramref name="local"/>.</summary>
     internal static bool Returns(IInvocationOperation giveBack, ILocalSymbol local)
         => MethodScan.Unwrap(MethodScan.Argument(giveBack, 0)?.Value) is ILocalReferenceOperation returned && SymbolEqualityComparer.Default.Equals(returned.Local, local);
 
-    /// <summary>
-    /// Whether <paramref name="rent"/> rents one array from a pool with <c>RentScoped</c> (<c>RentLease</c> with
-    /// <paramref name="lease"/>), or from <c>ArrayPool&lt;T&gt;.Shared</c>.
-    /// </summary>
+    /// <summary>Whether <paramref name="rent"/> rents one array from a pool with <c>RentScoped</c> (or <c>RentLease</c>), or from <c>ArrayPool&lt;T&gt;.Shared</c>.</summary>
     internal static bool HasScopes(IInvocationOperation rent, PoolApi api, bool lease = false)
         => rent.Arguments.Length == 1 && api.IsRent(rent.TargetMethod, out ResourceKind kind) && kind == ResourceKind.Array
-            && ((lease ? HasRentLease(rent.Instance?.Type) : HasRentScoped(rent.Instance?.Type)) || IsSharedArrayPool(rent.Instance, api));
+            && (HasRent(rent.Instance?.Type, lease) || IsSharedArrayPool(rent.Instance, api));
 
     /// <summary>
     /// Whether <paramref name="pool"/> is <c>ArrayPool&lt;T&gt;.Shared</c> written as a type's member, in a compilation with
@@ -129,11 +123,9 @@ public sealed class RentScopedAnalyzer : PoolAnalyzer
             && SymbolEqualityComparer.Default.Equals(property.ContainingType.OriginalDefinition, arrayPool)
             && SharedArrayPoolAnalyzer.GetGenericName(type) is not null;
 
-    private static bool HasRentScoped(ITypeSymbol? type)
-        => type?.GetMembers("RentScoped").OfType<IMethodSymbol>().Any(m => m.ReturnType.IsRefLikeType && m.Parameters.Length == 2) == true;
-
-    private static bool HasRentLease(ITypeSymbol? type)
-        => type?.GetMembers("RentLease").OfType<IMethodSymbol>().Any(m => !m.ReturnType.IsRefLikeType && m.Parameters.Length == 2) == true;
+    /// <summary>Whether <paramref name="type"/> has <c>RentScoped(n, clearOnReturn)</c> returning a ref struct, or with <paramref name="lease"/> <c>RentLease</c> returning a storable lease.</summary>
+    private static bool HasRent(ITypeSymbol? type, bool lease)
+        => type?.GetMembers(lease ? "RentLease" : "RentScoped").OfType<IMethodSymbol>().Any(m => m.ReturnType.IsRefLikeType != lease && m.Parameters.Length == 2) == true;
 
     /// <summary>Whether a rent from <paramref name="rentFrom"/> and a return to <paramref name="returnTo"/> name the same pool: one local, parameter, field of this instance or static property.</summary>
     internal static bool SamePool(IOperation? rentFrom, IOperation? returnTo)
@@ -159,14 +151,10 @@ public sealed class RentScopedAnalyzer : PoolAnalyzer
                 continue;
             }
 
-            bool inBody = body.Syntax.Span.Contains(reference.Syntax.Span);
-            bool inFinally = !inBody && reference.Parent is IArgumentOperation { Parent: IInvocationOperation } && reference.Syntax.Ancestors().OfType<FinallyClauseSyntax>().Any();
-            if (inFinally)
-            {
-                continue;
-            }
-
-            if (!inBody || IsWritten(reference) || reference.Syntax.Ancestors().TakeWhile(a => a != block.Syntax).Any(static a => a is AnonymousFunctionExpressionSyntax or LocalFunctionStatementSyntax))
+            // Outside the body, only the return in the finally.
+            if (body.Syntax.Span.Contains(reference.Syntax.Span)
+                ? IsWritten(reference) || RentAcrossAwait.InFunction(reference.Syntax, block.Syntax)
+                : !(reference.Parent is IArgumentOperation { Parent: IInvocationOperation } && reference.Syntax.Ancestors().OfType<FinallyClauseSyntax>().Any()))
             {
                 return false;
             }

@@ -12,10 +12,8 @@ public sealed partial class RentScopedCodeFixProvider
 {
     /// <summary>
     /// <c>using var scope = c ? default : pool.RentScoped(n);</c> goes before the span, whose rent branch becomes
-    /// <c>scope.Span</c> (the <c>stackalloc</c> branch and any slicing stay); the nullable array, its null test and its
-    /// return (or the try/finally that held them) go away. A <see langword="default"/> scope does nothing when disposed,
-    /// and the <c>stackalloc</c> branch never reads it. <c>scope.Span</c> is exactly <c>n</c> long, where the rented
-    /// array was at least <c>n</c>.
+    /// <c>scope.Span</c>; the nullable array, its null test and its return go away. A <see langword="default"/> scope does
+    /// nothing when disposed, and the <c>stackalloc</c> branch never reads it.
     /// </summary>
     private static Document FixBesideStackalloc(Document document, ScopeSite site, StackallocOrRentMatch match)
     {

@@ -12,11 +12,10 @@ public sealed partial class RentScopedCodeFixProvider
     /// The statements between the rent and the return stay where they are, with their uses of the array rewritten, and
     /// the return goes away.
     /// </summary>
-    private static Document FixWithoutFinally(Document document, ScopeSite site, RentWithoutFinallyMatch match)
+    private static Document FixWithoutFinally(Document document, ScopeSite site, RentScopedMatch match)
     {
         if (site.Statement is not LocalDeclarationStatementSyntax declaration || match.GiveBack.Syntax is not StatementSyntax giveBack
-            || ScopeSyntax.RentScoped(match.Rent, match.ClearOnReturn, site.Api, match.Lease) is not (ExpressionSyntax scoped, bool fromArrayPoolShared)
-            || match.Rent.Syntax is not InvocationExpressionSyntax rent)
+            || ScopeSyntax.RentScoped(match.Rent, match.ClearOnReturn, site.Api, match.Lease) is not (ExpressionSyntax scoped, bool fromArrayPoolShared))
         {
             return document;
         }
@@ -30,9 +29,7 @@ public sealed partial class RentScopedCodeFixProvider
         bool asDeclaration = following.Count == 0 || ScopeSyntax.NeedsDeclaration(following, moved, model);
 
         string name = ScopeSyntax.UniqueName(model, declaration, match.Lease);
-        Dictionary<SyntaxNode, SyntaxNode> replacements = [];
-        ScopeSyntax.ReplaceUses(moved, model, match.Local, rent.ArgumentList.Arguments[0].Expression, name, replacements, match.Lease);
-        BlockSyntax rewritten = block.ReplaceNodes(replacements.Keys, (original, _) => replacements[original]);
+        BlockSyntax rewritten = ScopeSyntax.ReplaceUses(site, match, moved, name);
 
         List<StatementSyntax> statements = [.. rewritten.Statements.Take(start)];
         statements.AddRange(ScopeSyntax.Hold(ScopeSyntax.Variable(name, scoped), rewritten.Statements.Skip(start + 1).Take(end - start - 1), asDeclaration, declaration.GetLeadingTrivia()));

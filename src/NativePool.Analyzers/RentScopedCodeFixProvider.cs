@@ -69,18 +69,14 @@ public sealed partial class RentScopedCodeFixProvider : PoolCodeFixProvider
         if (site is not { Statement: TryStatementSyntax tryStatement, Operation: ITryOperation tryOperation }
             || (RentScopedAnalyzer.Match(tryOperation, site.Api) ?? RentScopedAnalyzer.Match(tryOperation, site.Api, lease: true)) is not { } match
             || match.Declaration.Syntax is not LocalDeclarationStatementSyntax declaration
-            || ScopeSyntax.RentScoped(match.Rent, match.ClearOnReturn, site.Api, match.Lease) is not (ExpressionSyntax scoped, bool fromArrayPoolShared)
-            || match.Rent.Syntax is not InvocationExpressionSyntax rent)
+            || ScopeSyntax.RentScoped(match.Rent, match.ClearOnReturn, site.Api, match.Lease) is not (ExpressionSyntax scoped, bool fromArrayPoolShared))
         {
             return document;
         }
 
-        SemanticModel model = site.Model;
         BlockSyntax block = site.Block;
-        string name = ScopeSyntax.UniqueName(model, tryStatement, match.Lease);
-        Dictionary<SyntaxNode, SyntaxNode> replacements = [];
-        ScopeSyntax.ReplaceUses([tryStatement.Block], model, match.Local, rent.ArgumentList.Arguments[0].Expression, name, replacements, match.Lease);
-        BlockSyntax rewritten = block.ReplaceNodes(replacements.Keys, (original, _) => replacements[original]);
+        string name = ScopeSyntax.UniqueName(site.Model, tryStatement, match.Lease);
+        BlockSyntax rewritten = ScopeSyntax.ReplaceUses(site, match, [tryStatement.Block], name);
         int index = block.Statements.IndexOf(tryStatement);
         var body = ((TryStatementSyntax)rewritten.Statements[index]).Block;
         List<StatementSyntax> replacement = ScopeSyntax.Hold(

@@ -1,4 +1,5 @@
 using System.Collections.Immutable;
+using System.Linq;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
@@ -31,34 +32,23 @@ public sealed class ScopeCopyAnalyzer : PoolAnalyzer
         }
 
         context.RegisterOperationAction(
-            operation => Analyze(operation, arrayScope, objectScope),
-            OperationKind.LocalReference,
-            OperationKind.ParameterReference,
-            OperationKind.FieldReference);
+            operation => Analyze(operation, arrayScope, objectScope), OperationKind.LocalReference, OperationKind.ParameterReference, OperationKind.FieldReference);
     }
 
     private static void Analyze(OperationAnalysisContext context, INamedTypeSymbol? arrayScope, INamedTypeSymbol? objectScope)
     {
         IOperation reference = context.Operation;
-        if (reference.Type is not INamedTypeSymbol { OriginalDefinition: var definition } ||
-            !(SymbolEqualityComparer.Default.Equals(definition, arrayScope) || SymbolEqualityComparer.Default.Equals(definition, objectScope)))
+        if (reference.Type is INamedTypeSymbol { OriginalDefinition: var definition }
+            && (SymbolEqualityComparer.Default.Equals(definition, arrayScope) || SymbolEqualityComparer.Default.Equals(definition, objectScope)) && IsCopied(reference))
         {
-            return;
+            string what = SymbolEqualityComparer.Default.Equals(definition, arrayScope) ? "array" : "object";
+            context.ReportDiagnostic(Diagnostic.Create(Descriptors.ScopeCopied, reference.Syntax.GetLocation(), reference.Syntax.ToString(), what));
         }
-
-        if (!IsCopied(reference))
-        {
-            return;
-        }
-
-        string what = SymbolEqualityComparer.Default.Equals(definition, arrayScope) ? "array" : "object";
-        context.ReportDiagnostic(Diagnostic.Create(Descriptors.ScopeCopied, reference.Syntax.GetLocation(), reference.Syntax.ToString(), what));
     }
 
     private static bool IsCopied(IOperation reference)
     {
-        IOperation? parent = reference.Parent;
-        switch (parent)
+        switch (reference.Parent)
         {
             case IInvocationOperation invocation when invocation.Instance == reference:
             case IPropertyReferenceOperation property when property.Instance == reference:
@@ -83,18 +73,6 @@ public sealed class ScopeCopyAnalyzer : PoolAnalyzer
     }
 
     private static bool IsUsingVariable(ILocalSymbol local)
-    {
-        foreach (SyntaxReference declaration in local.DeclaringSyntaxReferences)
-        {
-            for (SyntaxNode? node = declaration.GetSyntax().Parent; node is not null and not StatementSyntax; node = node.Parent)
-            {
-                if (node is VariableDeclarationSyntax { Parent: UsingStatementSyntax or LocalDeclarationStatementSyntax { UsingKeyword.RawKind: (int)SyntaxKind.UsingKeyword } })
-                {
-                    return true;
-                }
-            }
-        }
-
-        return false;
-    }
+        => local.DeclaringSyntaxReferences.Any(static declaration => declaration.GetSyntax().Ancestors().TakeWhile(static node => node is not StatementSyntax)
+            .Any(static node => node is VariableDeclarationSyntax { Parent: UsingStatementSyntax or LocalDeclarationStatementSyntax { UsingKeyword.RawKind: (int)SyntaxKind.UsingKeyword } }));
 }

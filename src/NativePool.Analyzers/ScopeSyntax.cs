@@ -10,10 +10,7 @@ using Microsoft.CodeAnalysis.Operations;
 
 namespace NativePool.Analyzers;
 
-/// <summary>
-/// The syntax the <c>RentScoped</c> fixes share: the scope's rent, its name, the uses of the array that become the
-/// scope's, and the statements that hold the scope in place of a block's range of statements.
-/// </summary>
+/// <summary>The syntax the <c>RentScoped</c> fixes share: the scope's rent, its name, the array's uses rewritten, and the statements that hold the scope.</summary>
 internal static class ScopeSyntax
 {
     /// <summary>The statement marked with <paramref name="target"/>, its block, operation, model and pools; null when it is gone.</summary>
@@ -28,11 +25,7 @@ internal static class ScopeSyntax
             : null;
     }
 
-    /// <summary>
-    /// The document with the block of <paramref name="site"/> replaced, in one edit, by <paramref name="rewritten"/> (that
-    /// block with its uses rewritten) holding <paramref name="statements"/>, and <c>using NativePool;</c> added when
-    /// <paramref name="addUsing"/> (a scope of <c>StripedArrayPool&lt;T&gt;.Shared</c> took the place of <c>ArrayPool&lt;T&gt;.Shared</c>).
-    /// </summary>
+    /// <summary>One edit: the site's block as <paramref name="rewritten"/> with <paramref name="statements"/>, and <c>using NativePool;</c> when a scope took the place of <c>ArrayPool&lt;T&gt;.Shared</c>.</summary>
     public static Document Replace(Document document, ScopeSite site, BlockSyntax rewritten, IEnumerable<StatementSyntax> statements, bool addUsing)
     {
         SyntaxNode root = site.Root.ReplaceNode(site.Block, rewritten.WithStatements(SyntaxFactory.List(statements)));
@@ -40,9 +33,8 @@ internal static class ScopeSyntax
     }
 
     /// <summary>
-    /// <c>pool.RentScoped(n)</c> (<c>pool.RentLease(n)</c> with <paramref name="lease"/>) for <paramref name="rent"/> (with
-    /// <c>clearOnReturn: true</c> when the return cleared), and whether it now comes from <c>StripedArrayPool&lt;T&gt;.Shared</c>
-    /// in place of <c>ArrayPool&lt;T&gt;.Shared</c> (the file then needs <c>using NativePool;</c>).
+    /// <c>pool.RentScoped(n)</c> or <c>pool.RentLease(n)</c> for <paramref name="rent"/>, and whether it now comes from
+    /// <c>StripedArrayPool&lt;T&gt;.Shared</c> in place of <c>ArrayPool&lt;T&gt;.Shared</c> (the file then needs <c>using NativePool;</c>).
     /// </summary>
     public static (ExpressionSyntax Scoped, bool FromArrayPoolShared)? RentScoped(IInvocationOperation rent, bool clearOnReturn, PoolApi api, bool lease = false)
     {
@@ -69,16 +61,12 @@ internal static class ScopeSyntax
         return (syntax.WithExpression(scopedAccess).WithArgumentList(arguments).WithoutTrivia(), fromArrayPoolShared);
     }
 
-    /// <summary><c>var <paramref name="name"/> = <paramref name="value"/></c>.</summary>
     public static VariableDeclarationSyntax Variable(string name, ExpressionSyntax value)
         => SyntaxFactory.VariableDeclaration(
             SyntaxFactory.IdentifierName("var"),
             SyntaxFactory.SingletonSeparatedList(SyntaxFactory.VariableDeclarator(name).WithInitializer(SyntaxFactory.EqualsValueClause(value))));
 
-    /// <summary>
-    /// A name for the scope (<c>scope</c>, <c>scope2</c>, …; <c>lease</c>, … with <paramref name="lease"/>) that no symbol
-    /// in scope at <paramref name="at"/> and no identifier of its member has.
-    /// </summary>
+    /// <summary>A name for the scope (<c>scope</c>, <c>scope2</c>, …) that no symbol in scope at <paramref name="at"/> and no identifier of its member has.</summary>
     public static string UniqueName(SemanticModel model, SyntaxNode at, bool lease = false)
     {
         HashSet<string> taken = [.. at.Ancestors().OfType<MemberDeclarationSyntax>().First().DescendantTokens().Where(t => t.IsKind(SyntaxKind.IdentifierToken)).Select(t => t.ValueText)];
@@ -93,38 +81,31 @@ internal static class ScopeSyntax
     }
 
     /// <summary>
-    /// Adds to <paramref name="replacements"/> every use of <paramref name="local"/> in <paramref name="region"/>:
-    /// <c>local.AsSpan(0, n)</c> over the rented length <paramref name="length"/> (when nothing in the region writes it)
-    /// becomes <c>scope.Span</c> (and, for a <paramref name="lease"/>, <c>local.AsMemory(0, n)</c> becomes
-    /// <c>lease.Memory</c>: both are exactly <c>n</c> long), every other use, other slices included, <c>scope.Array</c>.
+    /// The site's block with the array's uses in <paramref name="region"/> rewritten: <c>a.AsSpan(0, n)</c> (<c>AsMemory</c> for a lease) over a
+    /// rented length nothing writes becomes <c>scope.Span</c> (<c>lease.Memory</c>), exactly <c>n</c> long; any other use <c>scope.Array</c>.
     /// </summary>
-    public static void ReplaceUses(
-        IReadOnlyList<SyntaxNode> region, SemanticModel model, ILocalSymbol local, ExpressionSyntax length, string name, Dictionary<SyntaxNode, SyntaxNode> replacements, bool lease = false)
+    public static BlockSyntax ReplaceUses(ScopeSite site, RentScopedMatch match, IReadOnlyList<SyntaxNode> region, string name)
     {
-        if (region.Count == 0)
-        {
-            return;
-        }
-
+        SemanticModel model = site.Model;
+        ExpressionSyntax length = ((InvocationExpressionSyntax)match.Rent.Syntax).ArgumentList.Arguments[0].Expression;
+        Dictionary<SyntaxNode, SyntaxNode> replacements = [];
         bool lengthIsStable = length is LiteralExpressionSyntax
-            || (length is IdentifierNameSyntax && model.GetSymbolInfo(length).Symbol is { } symbol
+            || (region.Count != 0 && length is IdentifierNameSyntax && model.GetSymbolInfo(length).Symbol is { } symbol
                 && model.AnalyzeDataFlow(region[0], region[region.Count - 1]) is { Succeeded: true } flow
                 && !flow.WrittenInside.Contains(symbol, SymbolEqualityComparer.Default));
         foreach (IdentifierNameSyntax identifier in region.SelectMany(static node => node.DescendantNodesAndSelf().OfType<IdentifierNameSyntax>()))
         {
-            if (SymbolEqualityComparer.Default.Equals(model.GetSymbolInfo(identifier).Symbol, local))
+            if (SymbolEqualityComparer.Default.Equals(model.GetSymbolInfo(identifier).Symbol, match.Local))
             {
-                string? view = lengthIsStable ? FullView(identifier, length, lease) : null;
+                string? view = lengthIsStable ? FullView(identifier, length, match.Lease) : null;
                 SyntaxNode target = view is not null ? identifier.Parent!.Parent! : identifier;
                 replacements[target] = Member(name, view ?? "Array").WithTriviaFrom(target);
             }
         }
+
+        return site.Block.ReplaceNodes(replacements.Keys, (original, _) => replacements[original]);
     }
 
-    /// <summary>
-    /// <c>Span</c> when <paramref name="identifier"/> is <c>a</c> in <c>a.AsSpan(0, n)</c>, with the rented length <c>n</c>
-    /// (<c>Memory</c> for <c>a.AsMemory(0, n)</c> with <paramref name="lease"/>); otherwise null.
-    /// </summary>
     private static string? FullView(IdentifierNameSyntax identifier, ExpressionSyntax length, bool lease)
         => identifier.Parent is MemberAccessExpressionSyntax { Name.Identifier.ValueText: var method } access && access.Expression == identifier
             && (method == "AsSpan" || (lease && method == "AsMemory"))
@@ -134,14 +115,9 @@ internal static class ScopeSyntax
                 ? (method == "AsSpan" ? "Span" : "Memory")
                 : null;
 
-    /// <summary><c>scope.member</c>.</summary>
     public static MemberAccessExpressionSyntax Member(string scope, string member)
         => SyntaxFactory.MemberAccessExpression(SyntaxKind.SimpleMemberAccessExpression, SyntaxFactory.IdentifierName(scope), SyntaxFactory.IdentifierName(member));
 
-    /// <summary>
-    /// The statements that hold the scope <paramref name="variable"/> over <paramref name="moved"/>: a <c>using</c>
-    /// declaration followed by them, or a <c>using</c> statement around them (<paramref name="asDeclaration"/> false).
-    /// </summary>
     public static List<StatementSyntax> Hold(VariableDeclarationSyntax variable, IEnumerable<StatementSyntax> moved, bool asDeclaration, SyntaxTriviaList leadingTrivia)
     {
         List<StatementSyntax> statements = asDeclaration
@@ -152,9 +128,8 @@ internal static class ScopeSyntax
     }
 
     /// <summary>
-    /// Whether the statements after a scope's last use in its block call for a <c>using</c> declaration (the array then
-    /// goes back at the end of the block): there are none, they only leave the block or give other arrays back, or they
-    /// read a local that <paramref name="moved"/> declares, which a <c>using</c> statement would hide.
+    /// Whether the statements after a scope's last use call for a <c>using</c> declaration: they only leave the block or
+    /// give other arrays back, or read a local that <paramref name="moved"/> declares, which a <c>using</c> statement would hide.
     /// </summary>
     public static bool NeedsDeclaration(IReadOnlyList<StatementSyntax> following, IReadOnlyList<StatementSyntax> moved, SemanticModel model)
     {
@@ -174,10 +149,7 @@ internal static class ScopeSyntax
             || inside.VariablesDeclared.Any(v => after.ReadInside.Contains(v, SymbolEqualityComparer.Default) || after.WrittenInside.Contains(v, SymbolEqualityComparer.Default));
     }
 
-    /// <summary>
-    /// Whether moving <paramref name="lifted"/> out of their nested block into <paramref name="block"/> would clash with a
-    /// local, parameter or range variable of the same name declared elsewhere in <paramref name="block"/>.
-    /// </summary>
+    /// <summary>Whether lifting <paramref name="lifted"/> out of their nested block into <paramref name="block"/> would clash with a name declared elsewhere in it.</summary>
     public static bool LiftWouldClash(BlockSyntax block, IReadOnlyList<StatementSyntax> lifted)
     {
         HashSet<string> names = [.. lifted.SelectMany(static s => DeclaredNames(s, topLevelOnly: true))];
@@ -192,37 +164,19 @@ internal static class ScopeSyntax
     }
 
     private static IEnumerable<string> DeclaredNames(SyntaxNode node, bool topLevelOnly)
-    {
-        IEnumerable<SyntaxNode> nodes = topLevelOnly
-            ? node.DescendantNodesAndSelf(descendIntoChildren: static n => n is not BlockSyntax and not AnonymousFunctionExpressionSyntax and not LocalFunctionStatementSyntax)
-            : node.DescendantNodesAndSelf();
-        foreach (SyntaxNode declared in nodes)
-        {
-            switch (declared)
+        => (topLevelOnly ? node.DescendantNodesAndSelf(descendIntoChildren: static n => n is not BlockSyntax and not AnonymousFunctionExpressionSyntax and not LocalFunctionStatementSyntax) : node.DescendantNodesAndSelf())
+            .Select(declared => declared switch
             {
-                case VariableDeclaratorSyntax declarator:
-                    yield return declarator.Identifier.ValueText;
-                    break;
-                case SingleVariableDesignationSyntax designation:
-                    yield return designation.Identifier.ValueText;
-                    break;
-                case ParameterSyntax parameter when !topLevelOnly:
-                    yield return parameter.Identifier.ValueText;
-                    break;
-                case ForEachStatementSyntax forEach:
-                    yield return forEach.Identifier.ValueText;
-                    break;
-                case LocalFunctionStatementSyntax function:
-                    yield return function.Identifier.ValueText;
-                    break;
-            }
-        }
-    }
+                VariableDeclaratorSyntax declarator => declarator.Identifier.ValueText,
+                SingleVariableDesignationSyntax designation => designation.Identifier.ValueText,
+                ParameterSyntax parameter when !topLevelOnly => parameter.Identifier.ValueText,
+                ForEachStatementSyntax forEach => forEach.Identifier.ValueText,
+                LocalFunctionStatementSyntax function => function.Identifier.ValueText,
+                _ => null,
+            })
+            .OfType<string>();
 
-    /// <summary>
-    /// <paramref name="next"/> with the leading trivia of <paramref name="removed"/>, the statement dropped before it,
-    /// when that trivia is only blank lines and indentation (so a blank line before the return stays).
-    /// </summary>
+    /// <summary><paramref name="next"/> with the blank lines and indentation of <paramref name="removed"/>, dropped before it, so a blank line before the return stays.</summary>
     public static StatementSyntax TakeLeadingTrivia(StatementSyntax next, StatementSyntax removed)
         => removed.GetLeadingTrivia().All(static t => t.IsKind(SyntaxKind.WhitespaceTrivia) || t.IsKind(SyntaxKind.EndOfLineTrivia))
             ? next.WithLeadingTrivia(removed.GetLeadingTrivia())

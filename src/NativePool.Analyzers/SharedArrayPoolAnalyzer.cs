@@ -31,22 +31,10 @@ public sealed class SharedArrayPoolAnalyzer : PoolAnalyzer
     {
         var reference = (IPropertyReferenceOperation)context.Operation;
         IPropertySymbol property = reference.Property;
-        if (property.Name != "Shared" || !property.IsStatic || !SymbolEqualityComparer.Default.Equals(property.ContainingType.OriginalDefinition, arrayPool))
-        {
-            return;
-        }
-
-        if (reference.Syntax is not MemberAccessExpressionSyntax { Expression: var poolType } || GetGenericName(poolType) is null)
-        {
-            return;
-        }
-
-        if (context.ContainingSymbol.ContainingNamespace?.ToDisplayString() is { } ns && (ns == "NativePool" || ns.StartsWith("NativePool.", System.StringComparison.Ordinal)))
-        {
-            return;
-        }
-
-        if (reference.Parent is IVariableInitializerOperation { Parent: IVariableDeclaratorOperation { Syntax: VariableDeclaratorSyntax { Parent: VariableDeclarationSyntax { Type.IsVar: true } } } })
+        if (property.Name != "Shared" || !property.IsStatic || !SymbolEqualityComparer.Default.Equals(property.ContainingType.OriginalDefinition, arrayPool)
+            || reference.Syntax is not MemberAccessExpressionSyntax { Expression: var poolType } || GetGenericName(poolType) is null
+            || (context.ContainingSymbol.ContainingNamespace?.ToDisplayString() is { } ns && (ns == "NativePool" || ns.StartsWith("NativePool.", System.StringComparison.Ordinal)))
+            || reference.Parent is IVariableInitializerOperation { Parent: IVariableDeclaratorOperation { Syntax: VariableDeclaratorSyntax { Parent: VariableDeclarationSyntax { Type.IsVar: true } } } })
         {
             return;
         }

@@ -29,17 +29,8 @@ public sealed class SharedArrayPoolCodeFixProvider : PoolCodeFixProvider
             return document;
         }
 
-        List<MemberAccessExpressionSyntax> accesses = [];
-        foreach (Diagnostic diagnostic in diagnostics)
-        {
-            if (root.FindNode(diagnostic.Location.SourceSpan, getInnermostNodeForTie: true) is MemberAccessExpressionSyntax access)
-            {
-                accesses.Add(access);
-            }
-        }
-
-        root = root.ReplaceNodes(accesses, static (original, _) => ToStriped(original));
-        return document.WithSyntaxRoot(AddUsing(root));
+        IEnumerable<MemberAccessExpressionSyntax> accesses = diagnostics.Select(d => root.FindNode(d.Location.SourceSpan, getInnermostNodeForTie: true)).OfType<MemberAccessExpressionSyntax>();
+        return document.WithSyntaxRoot(AddUsing(root.ReplaceNodes(accesses, static (original, _) => ToStriped(original))));
     }
 
     /// <summary><c>StripedArrayPool&lt;T&gt;.Shared</c> for <paramref name="shared"/>, an <c>ArrayPool&lt;T&gt;.Shared</c> access (needs <c>using NativePool;</c>).</summary>
@@ -65,29 +56,21 @@ public sealed class SharedArrayPoolCodeFixProvider : PoolCodeFixProvider
             .WithUsingKeyword(SyntaxFactory.Token(SyntaxKind.UsingKeyword).WithTrailingTrivia(SyntaxFactory.Space))
             .WithTrailingTrivia(SyntaxFactory.EndOfLine("\n"));
         SyntaxList<UsingDirectiveSyntax> usings = root.Usings;
+        if (usings.Count == 0)
+        {
+            return root.WithUsings(usings.Add(directive.WithTrailingTrivia(SyntaxFactory.EndOfLine("\n"), SyntaxFactory.EndOfLine("\n"))));
+        }
+
         int index = 0;
         while (index < usings.Count && Precedes(usings[index], Namespace))
         {
             index++;
         }
 
-        if (usings.Count == 0)
-        {
-            return root.WithUsings(usings.Add(directive.WithTrailingTrivia(SyntaxFactory.EndOfLine("\n"), SyntaxFactory.EndOfLine("\n"))));
-        }
-
         return root.WithUsings(usings.Insert(index, directive));
     }
 
     private static bool Precedes(UsingDirectiveSyntax existing, string name)
-    {
-        if (existing.Alias is not null || !existing.StaticKeyword.IsKind(SyntaxKind.None))
-        {
-            return false;
-        }
-
-        string other = existing.Name?.ToString() ?? string.Empty;
-        bool otherIsSystem = other == "System" || other.StartsWith("System.", System.StringComparison.Ordinal);
-        return otherIsSystem || string.CompareOrdinal(other, name) < 0;
-    }
+        => existing.Alias is null && existing.StaticKeyword.IsKind(SyntaxKind.None) && (existing.Name?.ToString() ?? string.Empty) is var other
+            && (other == "System" || other.StartsWith("System.", System.StringComparison.Ordinal) || string.CompareOrdinal(other, name) < 0);
 }

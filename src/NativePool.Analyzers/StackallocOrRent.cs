@@ -6,17 +6,10 @@ using Microsoft.CodeAnalysis.Text;
 
 namespace NativePool.Analyzers;
 
-/// <summary>
-/// Matches, for NP0015,
-/// <c>T[]? rented = null; Span&lt;T&gt; b = c ? stackalloc T[k] : (rented = pool.Rent(n)); … if (rented != null) pool.Return(rented);</c>,
-/// with the return after the span's uses or in the <c>finally</c> of a <c>try</c> around them.
-/// </summary>
+/// <summary>Matches, for NP0015, the <c>stackalloc</c>-or-rent of <see cref="StackallocOrRentMatch"/>.</summary>
 /// <remarks>
-/// The fix writes <c>using var scope = c ? default : pool.RentScoped(n);</c> and takes <c>scope.Span</c> in the rent's
-/// branch, so the condition is evaluated twice, one statement after the other: it must read only locals, parameters,
-/// fields, constants and lengths. The nullable local is used only by the rent, the null test and the return, the
-/// return is the <c>if</c>'s only statement (no <c>else</c>), and without a <c>try</c> nothing leaves between the span
-/// and the return early. No span over the array is used after the return.
+/// The fix (<c>using var scope = c ? default : pool.RentScoped(n);</c>, then <c>scope.Span</c> in the rent's branch)
+/// evaluates the condition twice, so it may read only locals, parameters, fields, constants and lengths.
 /// </remarks>
 internal static class StackallocOrRent
 {
@@ -26,8 +19,7 @@ internal static class StackallocOrRent
     internal static StackallocOrRentMatch? Match(IVariableDeclarationGroupOperation declaration, PoolApi api)
     {
         if (declaration.Parent is not IBlockOperation block || declaration.Syntax is not LocalDeclarationStatementSyntax { UsingKeyword.RawKind: 0, Parent: BlockSyntax blockSyntax }
-            || declaration.Declarations.Length != 1 || declaration.Declarations[0].Declarators.Length != 1
-            || declaration.Declarations[0].Declarators[0] is not { Symbol.Type: IArrayTypeSymbol, Initializer.Value.ConstantValue: { HasValue: true, Value: null } } declarator
+            || RentScopedAnalyzer.SingleDeclarator(declaration) is not { Symbol.Type: IArrayTypeSymbol, Initializer.Value.ConstantValue: { HasValue: true, Value: null } } declarator
             || FindUses(block, declarator.Symbol, api) is not (ISimpleAssignmentOperation assignment, IConditionalOperation release, IInvocationOperation giveBack)
             || release.WhenFalse is not null || Single(release.WhenTrue) is not IExpressionStatementOperation { Operation: var released } || released != giveBack
             || MethodScan.Unwrap(assignment.Value) is not IInvocationOperation rent || !RentScopedAnalyzer.HasScopes(rent, api)
@@ -76,19 +68,13 @@ internal static class StackallocOrRent
         }
 
         // No span declared there (the span itself, or a slice of it) is read after the return.
-        foreach (ILocalSymbol local in block.Descendants().OfType<IVariableDeclaratorOperation>().Select(static d => d.Symbol)
-            .Where(l => l.Type.IsRefLikeType && l.DeclaringSyntaxReferences.Any(r => range.Contains(r.Span))))
-        {
-            if (!RangeUses.AllInside(local, block, range))
-            {
-                return null;
-            }
-        }
-
-        return new StackallocOrRentMatch(declaration, span, choice, branch, rent, release, tryOperation, clear);
+        return block.Descendants().OfType<IVariableDeclaratorOperation>().Select(static d => d.Symbol).Any(l => l.Type.IsRefLikeType
+            && l.DeclaringSyntaxReferences.Any(r => range.Contains(r.Span)) && !RangeUses.References(block, l).All(r => range.Contains(r.Syntax.Span)))
+            ? null
+            : new StackallocOrRentMatch(span, choice, branch, rent, release, tryOperation, clear);
     }
 
-    /// <summary>The assignment of the rent, the <c>if</c> that tests the local for null, and the return in it; null if the local has other uses.</summary>
+    /// <summary>The rent's assignment, the <c>if</c> that tests the local for null, and the return; null if the local has other uses.</summary>
     private static (ISimpleAssignmentOperation Assignment, IConditionalOperation Release, IInvocationOperation GiveBack)? FindUses(IBlockOperation block, ILocalSymbol rented, PoolApi api)
     {
         ISimpleAssignmentOperation? assignment = null;
@@ -118,7 +104,7 @@ internal static class StackallocOrRent
         return assignment is null || release is null || giveBack is null ? null : (assignment, release, giveBack);
     }
 
-    /// <summary>The <c>if</c> whose condition is <c>local != null</c> or <c>local is not null</c>, for <paramref name="local"/> in it.</summary>
+    /// <summary>The <c>if</c> whose condition is <c>local != null</c> or <c>local is not null</c>.</summary>
     private static IConditionalOperation? NullTest(IOperation local)
     {
         IOperation? test = local.Parent switch
@@ -132,16 +118,7 @@ internal static class StackallocOrRent
 
     private static IOperation? Single(IOperation operation) => operation is IBlockOperation block ? (block.Operations.Length == 1 ? block.Operations[0] : null) : operation;
 
-    private static ExpressionSyntax Unparenthesized(SyntaxNode syntax)
-    {
-        var expression = (ExpressionSyntax)syntax;
-        while (expression is ParenthesizedExpressionSyntax parenthesized)
-        {
-            expression = parenthesized.Expression;
-        }
-
-        return expression;
-    }
+    private static SyntaxNode Unparenthesized(SyntaxNode syntax) => syntax is ParenthesizedExpressionSyntax parenthesized ? Unparenthesized(parenthesized.Expression) : syntax;
 
     /// <summary>The declaration, a statement, of the span whose initializer holds <paramref name="choice"/>.</summary>
     private static IVariableDeclarationGroupOperation? SpanDeclaration(IOperation choice)
