@@ -124,10 +124,8 @@ public sealed partial class PooledStreamManager
     /// <summary>The pool of the blocks and buffers (tests).</summary>
     internal StripedArrayPool<byte> Buffers => _buffers;
 
-    /// <summary>log2 of <see cref="BlockSize"/>.</summary>
     internal int BlockShift => _blockShift;
 
-    /// <summary><see cref="BlockSize"/> − 1.</summary>
     internal int BlockMask => _blockSize - 1;
 
     /// <summary>Creates a manager with the default options.</summary>
@@ -272,16 +270,13 @@ public sealed partial class PooledStreamManager
     /// <summary>Releases every pooled block and buffer now, whatever its age, and returns how many.</summary>
     public int Clear() => _buffers.Clear();
 
-    /// <summary>The managers alive now.</summary>
-    /// <returns>A new list.</returns>
+    /// <summary>A new list of the managers alive now.</summary>
     internal static List<PooledStreamManager> GetLiveManagers() => s_managers.Snapshot();
 
-    /// <summary>A new stream's id.</summary>
     internal static long NextStreamId() =>
         // Interlocked: streams are created on any thread at once; each gets its own id.
         Interlocked.Increment(ref s_lastStreamId);
 
-    /// <summary>Rents a block.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal byte[] RentBlock()
     {
