@@ -5,14 +5,9 @@ using Microsoft.Extensions.Configuration;
 namespace NativePool.Extensions.DependencyInjection;
 
 /// <summary>
-/// What each options type takes from configuration, and the check a registration from configuration makes when it is
-/// called: every key is an option, every value reads as its option's type and is in range.
+/// What each options type takes from configuration (flat: a section's children are its options), checked when a
+/// registration is called. Any other key is refused, so a value in configuration is never silently ignored.
 /// </summary>
-/// <remarks>
-/// The options are flat, so a section's children are its options. Options that configuration cannot set (the clock, the
-/// misuse callback) or that the registration decides itself (an object pool's disposal and name) are left out, and a
-/// key naming one is refused as any unknown key is: a value in configuration is never silently ignored.
-/// </remarks>
 internal static class OptionsConfiguration
 {
     /// <summary>The trimming options every pool takes.</summary>

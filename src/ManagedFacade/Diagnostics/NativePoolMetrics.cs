@@ -60,7 +60,6 @@ public static class NativePoolMetrics
     }
 
     /// <summary>Creates the default meter once.</summary>
-    /// <returns>The default meter.</returns>
     internal static Meter EnsureDefaultMeter()
     {
         // Volatile: pairs with the publishing CompareExchange below; a reader sees a meter with its instruments.
