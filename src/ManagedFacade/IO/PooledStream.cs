@@ -261,9 +261,7 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
         }
         else
         {
-            long end = PrepareWrite(position, 1);
-            SegmentAt(position, 1)[0] = value;
-            CompleteWrite(end);
+            WriteCore(new ReadOnlySpan<byte>(in value));
         }
     }
 

@@ -199,15 +199,7 @@ public sealed partial class PooledStreamManager
     /// <summary>Creates a stream holding a copy of <paramref name="buffer"/>, positioned at its start.</summary>
     /// <exception cref="ArgumentNullException"><paramref name="buffer"/> is null.</exception>
     /// <exception cref="System.IO.IOException">The contents are more than <see cref="MaximumStreamCapacity"/>.</exception>
-    public PooledStream GetStream(byte[] buffer)
-    {
-        if (buffer is null)
-        {
-            ThrowHelper.ThrowArgumentNull(nameof(buffer));
-        }
-
-        return GetStream(null, buffer.AsSpan());
-    }
+    public PooledStream GetStream(byte[] buffer) => GetStream(null, buffer, 0, buffer?.Length ?? 0);
 
     /// <summary>Creates a stream named by <paramref name="tag"/> holding a copy of <paramref name="count"/> bytes of <paramref name="buffer"/> from <paramref name="offset"/>, positioned at its start.</summary>
     /// <exception cref="ArgumentNullException"><paramref name="buffer"/> is null.</exception>
