@@ -35,16 +35,13 @@ internal sealed class KestrelMemoryPoolInstruments
     {
         _factory = factory;
         Meter meter = meterFactory.Create(new MeterOptions(MeterName));
-        meter.CreateObservableUpDownCounter(PooledName, ObservePooled, "By", "Number of bytes currently held by the memory pool and available for reuse.");
-        meter.CreateObservableCounter(AllocatedName, ObserveAllocated, "By", "Total number of bytes allocated by the memory pool.");
-        meter.CreateObservableCounter(EvictedName, ObserveEvicted, "By", "Total number of bytes the memory pool released (trimmed, or returned and not kept).");
+        meter.CreateObservableUpDownCounter(
+            PooledName, () => Observe(static (statistics, _) => statistics.PooledBytes), "By", "Number of bytes currently held by the memory pool and available for reuse.");
+        meter.CreateObservableCounter(
+            AllocatedName, () => Observe(static (statistics, segment) => statistics.Allocated * segment), "By", "Total number of bytes allocated by the memory pool.");
+        meter.CreateObservableCounter(
+            EvictedName, () => Observe(static (statistics, segment) => (statistics.Trimmed + statistics.Dropped) * segment), "By", "Total number of bytes the memory pool released (trimmed, or returned and not kept).");
     }
-
-    private IEnumerable<Measurement<long>> ObservePooled() => Observe(static (statistics, _) => statistics.PooledBytes);
-
-    private IEnumerable<Measurement<long>> ObserveAllocated() => Observe(static (statistics, segment) => statistics.Allocated * segment);
-
-    private IEnumerable<Measurement<long>> ObserveEvicted() => Observe(static (statistics, segment) => (statistics.Trimmed + statistics.Dropped) * segment);
 
     /// <summary>One measurement per owner (pools of one owner summed), so no two measurements carry the same tags.</summary>
     private List<Measurement<long>> Observe(Func<PoolStatistics, long, long> read)
