@@ -58,7 +58,8 @@ internal static class OptionsConfiguration
             // Configuration keys are case-insensitive, and so is the binder's match of a key to a property.
             if (!optionNames.Contains(child.Key, StringComparer.OrdinalIgnoreCase))
             {
-                ThrowHelper.ThrowUnknownConfigurationKey(child.Path, optionsType, optionNames);
+                ThrowHelper.ThrowInvalidConfiguration(
+                    $"The configuration key '{child.Path}' is not an option {optionsType} takes from configuration; those are: {string.Join(", ", optionNames)}.");
             }
 
             // The binder skips a section where it expects a value, a key with no value (JSON null or {}), and an empty
@@ -67,15 +68,17 @@ internal static class OptionsConfiguration
             {
                 if (child.GetChildren().Any())
                 {
-                    ThrowHelper.ThrowConfigurationSectionNotValue(child.Path, optionsType);
+                    ThrowHelper.ThrowInvalidConfiguration($"The configuration at '{child.Path}' is a section, not a value: every {optionsType} option is a single value.");
                 }
 
-                ThrowHelper.ThrowMissingConfigurationValue(child.Path, optionsType);
+                ThrowHelper.ThrowInvalidConfiguration(
+                    $"The configuration key '{child.Path}' has no value (a JSON null or an empty object), which no {optionsType} option reads: remove the key to keep the default.");
             }
 
             if (child.Value is { Length: 0 })
             {
-                ThrowHelper.ThrowEmptyConfigurationValue(child.Path, optionsType);
+                ThrowHelper.ThrowInvalidConfiguration(
+                    $"The configuration value '' at '{child.Path}' cannot be read as its {optionsType} value: it is empty (remove the key to keep the default).");
             }
         }
 
