@@ -109,26 +109,24 @@ internal sealed class ItemGuard<TItem>
         var leaks = new List<(TItem Item, StackTrace Stack)>();
         lock (_outstanding)
         {
-            foreach (KeyValuePair<TItem, RentRecord> pair in _outstanding)
+            foreach ((TItem item, RentRecord record) in _outstanding)
             {
-                if (pair.Value.RentStack is { } stack)
+                if (record.RentStack is { } stack)
                 {
-                    leaks.Add((pair.Key, stack));
+                    leaks.Add((item, stack));
                 }
             }
         }
 
-        var stacks = new List<StackTrace>(leaks.Count);
         foreach ((TItem item, StackTrace stack) in leaks)
         {
-            stacks.Add(stack);
             if (NativePoolEventSource.Log.IsEnabled())
             {
                 NativePoolEventSource.Log.Leak(NativePoolEventSource.ItemId(item), SizeOf(item), _engine.Id, stack.ToString(), _engine.Name);
             }
         }
 
-        return stacks;
+        return leaks.ConvertAll(static leak => leak.Stack);
     }
 
     /// <summary>Raises the misuse's event, then applies the policy (which counts it in the pool's statistics unless it ignores it).</summary>

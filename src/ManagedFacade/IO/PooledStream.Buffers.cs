@@ -107,20 +107,12 @@ public sealed partial class PooledStream
     /// pooled buffer that <see cref="Advance"/> copies in. Either stays valid until <see cref="Advance"/> or
     /// <c>Dispose</c>, even across a <see cref="GetBuffer"/> that moves the contents.
     /// </remarks>
-    public Memory<byte> GetMemory(int sizeHint = 0)
-    {
-        byte[] array = Grant(sizeHint, out int offset, out int length);
-        return array.AsMemory(offset, length);
-    }
+    public Memory<byte> GetMemory(int sizeHint = 0) => Grant(sizeHint, out int offset, out int length).AsMemory(offset, length);
 
     /// <summary>Writable span at the position of at least <paramref name="sizeHint"/> bytes (1 for 0); <see cref="Advance"/> commits it.</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="sizeHint"/> is negative.</exception>
     /// <exception cref="System.IO.IOException">The stream would be longer than the manager allows.</exception>
-    public Span<byte> GetSpan(int sizeHint = 0)
-    {
-        byte[] array = Grant(sizeHint, out int offset, out int length);
-        return array.AsSpan(offset, length);
-    }
+    public Span<byte> GetSpan(int sizeHint = 0) => Grant(sizeHint, out int offset, out int length).AsSpan(offset, length);
 
     /// <summary>
     /// Commits <paramref name="count"/> bytes of the memory last handed out and moves past them. As with

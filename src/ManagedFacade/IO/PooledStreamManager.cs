@@ -270,12 +270,7 @@ public sealed partial class PooledStreamManager
         Interlocked.Increment(ref s_lastStreamId);
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal byte[] RentBlock()
-    {
-        byte[] block = _buffers.Rent(_blockSize);
-        CountInUse(block, block.Length);
-        return block;
-    }
+    internal byte[] RentBlock() => RentBuffer(_blockSize);
 
     /// <summary>Rents a contiguous buffer of at least <paramref name="length"/> bytes (a size class, or exact past the largest).</summary>
     internal byte[] RentBuffer(int length)

@@ -6,15 +6,9 @@ using System.Runtime.CompilerServices;
 namespace NativePool;
 
 /// <summary>
-/// The <c>NativePool</c> event source: what pools hand out, create, take back, release and let go of, and the misuse
-/// guarded pools see. Every call site checks <see cref="EventSource.IsEnabled()"/> once before gathering arguments,
-/// so a process nobody listens to pays one well-predicted branch per site.
+/// The <c>NativePool</c> event source (payloads: docs/diagnostics.md). Call sites check <see cref="EventSource.IsEnabled()"/>
+/// before gathering arguments, so nobody listening costs one branch; trimming is reported per pass, as a pass may free thousands.
 /// </summary>
-/// <remarks>
-/// Events name their pool by id (unique among live pools, reused after a pool dies) and by name. Item ids are the
-/// item's identity hash code. Sizes are in bytes (0 for objects). Trimming is reported per pass (how many items the
-/// pass released), not per item: a pass may release thousands of items and runs on the trimmer's thread.
-/// </remarks>
 [EventSource(Name = "NativePool")]
 internal sealed class NativePoolEventSource : EventSource
 {
