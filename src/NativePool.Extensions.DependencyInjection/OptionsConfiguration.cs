@@ -92,7 +92,7 @@ internal static class OptionsConfiguration
             // flat, so that value is one of the section's children.
             IConfigurationSection? failed = configuration.GetChildren().FirstOrDefault(
                 child => exception.Message.Contains($"'{child.Path}'", StringComparison.Ordinal));
-            ThrowHelper.ThrowMalformedConfigurationValue(failed?.Path ?? SectionPath(configuration), failed?.Value, optionsType, exception);
+            ThrowHelper.ThrowMalformedConfigurationValue(failed?.Path ?? (configuration as IConfigurationSection)?.Path ?? string.Empty, failed?.Value, optionsType, exception);
         }
 
         try
@@ -105,7 +105,4 @@ internal static class OptionsConfiguration
             ThrowHelper.ThrowConfigurationValueOutOfRange(exception.ParamName, option.Path, option.Value, OptionValues.Reason(exception));
         }
     }
-
-    /// <summary>The path of <paramref name="configuration"/> for messages: a section's path, or the root's empty one.</summary>
-    private static string SectionPath(IConfiguration configuration) => configuration is IConfigurationSection section ? section.Path : string.Empty;
 }

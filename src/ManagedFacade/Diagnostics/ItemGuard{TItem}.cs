@@ -150,16 +150,14 @@ internal sealed class ItemGuard<TItem>
 
     private int SizeOf(TItem item) => _itemBytes is null ? 0 : _itemBytes(item);
 
-    /// <summary>What the guard knows about one item the pool handed out.</summary>
+    /// <summary>
+    /// What the guard knows about one item the pool handed out: whether it is in the pool (returned and not rented since),
+    /// whether its last return asked for clearing, and where it was last rented (while it is out and stacks are kept).
+    /// </summary>
     private sealed class RentRecord
     {
-        /// <summary>In the pool (returned and not rented since).</summary>
         public bool Returned;
-
-        /// <summary>The last return asked for a cleared item.</summary>
         public bool Cleared;
-
-        /// <summary>Where it was last rented, while it is out and stacks are kept.</summary>
         public StackTrace? RentStack;
     }
 

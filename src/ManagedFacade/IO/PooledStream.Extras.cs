@@ -84,19 +84,12 @@ public sealed partial class PooledStream
         /// <summary>Storage the stream moved away from (blocks, outgrown buffers) with the bytes written into each; given back on <c>Dispose</c>.</summary>
         public List<(byte[] Array, int Dirty)>? Retired;
 
-        /// <summary>The array of the memory last handed out, or null.</summary>
+        // The memory last handed out: its array (or null), where it starts in it, the bytes not yet advanced past (-1:
+        // none handed out), the stream position it stands for, and where it lives.
         public byte[]? GrantArray;
-
-        /// <summary>Where that memory starts in <see cref="GrantArray"/>.</summary>
         public int GrantOffset;
-
-        /// <summary>The bytes of that memory not yet advanced past (-1: none handed out).</summary>
         public int Granted = -1;
-
-        /// <summary>The stream position that memory stands for.</summary>
         public long GrantPosition;
-
-        /// <summary>Where that memory lives.</summary>
         public GrantKind GrantKind;
 
         /// <summary>Set by a <c>Dispose</c> that left the storage to a member holding a claim: finalized with the stream.</summary>

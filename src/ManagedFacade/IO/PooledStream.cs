@@ -21,13 +21,8 @@ namespace NativePool;
 /// </remarks>
 public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
 {
-    /// <summary>The state bit set by the first <c>Dispose</c>.</summary>
     private const int DisposedBit = 1;
-
-    /// <summary>The state bit held by the one writer.</summary>
     private const int WriterBit = 2;
-
-    /// <summary>One reader in the state's count of readers (the bits above <see cref="WriterBit"/>).</summary>
     private const int OneReader = 4;
 
     /// <summary>Set when the stream is collected (<see cref="OnCollected"/>): a claim never given back, so no member of a resurrected stream releases what the collection let go of.</summary>
@@ -35,7 +30,7 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
 
     private readonly PooledStreamManager _manager;
 
-    /// <summary>The claim word: <see cref="DisposedBit"/>, <see cref="WriterBit"/> and the readers in units of <see cref="OneReader"/>.</summary>
+    /// <summary>The claim word: <see cref="DisposedBit"/> (set by the first <c>Dispose</c>), <see cref="WriterBit"/> (held by the one writer) and the readers in units of <see cref="OneReader"/>.</summary>
     private int _state;
 
     /// <summary>The blocks (a pooled array of at least <see cref="_blockCount"/> entries), or null before the first block and after <see cref="GetBuffer"/>.</summary>
