@@ -5,17 +5,10 @@ using System.Diagnostics.Metrics;
 namespace NativePool.AspNetCore;
 
 /// <summary>
-/// Kestrel's memory-pool instruments on the <c>Microsoft.AspNetCore.MemoryPool</c> meter, observed from the pools of one
-/// <see cref="StripedKestrelMemoryPoolFactory"/>: nothing is counted on a rent or return, the pools' statistics are read
-/// when a listener collects.
+/// Kestrel's memory-pool instruments, read from one factory's pools' statistics when a listener collects (rents are not
+/// counted, so there is no <c>rented</c>). Buffer counts become bytes at one Kestrel segment per buffer: exact while every
+/// rent is one segment, as Kestrel's pipes rent with the factory's default 4 KiB maximum (docs/aspnetcore.md).
 /// </summary>
-/// <remarks>
-/// What maps: <c>pooled</c> is the pools' <see cref="PoolStatistics.PooledBytes"/> (exact). <c>allocated</c> and
-/// <c>evicted</c> are buffer counts (<see cref="PoolStatistics.Allocated"/>; <see cref="PoolStatistics.Trimmed"/> plus
-/// <see cref="PoolStatistics.Dropped"/>, every buffer the pool let go) times the segment length Kestrel's pipes rent,
-/// <c>min(4096, MaxBufferSize)</c>: exact while every rent is one segment, which is what Kestrel's pipes do with the
-/// factory's default 4 KiB maximum. What does not: <c>rented</c> (NativePool does not count rents).
-/// </remarks>
 internal sealed class KestrelMemoryPoolInstruments
 {
     /// <summary>The meter's name: Kestrel's own.</summary>
@@ -42,16 +35,13 @@ internal sealed class KestrelMemoryPoolInstruments
     {
         _factory = factory;
         Meter meter = meterFactory.Create(new MeterOptions(MeterName));
-        meter.CreateObservableUpDownCounter(PooledName, ObservePooled, "By", "Number of bytes currently held by the memory pool and available for reuse.");
-        meter.CreateObservableCounter(AllocatedName, ObserveAllocated, "By", "Total number of bytes allocated by the memory pool.");
-        meter.CreateObservableCounter(EvictedName, ObserveEvicted, "By", "Total number of bytes the memory pool released (trimmed, or returned and not kept).");
+        meter.CreateObservableUpDownCounter(
+            PooledName, () => Observe(static (statistics, _) => statistics.PooledBytes), "By", "Number of bytes currently held by the memory pool and available for reuse.");
+        meter.CreateObservableCounter(
+            AllocatedName, () => Observe(static (statistics, segment) => statistics.Allocated * segment), "By", "Total number of bytes allocated by the memory pool.");
+        meter.CreateObservableCounter(
+            EvictedName, () => Observe(static (statistics, segment) => (statistics.Trimmed + statistics.Dropped) * segment), "By", "Total number of bytes the memory pool released (trimmed, or returned and not kept).");
     }
-
-    private IEnumerable<Measurement<long>> ObservePooled() => Observe(static (statistics, _) => statistics.PooledBytes);
-
-    private IEnumerable<Measurement<long>> ObserveAllocated() => Observe(static (statistics, segment) => statistics.Allocated * segment);
-
-    private IEnumerable<Measurement<long>> ObserveEvicted() => Observe(static (statistics, segment) => (statistics.Trimmed + statistics.Dropped) * segment);
 
     /// <summary>One measurement per owner (pools of one owner summed), so no two measurements carry the same tags.</summary>
     private List<Measurement<long>> Observe(Func<PoolStatistics, long, long> read)

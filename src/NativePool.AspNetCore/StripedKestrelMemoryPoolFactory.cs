@@ -55,7 +55,7 @@ public sealed class StripedKestrelMemoryPoolFactory : IMemoryPoolFactory<byte>, 
     /// <param name="meterFactory">Creates the <c>Microsoft.AspNetCore.MemoryPool</c> meter; null reports no Kestrel instruments.</param>
     public StripedKestrelMemoryPoolFactory(StripedMemoryPoolOptions? options, IMeterFactory? meterFactory)
     {
-        _options = (StripedMemoryPoolOptions)(options?.Clone() ?? new StripedMemoryPoolOptions { MaximumBufferLength = DefaultMaximumBufferLength, ReuseOwners = true });
+        _options = (StripedMemoryPoolOptions)(options?.Clone() ?? CreateDefaultOptions());
         _options.Name ??= DefaultPoolName;
         if (meterFactory is not null)
         {
@@ -111,6 +111,10 @@ public sealed class StripedKestrelMemoryPoolFactory : IMemoryPoolFactory<byte>, 
             created.Pool.Dispose();
         }
     }
+
+    /// <summary>The options the factory and its registration start from (Kestrel's pipes dispose every owner exactly once, so owners are reused).</summary>
+    internal static StripedMemoryPoolOptions CreateDefaultOptions() =>
+        new() { MaximumBufferLength = DefaultMaximumBufferLength, Name = DefaultPoolName, ReuseOwners = true };
 
     /// <summary>The pools and their owners, for the instruments.</summary>
     internal IEnumerable<CreatedPool> Pools => _pools;

@@ -32,13 +32,7 @@ public static class StripedKestrelMemoryPoolServiceCollectionExtensions
     public static IServiceCollection AddStripedKestrelMemoryPool(this IServiceCollection services, Action<StripedMemoryPoolOptions>? configure = null)
     {
         ArgumentNullException.ThrowIfNull(services);
-
-        var options = new StripedMemoryPoolOptions
-        {
-            MaximumBufferLength = StripedKestrelMemoryPoolFactory.DefaultMaximumBufferLength,
-            Name = StripedKestrelMemoryPoolFactory.DefaultPoolName,
-            ReuseOwners = true,
-        };
+        StripedMemoryPoolOptions options = StripedKestrelMemoryPoolFactory.CreateDefaultOptions();
         configure?.Invoke(options);
 
         services.RemoveAll<IMemoryPoolFactory<byte>>();

@@ -5,14 +5,9 @@ using Microsoft.Extensions.Configuration;
 namespace NativePool.Extensions.DependencyInjection;
 
 /// <summary>
-/// What each options type takes from configuration, and the check a registration from configuration makes when it is
-/// called: every key is an option, every value reads as its option's type and is in range.
+/// What each options type takes from configuration (flat: a section's children are its options), checked when a
+/// registration is called. Any other key is refused, so a value in configuration is never silently ignored.
 /// </summary>
-/// <remarks>
-/// The options are flat, so a section's children are its options. Options that configuration cannot set (the clock, the
-/// misuse callback) or that the registration decides itself (an object pool's disposal and name) are left out, and a
-/// key naming one is refused as any unknown key is: a value in configuration is never silently ignored.
-/// </remarks>
 internal static class OptionsConfiguration
 {
     /// <summary>The trimming options every pool takes.</summary>
@@ -63,7 +58,8 @@ internal static class OptionsConfiguration
             // Configuration keys are case-insensitive, and so is the binder's match of a key to a property.
             if (!optionNames.Contains(child.Key, StringComparer.OrdinalIgnoreCase))
             {
-                ThrowHelper.ThrowUnknownConfigurationKey(child.Path, optionsType, optionNames);
+                ThrowHelper.ThrowInvalidConfiguration(
+                    $"The configuration key '{child.Path}' is not an option {optionsType} takes from configuration; those are: {string.Join(", ", optionNames)}.");
             }
 
             // The binder skips a section where it expects a value, a key with no value (JSON null or {}), and an empty
@@ -72,15 +68,17 @@ internal static class OptionsConfiguration
             {
                 if (child.GetChildren().Any())
                 {
-                    ThrowHelper.ThrowConfigurationSectionNotValue(child.Path, optionsType);
+                    ThrowHelper.ThrowInvalidConfiguration($"The configuration at '{child.Path}' is a section, not a value: every {optionsType} option is a single value.");
                 }
 
-                ThrowHelper.ThrowMissingConfigurationValue(child.Path, optionsType);
+                ThrowHelper.ThrowInvalidConfiguration(
+                    $"The configuration key '{child.Path}' has no value (a JSON null or an empty object), which no {optionsType} option reads: remove the key to keep the default.");
             }
 
             if (child.Value is { Length: 0 })
             {
-                ThrowHelper.ThrowEmptyConfigurationValue(child.Path, optionsType);
+                ThrowHelper.ThrowInvalidConfiguration(
+                    $"The configuration value '' at '{child.Path}' cannot be read as its {optionsType} value: it is empty (remove the key to keep the default).");
             }
         }
 
@@ -94,7 +92,7 @@ internal static class OptionsConfiguration
             // flat, so that value is one of the section's children.
             IConfigurationSection? failed = configuration.GetChildren().FirstOrDefault(
                 child => exception.Message.Contains($"'{child.Path}'", StringComparison.Ordinal));
-            ThrowHelper.ThrowMalformedConfigurationValue(failed?.Path ?? SectionPath(configuration), failed?.Value, optionsType, exception);
+            ThrowHelper.ThrowMalformedConfigurationValue(failed?.Path ?? (configuration as IConfigurationSection)?.Path ?? string.Empty, failed?.Value, optionsType, exception);
         }
 
         try
@@ -107,7 +105,4 @@ internal static class OptionsConfiguration
             ThrowHelper.ThrowConfigurationValueOutOfRange(exception.ParamName, option.Path, option.Value, OptionValues.Reason(exception));
         }
     }
-
-    /// <summary>The path of <paramref name="configuration"/> for messages: a section's path, or the root's empty one.</summary>
-    private static string SectionPath(IConfiguration configuration) => configuration is IConfigurationSection section ? section.Path : string.Empty;
 }

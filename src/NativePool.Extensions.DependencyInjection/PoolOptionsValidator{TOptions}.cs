@@ -31,14 +31,18 @@ internal sealed class PoolOptionsValidator<[DynamicallyAccessedMembers(Dynamical
     /// <summary>The rule the pool applies when it is created; the registrations from configuration check with it too.</summary>
     public Action<TOptions> Rule { get; }
 
-    /// <summary>Validates the options named <paramref name="name"/> with this validator when the host starts, else when they are first read.</summary>
-    public void AddTo(IServiceCollection services, string name)
+    /// <summary>Adds <paramref name="configure"/>, when given, to the options named <paramref name="name"/>, and validates them (see <see cref="AddTo"/>).</summary>
+    public void Configure(IServiceCollection services, string name, Action<TOptions>? configure)
     {
-        services.AddOptions<TOptions>(name).ValidateOnStart();
-        services.TryAddEnumerable(ServiceDescriptor.Singleton<IValidateOptions<TOptions>>(this));
+        if (configure is not null)
+        {
+            services.Configure(name, configure);
+        }
+
+        AddTo(services, name);
     }
 
-    /// <summary>Checks <paramref name="configuration"/> now, then binds the options named <paramref name="name"/> to it as <c>Configure&lt;TOptions&gt;(name, configuration)</c> does, reloads included.</summary>
+    /// <summary>Checks <paramref name="configuration"/> now, then binds the options named <paramref name="name"/> to it as <c>Configure&lt;TOptions&gt;(name, configuration)</c> does, reloads included, and validates them.</summary>
     public void Configure(IServiceCollection services, string name, IConfiguration configuration)
     {
         ArgumentNullException.ThrowIfNull(configuration);
@@ -48,6 +52,7 @@ internal sealed class PoolOptionsValidator<[DynamicallyAccessedMembers(Dynamical
         services.AddOptions();
         services.AddSingleton<IOptionsChangeTokenSource<TOptions>>(new ConfigurationChangeTokenSource<TOptions>(name, configuration));
         services.AddSingleton<IConfigureOptions<TOptions>>(new ConfigureNamedOptions<TOptions>(name, options => _bind(configuration, options)));
+        AddTo(services, name);
     }
 
     /// <inheritdoc />
@@ -64,5 +69,12 @@ internal sealed class PoolOptionsValidator<[DynamicallyAccessedMembers(Dynamical
             return ValidateOptionsResult.Fail(
                 $"{typeof(TOptions).Name}.{exception.ParamName}{of} is {OptionValues.Describe(options, exception.ParamName)}: {OptionValues.Reason(exception)}");
         }
+    }
+
+    /// <summary>Validates the options named <paramref name="name"/> with this validator when the host starts, else when they are first read.</summary>
+    private void AddTo(IServiceCollection services, string name)
+    {
+        services.AddOptions<TOptions>(name).ValidateOnStart();
+        services.TryAddEnumerable(ServiceDescriptor.Singleton<IValidateOptions<TOptions>>(this));
     }
 }

@@ -30,11 +30,7 @@ public static class PooledStreamManagerServiceCollectionExtensions
     public static IServiceCollection AddPooledStreamManager(this IServiceCollection services, Action<PooledStreamManagerOptions>? configure = null)
     {
         ArgumentNullException.ThrowIfNull(services);
-        if (configure is not null)
-        {
-            services.Configure(configure);
-        }
-
+        s_validator.Configure(services, Options.Options.DefaultName, configure);
         return AddManager(services);
     }
 
@@ -61,8 +57,6 @@ public static class PooledStreamManagerServiceCollectionExtensions
     /// <summary>Registers the manager, built from the options when first resolved, unless it is registered already.</summary>
     private static IServiceCollection AddManager(IServiceCollection services)
     {
-        s_validator.AddTo(services, Options.Options.DefaultName);
-
         // The monitor's instance, the one ValidateOnStart validated (IOptions<T> would run the configure calls again).
         services.TryAddSingleton(static serviceProvider =>
             PooledStreamManager.Create(serviceProvider.GetRequiredService<IOptionsMonitor<PooledStreamManagerOptions>>().CurrentValue));

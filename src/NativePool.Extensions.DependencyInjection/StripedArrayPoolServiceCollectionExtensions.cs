@@ -37,11 +37,7 @@ public static class StripedArrayPoolServiceCollectionExtensions
     public static IServiceCollection AddStripedArrayPool<T>(this IServiceCollection services, string name, Action<StripedArrayPoolOptions>? configure = null)
     {
         CheckArguments(services, name);
-        if (configure is not null)
-        {
-            services.Configure(name, configure);
-        }
-
+        s_validator.Configure(services, name, configure);
         return AddPool<T>(services, name);
     }
 
@@ -83,7 +79,6 @@ public static class StripedArrayPoolServiceCollectionExtensions
     /// <summary>Registers the pool keyed <paramref name="name"/>, built from its options when first resolved, unless it is registered already.</summary>
     private static IServiceCollection AddPool<T>(IServiceCollection services, string name)
     {
-        s_validator.AddTo(services, name);
         services.TryAddKeyedSingleton(name, static (serviceProvider, key) =>
         {
             string poolName = (string)key!;

@@ -65,7 +65,6 @@ public static class StripedObjectPoolServiceCollectionExtensions
     {
         ArgumentNullException.ThrowIfNull(services);
         s_objectPoolValidator.Configure(services, Options.Options.DefaultName, configuration);
-        s_objectPoolValidator.AddTo(services, Options.Options.DefaultName);
         return ReplaceProvider(
             services,
             static serviceProvider => new StripedObjectPoolProvider(serviceProvider.GetRequiredService<IOptions<StripedObjectPoolOptions>>().Value));
@@ -130,11 +129,7 @@ public static class StripedObjectPoolServiceCollectionExtensions
     {
         ArgumentNullException.ThrowIfNull(services);
         string name = PooledServiceName<TService>();
-        if (configure is not null)
-        {
-            services.Configure(name, configure);
-        }
-
+        s_pooledServiceValidator.Configure(services, name, configure);
         return AddPooledService<TService, TImplementation>(services, name);
     }
 
@@ -175,7 +170,6 @@ public static class StripedObjectPoolServiceCollectionExtensions
         where TService : class
         where TImplementation : class, TService
     {
-        s_pooledServiceValidator.AddTo(services, name);
         services.AddSingleton(serviceProvider =>
         {
             // The monitor's instance: the one ValidateOnStart validated, so the configure calls run once.

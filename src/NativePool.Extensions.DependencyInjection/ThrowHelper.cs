@@ -4,7 +4,7 @@ using System.Diagnostics.CodeAnalysis;
 
 namespace NativePool.Extensions.DependencyInjection;
 
-/// <summary>The registration's throws and their messages, out of line so the registration methods stay small.</summary>
+/// <summary>The registration's throws, out of line so the registration methods stay small.</summary>
 internal static class ThrowHelper
 {
     [DoesNotReturn]
@@ -14,27 +14,7 @@ internal static class ThrowHelper
 
     [DoesNotReturn]
     [StackTraceHidden]
-    public static void ThrowUnknownConfigurationKey(string key, string optionsType, string[] optionNames) =>
-        throw new InvalidOperationException(
-            $"The configuration key '{key}' is not an option {optionsType} takes from configuration; those are: {string.Join(", ", optionNames)}.");
-
-    [DoesNotReturn]
-    [StackTraceHidden]
-    public static void ThrowConfigurationSectionNotValue(string key, string optionsType) =>
-        throw new InvalidOperationException(
-            $"The configuration at '{key}' is a section, not a value: every {optionsType} option is a single value.");
-
-    [DoesNotReturn]
-    [StackTraceHidden]
-    public static void ThrowMissingConfigurationValue(string key, string optionsType) =>
-        throw new InvalidOperationException(
-            $"The configuration key '{key}' has no value (a JSON null or an empty object), which no {optionsType} option reads: remove the key to keep the default.");
-
-    [DoesNotReturn]
-    [StackTraceHidden]
-    public static void ThrowEmptyConfigurationValue(string key, string optionsType) =>
-        throw new InvalidOperationException(
-            $"The configuration value '' at '{key}' cannot be read as its {optionsType} value: it is empty (remove the key to keep the default).");
+    public static void ThrowInvalidConfiguration(string message) => throw new InvalidOperationException(message);
 
     [DoesNotReturn]
     [StackTraceHidden]

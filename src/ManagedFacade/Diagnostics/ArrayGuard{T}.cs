@@ -7,15 +7,9 @@ using System.Runtime.InteropServices;
 namespace NativePool;
 
 /// <summary>
-/// The bookkeeping of a guarded or leak-tracking <see cref="StripedArrayPool{T}"/>: the item tracking of
-/// <see cref="ItemGuard{TItem}"/> (arrays out, arrays ever handed out, double and foreign returns as it sees them, rent
-/// stacks) plus, for unmanaged elements, a poison pattern written on return and checked on the next rent, which sees a
-/// write made while the array sat in the pool (not one to an array the pool dropped or trimmed before its next rent).
+/// A guarded or leak-tracking array pool's bookkeeping: <see cref="ItemGuard{TItem}"/>, plus for unmanaged elements a
+/// poison pattern written on return and checked on the next rent, which sees a write made while the array sat in the pool.
 /// </summary>
-/// <remarks>
-/// A debug mode: on top of <see cref="ItemGuard{TItem}"/>'s lock and stack trace per rent, a pass over the array on
-/// each return and re-rent.
-/// </remarks>
 /// <typeparam name="T">The element type.</typeparam>
 internal sealed class ArrayGuard<T>
 {
@@ -39,8 +33,7 @@ internal sealed class ArrayGuard<T>
     /// <summary>Whether returned arrays are filled with <see cref="Poison"/> (misuse detection on unmanaged elements).</summary>
     public bool PoisonsOnReturn => _detectMisuse && s_canPoison;
 
-    /// <summary>Records that <paramref name="array"/> was handed out; checks its poison if it was handed out before.</summary>
-    /// <param name="array">The rented array (not empty).</param>
+    /// <summary>Records that <paramref name="array"/> (not empty) was handed out; checks its poison if it was handed out before.</summary>
     public void OnRent(T[] array)
     {
         bool wasReturned = _items.OnRent(array, out bool cleared);
@@ -79,11 +72,9 @@ internal sealed class ArrayGuard<T>
     }
 
     /// <summary>Stops tracking <paramref name="array"/> as out: its holder was collected with it.</summary>
-    /// <param name="array">An array handed out and not returned (not empty).</param>
     public void Forget(T[] array) => _items.Forget(array);
 
-    /// <summary>The rent stacks of the arrays handed out and not returned (empty when stacks are not kept).</summary>
-    /// <returns>A new list; each leak is also raised as a <c>Leak</c> event.</returns>
+    /// <summary>The rent stacks of the arrays out (empty when stacks are not kept); each is also raised as a <c>Leak</c> event.</summary>
     public List<StackTrace> GetLeaks() => _items.GetLeaks();
 
     /// <summary>The array's bytes (the first 2 GiB of a larger one); only called for unmanaged elements.</summary>

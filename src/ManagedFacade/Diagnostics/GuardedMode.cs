@@ -3,18 +3,9 @@ using System;
 namespace NativePool;
 
 /// <summary>
-/// The process-wide guarded-mode switch: the AppContext switch <c>NativePool.Guarded</c> (set in code with
-/// <see cref="AppContext.SetSwitch"/> before the first pool, or as a runtime setting), else the environment variable
-/// <c>NATIVEPOOL_GUARDED</c>, read once, when the first array, object or stream pool is created.
+/// The process-wide guarded-mode switch of the pools that can guard their items (array, object, stream), read once at
+/// the first of them (values: docs/diagnostics.md). A malformed value is never ignored: those pools refuse to be created.
 /// </summary>
-/// <remarks>
-/// Either holds <c>1</c>, <c>true</c>, <c>on</c> (guarded) or <c>0</c>, <c>false</c>, <c>off</c> (not), in any case with
-/// spaces around allowed, the same in both places. Unset or empty means off. It applies to the pools that can guard
-/// their items: array pools, object pools and stream managers (memory and native pools do not read it). Any other value
-/// is never ignored: every creation of those pools throws <see cref="InvalidOperationException"/> naming the setting and
-/// the value, with a <c>SettingRejected</c> event (their shared pools keep the message and throw it on every use of
-/// <c>Shared</c>).
-/// </remarks>
 internal static class GuardedMode
 {
     /// <summary>The runtime setting's name (an AppContext switch).</summary>

@@ -8,17 +8,10 @@ using System.Runtime.CompilerServices;
 namespace NativePool;
 
 /// <summary>
-/// The item-agnostic bookkeeping of a guarded or leak-tracking pool: which items are out, which the pool ever handed
-/// out, and where each outstanding item was rented. Catches double returns (an item returned while it is already in
-/// the pool, or again after the pool dropped it) and foreign returns (an item the pool never handed out), and lists the
-/// rent stacks of the items still out.
+/// A guarded or leak-tracking pool's bookkeeping (a debug mode: a lock per rent and return): items out are held for
+/// <see cref="GetLeaks"/>, items ever handed out are known weakly so dropped ones can be collected. A stale return looks
+/// like the current holder's and is accepted: only leases rule it out.
 /// </summary>
-/// <remarks>
-/// A debug mode: one lock around a reference-keyed dictionary per rent and return, and a stack trace per rent when
-/// stacks are kept. Items ever handed out are remembered weakly (a <see cref="ConditionalWeakTable{TKey, TValue}"/>), so
-/// dropped items can be collected; outstanding ones are held until they come back, for <see cref="GetLeaks"/>. A stale
-/// return looks like the current holder's and is accepted: only leases rule it out.
-/// </remarks>
 /// <typeparam name="TItem">The pooled item: an array, an object.</typeparam>
 internal sealed class ItemGuard<TItem>
     where TItem : class
@@ -93,8 +86,6 @@ internal sealed class ItemGuard<TItem>
     }
 
     /// <summary>Where <paramref name="item"/>, handed out and not returned, was rented; null when it is not out or stacks are not kept.</summary>
-    /// <param name="item">The item.</param>
-    /// <returns>The rent stack, or null.</returns>
     public StackTrace? GetRentStack(TItem item)
     {
         lock (_outstanding)
@@ -104,7 +95,6 @@ internal sealed class ItemGuard<TItem>
     }
 
     /// <summary>Stops tracking <paramref name="item"/> as out: its holder was collected with it, and it will never come back.</summary>
-    /// <param name="item">An item handed out and not returned.</param>
     public void Forget(TItem item)
     {
         lock (_outstanding)
@@ -113,39 +103,33 @@ internal sealed class ItemGuard<TItem>
         }
     }
 
-    /// <summary>The rent stacks of the items handed out and not returned (empty when stacks are not kept).</summary>
-    /// <returns>A new list; each leak is also raised as a <c>Leak</c> event.</returns>
+    /// <summary>The rent stacks of the items out (empty when stacks are not kept); each is also raised as a <c>Leak</c> event.</summary>
     public List<StackTrace> GetLeaks()
     {
         var leaks = new List<(TItem Item, StackTrace Stack)>();
         lock (_outstanding)
         {
-            foreach (KeyValuePair<TItem, RentRecord> pair in _outstanding)
+            foreach ((TItem item, RentRecord record) in _outstanding)
             {
-                if (pair.Value.RentStack is { } stack)
+                if (record.RentStack is { } stack)
                 {
-                    leaks.Add((pair.Key, stack));
+                    leaks.Add((item, stack));
                 }
             }
         }
 
-        var stacks = new List<StackTrace>(leaks.Count);
         foreach ((TItem item, StackTrace stack) in leaks)
         {
-            stacks.Add(stack);
             if (NativePoolEventSource.Log.IsEnabled())
             {
                 NativePoolEventSource.Log.Leak(NativePoolEventSource.ItemId(item), SizeOf(item), _engine.Id, stack.ToString(), _engine.Name);
             }
         }
 
-        return stacks;
+        return leaks.ConvertAll(static leak => leak.Stack);
     }
 
     /// <summary>Raises the misuse's event, then applies the policy (which counts it in the pool's statistics unless it ignores it).</summary>
-    /// <param name="kind">What went wrong.</param>
-    /// <param name="item">The misused item.</param>
-    /// <param name="rentStack">Where the item was rented, if known.</param>
     /// <exception cref="InvalidOperationException">The policy is <see cref="PoolMisusePolicy.Throw"/>.</exception>
     public void Report(PoolMisuseKind kind, TItem item, StackTrace? rentStack)
     {
@@ -166,16 +150,14 @@ internal sealed class ItemGuard<TItem>
 
     private int SizeOf(TItem item) => _itemBytes is null ? 0 : _itemBytes(item);
 
-    /// <summary>What the guard knows about one item the pool handed out.</summary>
+    /// <summary>
+    /// What the guard knows about one item the pool handed out: whether it is in the pool (returned and not rented since),
+    /// whether its last return asked for clearing, and where it was last rented (while it is out and stacks are kept).
+    /// </summary>
     private sealed class RentRecord
     {
-        /// <summary>In the pool (returned and not rented since).</summary>
         public bool Returned;
-
-        /// <summary>The last return asked for a cleared item.</summary>
         public bool Cleared;
-
-        /// <summary>Where it was last rented, while it is out and stacks are kept.</summary>
         public StackTrace? RentStack;
     }
 

@@ -60,12 +60,10 @@ public static class NativePoolMetrics
     }
 
     /// <summary>Creates the default meter once.</summary>
-    /// <returns>The default meter.</returns>
     internal static Meter EnsureDefaultMeter()
     {
         // Volatile: pairs with the publishing CompareExchange below; a reader sees a meter with its instruments.
-        Meter? meter = Volatile.Read(ref s_defaultMeter);
-        if (meter is not null)
+        if (Volatile.Read(ref s_defaultMeter) is { } meter)
         {
             return meter;
         }
@@ -73,11 +71,10 @@ public static class NativePoolMetrics
         var created = new Meter(MeterName);
 
         // Interlocked: two threads may create the first pools at once; one meter wins, the other is disposed unused.
-        meter = Interlocked.CompareExchange(ref s_defaultMeter, created, null);
-        if (meter is not null)
+        if (Interlocked.CompareExchange(ref s_defaultMeter, created, null) is { } winner)
         {
             created.Dispose();
-            return meter;
+            return winner;
         }
 
         AddInstruments(created);

@@ -35,7 +35,6 @@ internal static class PoolRegistry
     /// <summary>The instance number of <paramref name="pool"/>, boxed: 1, 2, … in registration order, never reused, so no two pools share one; 0 if never registered.</summary>
     public static object GetInstance(IObservablePool pool) => s_instances.TryGetValue(pool, out object? instance) ? instance : 0L;
 
-    /// <summary>The pools alive now.</summary>
-    /// <returns>A new list.</returns>
+    /// <summary>A new list of the pools alive now.</summary>
     public static List<IObservablePool> GetLivePools() => s_pools.Snapshot();
 }

@@ -3,16 +3,9 @@ using System;
 namespace NativePool;
 
 /// <summary>
-/// What <see cref="StripedArrayPool{T}.Shared"/> does when it sees a double return, chosen for the whole process, read
-/// once when the first shared array pool is created.
+/// What <see cref="StripedArrayPool{T}.Shared"/> does on a double return, for the whole process, read once at the first
+/// shared array pool. A malformed value stops only the shared array pools (and writers made without a pool) that read it.
 /// </summary>
-/// <remarks>
-/// The runtime setting <see cref="SettingName"/>, else the environment variable <see cref="EnvironmentVariable"/> (see
-/// <see cref="ProcessSetting"/>), with the value <c>Throw</c>, <c>Report</c> or <c>Ignore</c> (any case, spaces around
-/// allowed). Unset or empty means <see cref="Default"/>; any other value makes every use of a shared array pool (and of
-/// a <see cref="PooledBufferWriter{T}"/> made without a pool, which rents from it) throw
-/// <see cref="InvalidOperationException"/> naming the setting and the value; nothing else reads it.
-/// </remarks>
 internal static class SharedDoubleReturnPolicy
 {
     /// <summary>The runtime setting's name.</summary>

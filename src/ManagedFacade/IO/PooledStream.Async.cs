@@ -77,18 +77,11 @@ public sealed partial class PooledStream
             return;
         }
 
-        EnterReader();
-        try
-        {
-            long start = _position;
-            long end = Math.Max(start, _length);
-            _position = end;
-            WriteRange(destination, start, end);
-        }
-        finally
-        {
-            ExitReader();
-        }
+        using ReaderClaim claim = EnterReader();
+        long start = _position;
+        long end = Math.Max(start, _length);
+        _position = end;
+        WriteRange(destination, start, end);
     }
 
     /// <summary>Writes the bytes from the position to the end into <paramref name="destination"/> asynchronously, block by block, and moves the position to the end.</summary>
@@ -144,16 +137,9 @@ public sealed partial class PooledStream
             return;
         }
 
-        EnterReader();
-        try
-        {
-            CheckRange(offset, count);
-            WriteRange(stream, offset, offset + count);
-        }
-        finally
-        {
-            ExitReader();
-        }
+        using ReaderClaim claim = EnterReader();
+        CheckRange(offset, count);
+        WriteRange(stream, offset, offset + count);
     }
 
     /// <summary>Copies the whole contents into the start of <paramref name="buffer"/>.</summary>
@@ -176,21 +162,14 @@ public sealed partial class PooledStream
             ThrowHelper.ThrowArgumentNull(nameof(buffer));
         }
 
-        EnterReader();
-        try
+        using ReaderClaim claim = EnterReader();
+        CheckRange(offset, count);
+        if (targetIndex < 0 || count > buffer.Length - targetIndex)
         {
-            CheckRange(offset, count);
-            if (targetIndex < 0 || count > buffer.Length - targetIndex)
-            {
-                ThrowHelper.ThrowArgumentOutOfRange(nameof(targetIndex), "targetIndex must not be negative and targetIndex + count must not exceed the length of the buffer.");
-            }
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(targetIndex), "targetIndex must not be negative and targetIndex + count must not exceed the length of the buffer.");
+        }
 
-            CopyOut(offset, buffer.AsSpan(targetIndex, (int)count));
-        }
-        finally
-        {
-            ExitReader();
-        }
+        CopyOut(offset, buffer.AsSpan(targetIndex, (int)count));
     }
 
     /// <summary>
@@ -210,34 +189,27 @@ public sealed partial class PooledStream
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="streamPosition"/> is negative.</exception>
     public int SafeRead(Span<byte> buffer, ref long streamPosition)
     {
-        if (streamPosition < 0)
-        {
-            ThrowHelper.ThrowArgumentOutOfRange(nameof(streamPosition), "The position must not be negative.");
-        }
-
-        EnterReader();
-        try
-        {
-            int count = CopyOut(streamPosition, buffer);
-            streamPosition += count;
-            return count;
-        }
-        finally
-        {
-            ExitReader();
-        }
+        CheckStreamPosition(streamPosition);
+        using ReaderClaim claim = EnterReader();
+        int count = CopyOut(streamPosition, buffer);
+        streamPosition += count;
+        return count;
     }
 
     /// <summary>Reads the byte at <paramref name="streamPosition"/> and moves that position past it, leaving <see cref="Position"/> alone (see <see cref="SafeRead(byte[], int, int, ref long)"/>).</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="streamPosition"/> is negative.</exception>
     public int SafeReadByte(ref long streamPosition)
     {
+        CheckStreamPosition(streamPosition);
+        return ReadByteAt(ref streamPosition);
+    }
+
+    private static void CheckStreamPosition(long streamPosition)
+    {
         if (streamPosition < 0)
         {
             ThrowHelper.ThrowArgumentOutOfRange(nameof(streamPosition), "The position must not be negative.");
         }
-
-        return ReadByteAt(ref streamPosition);
     }
 
     /// <summary>Throws unless offset and count lie within the stream; the caller holds a claim.</summary>
@@ -252,23 +224,16 @@ public sealed partial class PooledStream
     /// <summary>A copy of a range of the contents (for copying a stream into itself).</summary>
     private byte[] ToArrayRange(long offset, long count)
     {
-        EnterReader();
-        try
+        using ReaderClaim claim = EnterReader();
+        CheckRange(offset, count);
+        if (count > Array.MaxLength)
         {
-            CheckRange(offset, count);
-            if (count > Array.MaxLength)
-            {
-                ThrowHelper.ThrowInvalidOperation("The range is longer than an array can be.");
-            }
+            ThrowHelper.ThrowInvalidOperation("The range is longer than an array can be.");
+        }
 
-            byte[] copy = GC.AllocateUninitializedArray<byte>((int)count);
-            CopyOut(offset, copy);
-            return copy;
-        }
-        finally
-        {
-            ExitReader();
-        }
+        byte[] copy = GC.AllocateUninitializedArray<byte>((int)count);
+        CopyOut(offset, copy);
+        return copy;
     }
 
     /// <summary><c>CopyTo(this)</c>: appends the bytes from the position to the end at the end, as <see cref="MemoryStream"/> does.</summary>

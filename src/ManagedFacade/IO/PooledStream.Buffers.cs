@@ -15,15 +15,8 @@ public sealed partial class PooledStream
     /// <exception cref="InvalidOperationException">The stream's capacity is more than an array can hold (<see cref="Array.MaxLength"/>), or the stream is in use by another thread.</exception>
     public override byte[] GetBuffer()
     {
-        EnterWriter();
-        try
-        {
-            return GetBufferCore();
-        }
-        finally
-        {
-            ExitWriter();
-        }
+        using WriterClaim claim = EnterWriter();
+        return GetBufferCore();
     }
 
     /// <summary>The contents as an array segment of <see cref="Length"/> bytes (see <see cref="GetBuffer"/>); false, allocating nothing, once disposed or when the capacity is more than an array can hold.</summary>
@@ -35,21 +28,14 @@ public sealed partial class PooledStream
             return false;
         }
 
-        EnterWriter();
-        try
+        using WriterClaim claim = EnterWriter();
+        if (!FitsOneArray)
         {
-            if (!FitsOneArray)
-            {
-                return false;
-            }
+            return false;
+        }
 
-            buffer = new ArraySegment<byte>(GetBufferCore(), 0, (int)_length);
-            return true;
-        }
-        finally
-        {
-            ExitWriter();
-        }
+        buffer = new ArraySegment<byte>(GetBufferCore(), 0, (int)_length);
+        return true;
     }
 
     /// <summary>
@@ -62,69 +48,55 @@ public sealed partial class PooledStream
     /// <exception cref="InvalidOperationException">The stream is longer than an array can be, or being written by another thread.</exception>
     public override byte[] ToArray()
     {
-        EnterReader();
-        try
+        using ReaderClaim claim = EnterReader();
+        _manager.OnToArray(this, _length);
+        if (_length > Array.MaxLength)
         {
-            _manager.OnToArray(this, _length);
-            if (_length > Array.MaxLength)
-            {
-                ThrowHelper.ThrowInvalidOperation("The stream is longer than an array can be: read it with GetReadOnlySequence, CopyTo or WriteTo.");
-            }
-
-            if (_length == 0)
-            {
-                return [];
-            }
-
-            byte[] copy = GC.AllocateUninitializedArray<byte>((int)_length);
-            CopyOut(0, copy);
-            _manager.OnCopiedToArray(this, copy.Length);
-            return copy;
+            ThrowHelper.ThrowInvalidOperation("The stream is longer than an array can be: read it with GetReadOnlySequence, CopyTo or WriteTo.");
         }
-        finally
+
+        if (_length == 0)
         {
-            ExitReader();
+            return [];
         }
+
+        byte[] copy = GC.AllocateUninitializedArray<byte>((int)_length);
+        CopyOut(0, copy);
+        _manager.OnCopiedToArray(this, copy.Length);
+        return copy;
     }
 
     /// <summary>The contents as a sequence over the blocks (or the buffer), without copying.</summary>
     /// <remarks>A stream of more than one block allocates one small segment object per block for the sequence.</remarks>
     public ReadOnlySequence<byte> GetReadOnlySequence()
     {
-        EnterReader();
-        try
+        using ReaderClaim claim = EnterReader();
+        long length = _length;
+        if (length == 0)
         {
-            long length = _length;
-            if (length == 0)
-            {
-                return ReadOnlySequence<byte>.Empty;
-            }
-
-            if (_buffer is { } buffer)
-            {
-                return new ReadOnlySequence<byte>(buffer, 0, (int)length);
-            }
-
-            int blockSize = BlockMask + 1;
-            if (length <= blockSize)
-            {
-                return new ReadOnlySequence<byte>(_blocks![0]!, 0, (int)length);
-            }
-
-            var first = new BlockSegment(_blocks![0]!, 0);
-            BlockSegment last = first;
-            long position = blockSize;
-            for (int i = 1; position < length; i++, position += blockSize)
-            {
-                last = last.Append(_blocks[i]!, position);
-            }
-
-            return new ReadOnlySequence<byte>(first, 0, last, (int)(length - (position - blockSize)));
+            return ReadOnlySequence<byte>.Empty;
         }
-        finally
+
+        if (_buffer is { } buffer)
         {
-            ExitReader();
+            return new ReadOnlySequence<byte>(buffer, 0, (int)length);
         }
+
+        int blockSize = BlockMask + 1;
+        if (length <= blockSize)
+        {
+            return new ReadOnlySequence<byte>(_blocks![0]!, 0, (int)length);
+        }
+
+        var first = new BlockSegment(_blocks![0]!, 0);
+        BlockSegment last = first;
+        long position = blockSize;
+        for (int i = 1; position < length; i++, position += blockSize)
+        {
+            last = last.Append(_blocks[i]!, position);
+        }
+
+        return new ReadOnlySequence<byte>(first, 0, last, (int)(length - (position - blockSize)));
     }
 
     /// <summary>Writable memory at the position of at least <paramref name="sizeHint"/> bytes (1 for 0); <see cref="Advance"/> commits it.</summary>
@@ -135,20 +107,12 @@ public sealed partial class PooledStream
     /// pooled buffer that <see cref="Advance"/> copies in. Either stays valid until <see cref="Advance"/> or
     /// <c>Dispose</c>, even across a <see cref="GetBuffer"/> that moves the contents.
     /// </remarks>
-    public Memory<byte> GetMemory(int sizeHint = 0)
-    {
-        byte[] array = Grant(sizeHint, out int offset, out int length);
-        return array.AsMemory(offset, length);
-    }
+    public Memory<byte> GetMemory(int sizeHint = 0) => Grant(sizeHint, out int offset, out int length).AsMemory(offset, length);
 
     /// <summary>Writable span at the position of at least <paramref name="sizeHint"/> bytes (1 for 0); <see cref="Advance"/> commits it.</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="sizeHint"/> is negative.</exception>
     /// <exception cref="System.IO.IOException">The stream would be longer than the manager allows.</exception>
-    public Span<byte> GetSpan(int sizeHint = 0)
-    {
-        byte[] array = Grant(sizeHint, out int offset, out int length);
-        return array.AsSpan(offset, length);
-    }
+    public Span<byte> GetSpan(int sizeHint = 0) => Grant(sizeHint, out int offset, out int length).AsSpan(offset, length);
 
     /// <summary>
     /// Commits <paramref name="count"/> bytes of the memory last handed out and moves past them. As with
@@ -159,54 +123,47 @@ public sealed partial class PooledStream
     /// <exception cref="InvalidOperationException">A positive count with no memory handed out since the last write (committing bytes nobody wrote would expose a pooled block's old contents).</exception>
     public void Advance(int count)
     {
-        EnterWriter();
-        try
+        using WriterClaim claim = EnterWriter();
+        if (count < 0)
         {
-            if (count < 0)
-            {
-                ThrowHelper.ThrowArgumentOutOfRange(nameof(count), "The count must not be negative.");
-            }
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(count), "The count must not be negative.");
+        }
 
-            Extras? extras = _extras;
-            if (extras is null || extras.Granted < 0)
+        Extras? extras = _extras;
+        if (extras is null || extras.Granted < 0)
+        {
+            if (count == 0)
             {
-                if (count == 0)
-                {
-                    return;
-                }
-
-                ThrowHelper.ThrowInvalidOperation("Advance was called without a GetSpan or GetMemory before it.");
-            }
-
-            if (count > extras.Granted)
-            {
-                ThrowHelper.ThrowArgumentOutOfRange(nameof(count), "The count must be from 0 to what is left of the memory handed out.");
-            }
-
-            if (extras.GrantKind == GrantKind.InPlace && _position == extras.GrantPosition)
-            {
-                CompleteWrite(_position + count);
-                extras.Granted -= count;
-                extras.GrantOffset += count;
-                extras.GrantPosition += count;
                 return;
             }
 
-            // The memory is not the storage at the position (a stand-in, storage moved away from, or the position moved): copy it in.
-            byte[] source = extras.GrantArray!;
-            int offset = extras.GrantOffset;
-            try
-            {
-                WriteCore(source.AsSpan(offset, count));
-            }
-            finally
-            {
-                ReleaseGrant();
-            }
+            ThrowHelper.ThrowInvalidOperation("Advance was called without a GetSpan or GetMemory before it.");
+        }
+
+        if (count > extras.Granted)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(count), "The count must be from 0 to what is left of the memory handed out.");
+        }
+
+        if (extras.GrantKind == GrantKind.InPlace && _position == extras.GrantPosition)
+        {
+            CompleteWrite(_position + count);
+            extras.Granted -= count;
+            extras.GrantOffset += count;
+            extras.GrantPosition += count;
+            return;
+        }
+
+        // The memory is not the storage at the position (a stand-in, storage moved away from, or the position moved): copy it in.
+        byte[] source = extras.GrantArray!;
+        int offset = extras.GrantOffset;
+        try
+        {
+            WriteCore(source.AsSpan(offset, count));
         }
         finally
         {
-            ExitWriter();
+            ReleaseGrant();
         }
     }
 
@@ -249,39 +206,32 @@ public sealed partial class PooledStream
             ThrowHelper.ThrowArgumentOutOfRange(nameof(sizeHint), "The size hint must not be negative.");
         }
 
-        EnterWriter();
-        try
+        using WriterClaim claim = EnterWriter();
+        // A grant never advanced: its stand-in goes back before a new one is handed out.
+        ReleaseGrant();
+        int wanted = Math.Max(sizeHint, 1);
+        long position = _position;
+        _ = PrepareWrite(position, wanted);
+        byte[] array = Locate(position, int.MaxValue, out offset, out length);
+        Extras extras = GetExtras();
+        if (length < wanted)
         {
-            // A grant never advanced: its stand-in goes back before a new one is handed out.
-            ReleaseGrant();
-            int wanted = Math.Max(sizeHint, 1);
-            long position = _position;
-            _ = PrepareWrite(position, wanted);
-            byte[] array = Locate(position, int.MaxValue, out offset, out length);
-            Extras extras = GetExtras();
-            if (length < wanted)
-            {
-                array = _manager.RentBuffer(wanted);
-                offset = 0;
-                length = array.Length;
-                extras.GrantKind = GrantKind.Rented;
-            }
-            else
-            {
-                extras.GrantKind = GrantKind.InPlace;
-                _dirty = Math.Max(_dirty, position + length);
-            }
+            array = _manager.RentBuffer(wanted);
+            offset = 0;
+            length = array.Length;
+            extras.GrantKind = GrantKind.Rented;
+        }
+        else
+        {
+            extras.GrantKind = GrantKind.InPlace;
+            _dirty = Math.Max(_dirty, position + length);
+        }
 
-            extras.GrantArray = array;
-            extras.GrantOffset = offset;
-            extras.Granted = length;
-            extras.GrantPosition = position;
-            return array;
-        }
-        finally
-        {
-            ExitWriter();
-        }
+        extras.GrantArray = array;
+        extras.GrantOffset = offset;
+        extras.Granted = length;
+        extras.GrantPosition = position;
+        return array;
     }
 
     /// <summary>The storage is moving: memory handed out in place becomes retired storage that <see cref="Advance"/> copies from.</summary>

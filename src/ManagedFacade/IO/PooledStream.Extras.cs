@@ -64,21 +64,12 @@ public sealed partial class PooledStream
     /// <summary>Takes the creation time, for the <see cref="PooledStreamManager.StreamDisposed"/> event's lifetime.</summary>
     internal void RecordCreationTime() => GetExtras().CreatedAt = Stopwatch.GetTimestamp();
 
-    /// <summary>Keeps where the stream was created and first disposed, for a <see cref="PooledStreamManager.StreamDoubleDisposed"/> event.</summary>
-    internal void RecordDisposal(StackTrace? allocationStack, StackTrace? disposeStack)
-    {
-        Extras extras = GetExtras();
-        extras.AllocationStack = allocationStack;
-        extras.DisposeStack = disposeStack;
-    }
-
-    /// <summary>What <see cref="RecordDisposal"/> kept, or nulls.</summary>
-    internal void GetDisposal(out StackTrace? allocationStack, out StackTrace? disposeStack)
+    /// <summary>Where the stream was created and first disposed, kept at its first <c>Dispose</c> for a <see cref="PooledStreamManager.StreamDoubleDisposed"/> event; nulls before.</summary>
+    internal (StackTrace? Allocation, StackTrace? Dispose) DisposalStacks
     {
         // Volatile: as for Tag.
-        Extras? extras = Volatile.Read(ref _extras);
-        allocationStack = extras?.AllocationStack;
-        disposeStack = extras?.DisposeStack;
+        get => Volatile.Read(ref _extras)?.DisposalStacks ?? default;
+        set => GetExtras().DisposalStacks = value;
     }
 
     /// <summary>The extra state of one stream (mutable: do not make it a struct).</summary>
@@ -93,19 +84,12 @@ public sealed partial class PooledStream
         /// <summary>Storage the stream moved away from (blocks, outgrown buffers) with the bytes written into each; given back on <c>Dispose</c>.</summary>
         public List<(byte[] Array, int Dirty)>? Retired;
 
-        /// <summary>The array of the memory last handed out, or null.</summary>
+        // The memory last handed out: its array (or null), where it starts in it, the bytes not yet advanced past (-1:
+        // none handed out), the stream position it stands for, and where it lives.
         public byte[]? GrantArray;
-
-        /// <summary>Where that memory starts in <see cref="GrantArray"/>.</summary>
         public int GrantOffset;
-
-        /// <summary>The bytes of that memory not yet advanced past (-1: none handed out).</summary>
         public int Granted = -1;
-
-        /// <summary>The stream position that memory stands for.</summary>
         public long GrantPosition;
-
-        /// <summary>Where that memory lives.</summary>
         public GrantKind GrantKind;
 
         /// <summary>Set by a <c>Dispose</c> that left the storage to a member holding a claim: finalized with the stream.</summary>
@@ -114,11 +98,8 @@ public sealed partial class PooledStream
         /// <summary>The <see cref="Stopwatch"/> timestamp of the stream's creation, when taken (0 otherwise).</summary>
         public long CreatedAt;
 
-        /// <summary>Where the stream was created, kept at its first <c>Dispose</c> (see <see cref="RecordDisposal"/>).</summary>
-        public StackTrace? AllocationStack;
-
-        /// <summary>Where the stream was first disposed (see <see cref="RecordDisposal"/>).</summary>
-        public StackTrace? DisposeStack;
+        /// <summary>See <see cref="PooledStream.DisposalStacks"/>.</summary>
+        public (StackTrace? Allocation, StackTrace? Dispose) DisposalStacks;
     }
 
     /// <summary>Finalized with its stream, so that <see cref="OnCollected"/> counts storage a claimed member never released as dropped.</summary>

@@ -63,16 +63,9 @@ public sealed partial class PooledStream
     /// <exception cref="System.IO.IOException"><paramref name="capacity"/> is more than the manager allows.</exception>
     internal void StartWithBuffer(int capacity)
     {
-        EnterWriter();
-        try
-        {
-            CheckCapacity(capacity);
-            MoveToBuffer(capacity);
-        }
-        finally
-        {
-            ExitWriter();
-        }
+        using WriterClaim claim = EnterWriter();
+        CheckCapacity(capacity);
+        MoveToBuffer(capacity);
     }
 
     /// <summary>Throws when the stream may not hold <paramref name="capacity"/> bytes: past the manager's <see cref="PooledStreamManagerOptions.MaximumStreamCapacity"/> (with its event) or the longest stream.</summary>
@@ -98,15 +91,14 @@ public sealed partial class PooledStream
         DetachGrant();
         if (_buffer is { } old)
         {
-            (GetExtras().Retired ??= []).Add((old, (int)Math.Min(_dirty, old.Length)));
+            (GetExtras().Retired ??= []).Add((old, DirtyBytes(old, 0, _dirty)));
         }
         else if (_blocks is { } blocks)
         {
             List<(byte[] Array, int Dirty)> retired = GetExtras().Retired ??= [];
-            int blockSize = BlockMask + 1;
             for (int i = 0; i < _blockCount; i++)
             {
-                retired.Add((blocks[i]!, (int)Math.Clamp(_dirty - ((long)i * blockSize), 0, blockSize)));
+                retired.Add((blocks[i]!, DirtyBytes(blocks[i]!, (long)i << BlockShift, _dirty)));
             }
 
             _blocks = null;
@@ -127,16 +119,15 @@ public sealed partial class PooledStream
         if (_buffer is { } buffer)
         {
             _buffer = null;
-            _manager.LetGo(this, buffer, (int)Math.Min(dirty, buffer.Length), abandoned);
+            _manager.LetGo(this, buffer, DirtyBytes(buffer, 0, dirty), abandoned);
         }
 
         if (_blocks is { } blocks)
         {
             _blocks = null;
-            int blockSize = BlockMask + 1;
             for (int i = 0; i < _blockCount; i++)
             {
-                _manager.LetGo(this, blocks[i]!, (int)Math.Clamp(dirty - ((long)i * blockSize), 0, blockSize), abandoned);
+                _manager.LetGo(this, blocks[i]!, DirtyBytes(blocks[i]!, (long)i << BlockShift, dirty), abandoned);
             }
 
             _blockCount = 0;
@@ -163,4 +154,7 @@ public sealed partial class PooledStream
         _length = 0;
         _position = 0;
     }
+
+    /// <summary>The bytes of <paramref name="array"/>, at <paramref name="start"/> in the storage, within its first <paramref name="dirty"/> bytes.</summary>
+    private static int DirtyBytes(byte[] array, long start, long dirty) => (int)Math.Clamp(dirty - start, 0, array.Length);
 }

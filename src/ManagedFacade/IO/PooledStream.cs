@@ -21,13 +21,8 @@ namespace NativePool;
 /// </remarks>
 public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
 {
-    /// <summary>The state bit set by the first <c>Dispose</c>.</summary>
     private const int DisposedBit = 1;
-
-    /// <summary>The state bit held by the one writer.</summary>
     private const int WriterBit = 2;
-
-    /// <summary>One reader in the state's count of readers (the bits above <see cref="WriterBit"/>).</summary>
     private const int OneReader = 4;
 
     /// <summary>Set when the stream is collected (<see cref="OnCollected"/>): a claim never given back, so no member of a resurrected stream releases what the collection let go of.</summary>
@@ -35,7 +30,7 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
 
     private readonly PooledStreamManager _manager;
 
-    /// <summary>The claim word: <see cref="DisposedBit"/>, <see cref="WriterBit"/> and the readers in units of <see cref="OneReader"/>.</summary>
+    /// <summary>The claim word: <see cref="DisposedBit"/> (set by the first <c>Dispose</c>), <see cref="WriterBit"/> (held by the one writer) and the readers in units of <see cref="OneReader"/>.</summary>
     private int _state;
 
     /// <summary>The blocks (a pooled array of at least <see cref="_blockCount"/> entries), or null before the first block and after <see cref="GetBuffer"/>.</summary>
@@ -159,20 +154,13 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
 
         set
         {
-            EnterWriter();
-            try
+            using WriterClaim claim = EnterWriter();
+            if (value < _length)
             {
-                if (value < _length)
-                {
-                    ThrowHelper.ThrowArgumentOutOfRange(nameof(value), "The capacity must not be less than the stream's length.");
-                }
+                ThrowHelper.ThrowArgumentOutOfRange(nameof(value), "The capacity must not be less than the stream's length.");
+            }
 
-                EnsureCapacity(value);
-            }
-            finally
-            {
-                ExitWriter();
-            }
+            EnsureCapacity(value);
         }
     }
 
@@ -181,7 +169,6 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     /// <summary>log2 of the manager's block size (read from the manager, which keeps the stream object small).</summary>
     private int BlockShift => _manager.BlockShift;
 
-    /// <summary>The block size minus one.</summary>
     private int BlockMask => _manager.BlockMask;
 
     /// <summary>The longest stream: the block list is an array of at most <see cref="Array.MaxLength"/> blocks.</summary>
@@ -209,28 +196,21 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     /// <summary>Reads up to <c>buffer.Length</c> bytes from the position.</summary>
     public override int Read(Span<byte> buffer)
     {
-        EnterReader();
-        try
+        using ReaderClaim claim = EnterReader();
+        long position = _position;
+        int count;
+        if (position + buffer.Length <= _length && TryLocateRun(position, buffer.Length, out byte[]? array, out int offset))
         {
-            long position = _position;
-            int count;
-            if (position + buffer.Length <= _length && TryLocateRun(position, buffer.Length, out byte[]? array, out int offset))
-            {
-                array.AsSpan(offset, buffer.Length).CopyTo(buffer);
-                count = buffer.Length;
-            }
-            else
-            {
-                count = CopyOut(position, buffer);
-            }
+            array.AsSpan(offset, buffer.Length).CopyTo(buffer);
+            count = buffer.Length;
+        }
+        else
+        {
+            count = CopyOut(position, buffer);
+        }
 
-            _position = position + count;
-            return count;
-        }
-        finally
-        {
-            ExitReader();
-        }
+        _position = position + count;
+        return count;
     }
 
     /// <summary>Reads one byte.</summary>
@@ -248,24 +228,17 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     /// <exception cref="IOException">The stream would be longer than the manager allows.</exception>
     public override void Write(ReadOnlySpan<byte> buffer)
     {
-        EnterWriter();
-        try
+        using WriterClaim claim = EnterWriter();
+        EndGrant();
+        long position = _position;
+        if (position <= _length && position + buffer.Length <= WriteLimit && TryLocateRun(position, buffer.Length, out byte[]? array, out int offset))
         {
-            EndGrant();
-            long position = _position;
-            if (position <= _length && position + buffer.Length <= WriteLimit && TryLocateRun(position, buffer.Length, out byte[]? array, out int offset))
-            {
-                buffer.CopyTo(array.AsSpan(offset, buffer.Length));
-                CompleteWrite(position + buffer.Length);
-            }
-            else
-            {
-                WriteCore(buffer);
-            }
+            buffer.CopyTo(array.AsSpan(offset, buffer.Length));
+            CompleteWrite(position + buffer.Length);
         }
-        finally
+        else
         {
-            ExitWriter();
+            WriteCore(buffer);
         }
     }
 
@@ -273,26 +246,17 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     /// <exception cref="IOException">The stream would be longer than the manager allows.</exception>
     public override void WriteByte(byte value)
     {
-        EnterWriter();
-        try
+        using WriterClaim claim = EnterWriter();
+        EndGrant();
+        long position = _position;
+        if (position < WriteLimit && position <= _length && TryLocateRun(position, 1, out byte[]? array, out int offset))
         {
-            EndGrant();
-            long position = _position;
-            if (position < WriteLimit && position <= _length && TryLocateRun(position, 1, out byte[]? array, out int offset))
-            {
-                array[offset] = value;
-                CompleteWrite(position + 1);
-            }
-            else
-            {
-                long end = PrepareWrite(position, 1);
-                SegmentAt(position, 1)[0] = value;
-                CompleteWrite(end);
-            }
+            array[offset] = value;
+            CompleteWrite(position + 1);
         }
-        finally
+        else
         {
-            ExitWriter();
+            WriteCore(new ReadOnlySpan<byte>(in value));
         }
     }
 
@@ -342,26 +306,19 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
             ThrowHelper.ThrowNotSupported("The stream does not support writing: it has been disposed.");
         }
 
-        EnterWriter();
-        try
+        using WriterClaim claim = EnterWriter();
+        EndGrant();
+        if (value > _length)
         {
-            EndGrant();
-            if (value > _length)
-            {
-                EnsureCapacity(value);
-                ZeroRange(_length, value);
-                _dirty = Math.Max(_dirty, value);
-            }
-
-            _length = value;
-            if (_position > value)
-            {
-                _position = value;
-            }
+            EnsureCapacity(value);
+            ZeroRange(_length, value);
+            _dirty = Math.Max(_dirty, value);
         }
-        finally
+
+        _length = value;
+        if (_position > value)
         {
-            ExitWriter();
+            _position = value;
         }
     }
 
@@ -411,7 +368,6 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
         base.Dispose(disposing);
     }
 
-    /// <summary>Throws <see cref="ObjectDisposedException"/> once the stream is disposed.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void EnsureNotDisposed()
     {
@@ -421,15 +377,17 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
         }
     }
 
-    /// <summary>Claims the stream for a member that changes the storage; see the remarks on the class.</summary>
+    /// <summary>Claims the stream for a member that changes the storage (see the remarks on the class) until the claim is disposed.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private void EnterWriter()
+    private WriterClaim EnterWriter()
     {
         // Interlocked: claims the stream alone; fails against Dispose (the bit), a reader or another writer.
         if (Interlocked.CompareExchange(ref _state, WriterBit, 0) != 0)
         {
             ThrowClaimFailed();
         }
+
+        return new WriterClaim(this);
     }
 
     /// <summary>Gives a writer's claim back, releasing the storage when <c>Dispose</c> ran meanwhile.</summary>
@@ -443,9 +401,9 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
         }
     }
 
-    /// <summary>Claims the stream for a member that only reads the storage; readers share the claim.</summary>
+    /// <summary>Claims the stream for a member that only reads the storage until the claim is disposed; readers share the claim.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private void EnterReader()
+    private ReaderClaim EnterReader()
     {
         // Volatile: the first guess of the claim word; Dispose, writers and readers change it on other threads.
         int state = Volatile.Read(ref _state);
@@ -455,6 +413,8 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
         {
             EnterReaderSlow();
         }
+
+        return new ReaderClaim(this);
     }
 
     /// <summary>Gives a reader's claim back, releasing the storage when it was the last claim of a disposed stream.</summary>
@@ -534,26 +494,18 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
         ThrowHelper.ThrowInvalidOperation("The stream is in use by another thread: a stream is for one thread at a time (SafeRead and SafeReadByte may run in parallel).");
     }
 
-    /// <summary>Reads the byte at <paramref name="position"/> under a reader's claim and moves <paramref name="position"/> past it.</summary>
-    /// <returns>The byte, or -1 at or past the end.</returns>
+    /// <summary>Reads the byte at <paramref name="position"/> (-1 at or past the end) under a reader's claim and moves <paramref name="position"/> past it.</summary>
     private int ReadByteAt(ref long position)
     {
-        EnterReader();
-        try
+        using ReaderClaim claim = EnterReader();
+        long at = position;
+        if (at >= _length)
         {
-            long at = position;
-            if (at >= _length)
-            {
-                return -1;
-            }
+            return -1;
+        }
 
-            position = at + 1;
-            return SegmentAt(at, 1)[0];
-        }
-        finally
-        {
-            ExitReader();
-        }
+        position = at + 1;
+        return SegmentAt(at, 1)[0];
     }
 
     /// <summary>Writes <paramref name="buffer"/> at the position; the caller holds the writer's claim.</summary>
@@ -572,8 +524,7 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
         CompleteWrite(end);
     }
 
-    /// <summary>Copies the bytes from <paramref name="position"/> into <paramref name="destination"/>, up to the length; the caller holds a claim.</summary>
-    /// <returns>The bytes copied.</returns>
+    /// <summary>Copies the bytes from <paramref name="position"/> into <paramref name="destination"/>, up to the length, and returns how many; the caller holds a claim.</summary>
     private int CopyOut(long position, Span<byte> destination)
     {
         long available = _length - position;
@@ -594,8 +545,7 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
         return count;
     }
 
-    /// <summary>Makes room for a write of <paramref name="count"/> bytes at <paramref name="position"/> and zero-fills a gap before it.</summary>
-    /// <returns>The end of the write.</returns>
+    /// <summary>Makes room for a write of <paramref name="count"/> bytes at <paramref name="position"/>, zero-fills a gap before it, and returns the write's end.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private long PrepareWrite(long position, int count)
     {
@@ -694,5 +644,19 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
     {
         ThrowHelper.ThrowArgument("loc", "Invalid seek origin.");
         return 0;
+    }
+
+    /// <summary>A writer's claim: <c>using</c> gives it back however the member ends.</summary>
+    private readonly ref struct WriterClaim(PooledStream stream)
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void Dispose() => stream.ExitWriter();
+    }
+
+    /// <summary>A reader's claim: <c>using</c> gives it back however the member ends.</summary>
+    private readonly ref struct ReaderClaim(PooledStream stream)
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void Dispose() => stream.ExitReader();
     }
 }

@@ -84,7 +84,7 @@ public sealed partial class PooledStreamManager
     {
         if (StreamDoubleDisposed is { } handler)
         {
-            stream.GetDisposal(out StackTrace? allocationStack, out StackTrace? disposeStack);
+            (StackTrace? allocationStack, StackTrace? disposeStack) = stream.DisposalStacks;
             StackTrace? again = _streams is null ? null : ItemGuard<PooledStream>.CallerStack(MemberFrames);
             handler.Invoke(this, new StreamDoubleDisposedEventArgs(stream.Id, stream.Tag, allocationStack, disposeStack, again));
         }
@@ -186,7 +186,7 @@ public sealed partial class PooledStreamManager
                 // Kept on the stream for a later second Dispose: the guard forgets the creation stack now.
                 allocationStack = _streams.GetRentStack(stream);
                 disposeStack = ItemGuard<PooledStream>.CallerStack(DisposeFrames);
-                stream.RecordDisposal(allocationStack, disposeStack);
+                stream.DisposalStacks = (allocationStack, disposeStack);
             }
 
             _streams.OnReturn(stream, cleared: false);

@@ -124,10 +124,8 @@ public sealed partial class PooledStreamManager
     /// <summary>The pool of the blocks and buffers (tests).</summary>
     internal StripedArrayPool<byte> Buffers => _buffers;
 
-    /// <summary>log2 of <see cref="BlockSize"/>.</summary>
     internal int BlockShift => _blockShift;
 
-    /// <summary><see cref="BlockSize"/> − 1.</summary>
     internal int BlockMask => _blockSize - 1;
 
     /// <summary>Creates a manager with the default options.</summary>
@@ -201,15 +199,7 @@ public sealed partial class PooledStreamManager
     /// <summary>Creates a stream holding a copy of <paramref name="buffer"/>, positioned at its start.</summary>
     /// <exception cref="ArgumentNullException"><paramref name="buffer"/> is null.</exception>
     /// <exception cref="System.IO.IOException">The contents are more than <see cref="MaximumStreamCapacity"/>.</exception>
-    public PooledStream GetStream(byte[] buffer)
-    {
-        if (buffer is null)
-        {
-            ThrowHelper.ThrowArgumentNull(nameof(buffer));
-        }
-
-        return GetStream(null, buffer.AsSpan());
-    }
+    public PooledStream GetStream(byte[] buffer) => GetStream(null, buffer, 0, buffer?.Length ?? 0);
 
     /// <summary>Creates a stream named by <paramref name="tag"/> holding a copy of <paramref name="count"/> bytes of <paramref name="buffer"/> from <paramref name="offset"/>, positioned at its start.</summary>
     /// <exception cref="ArgumentNullException"><paramref name="buffer"/> is null.</exception>
@@ -272,23 +262,15 @@ public sealed partial class PooledStreamManager
     /// <summary>Releases every pooled block and buffer now, whatever its age, and returns how many.</summary>
     public int Clear() => _buffers.Clear();
 
-    /// <summary>The managers alive now.</summary>
-    /// <returns>A new list.</returns>
+    /// <summary>A new list of the managers alive now.</summary>
     internal static List<PooledStreamManager> GetLiveManagers() => s_managers.Snapshot();
 
-    /// <summary>A new stream's id.</summary>
     internal static long NextStreamId() =>
         // Interlocked: streams are created on any thread at once; each gets its own id.
         Interlocked.Increment(ref s_lastStreamId);
 
-    /// <summary>Rents a block.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal byte[] RentBlock()
-    {
-        byte[] block = _buffers.Rent(_blockSize);
-        CountInUse(block, block.Length);
-        return block;
-    }
+    internal byte[] RentBlock() => RentBuffer(_blockSize);
 
     /// <summary>Rents a contiguous buffer of at least <paramref name="length"/> bytes (a size class, or exact past the largest).</summary>
     internal byte[] RentBuffer(int length)

@@ -6,12 +6,8 @@ namespace NativePool;
 
 /// <summary>
 /// The one lease primitive of the scoped leases: a <see cref="LeaseToken"/> and the generation the lease was made in,
-/// carried by every copy, so the first end wins and every other finds the generation moved on.
+/// carried by every copy, so the first end wins and every other finds the generation moved on. A default handle never ends.
 /// </summary>
-/// <remarks>
-/// A default handle is never active and never ends. Once ended, <see cref="IsActive"/> is false on every copy and
-/// <see cref="ThrowIfEnded"/> throws the lease types' one <see cref="ObjectDisposedException"/>.
-/// </remarks>
 [StructLayout(LayoutKind.Auto)]
 internal readonly struct LeaseHandle : IEquatable<LeaseHandle>
 {

@@ -5,14 +5,9 @@ using System.Runtime.InteropServices;
 namespace NativePool;
 
 /// <summary>
-/// The lease primitive of the pinned-memory leases: a <see cref="PinnedBlockManager{T}"/> and the generation of the
-/// lease. It is the counterpart of <see cref="LeaseHandle"/> for items that carry their own generation stamp.
+/// <see cref="LeaseHandle"/>'s counterpart for pinned memory: the generation lives on the block, because the block is
+/// itself the memory manager a lease's <see cref="Memory{T}"/> reaches, so it must know on its own whether it is leased.
 /// </summary>
-/// <remarks>
-/// The generation lives on the block because the block is itself the <see cref="System.Buffers.MemoryManager{T}"/> a
-/// lease's <see cref="Memory{T}"/> reaches directly, so it must know on its own whether it is leased. Default and ended
-/// leases behave as <see cref="LeaseHandle"/>'s; <see cref="Block"/> throws once ended.
-/// </remarks>
 /// <typeparam name="TBlock">The block type.</typeparam>
 /// <typeparam name="T">The element type of the block's views.</typeparam>
 [StructLayout(LayoutKind.Auto)]

@@ -159,13 +159,9 @@ internal sealed class ScopeLedger
     {
         if (NativePoolEventSource.Log.IsEnabled())
         {
-            NativePoolEventSource.Log.Leak(
-                0,
-                0,
-                -1,
-                $"Thread {Environment.CurrentManagedThreadId} holds {live} live scopes: scopes that are never disposed keep their " +
-                "arrays from their pools. Every scope stays valid until a copy of it is disposed.",
-                LeakPoolName);
+            string message = $"Thread {Environment.CurrentManagedThreadId} holds {live} live scopes: scopes that are never disposed keep their " +
+                "arrays from their pools. Every scope stays valid until a copy of it is disposed.";
+            NativePoolEventSource.Log.Leak(0, 0, -1, message, LeakPoolName);
         }
     }
 }

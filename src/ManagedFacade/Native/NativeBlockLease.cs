@@ -112,5 +112,4 @@ public readonly unsafe struct NativeBlockLease : IDisposable, IEquatable<NativeB
 
     /// <summary>True when the leases are not copies of one lease.</summary>
     public static bool operator !=(NativeBlockLease left, NativeBlockLease right) => !left.Equals(right);
-
 }

@@ -17,7 +17,6 @@ internal readonly unsafe struct NativeLeaseView<T> : IEquatable<NativeLeaseView<
     private readonly PinnedLease<NativeBlock<T>, T> _lease;
     private readonly int _length;
 
-    /// <summary>The view of the lease of <paramref name="block"/> made at <paramref name="generation"/>.</summary>
     public NativeLeaseView(NativeBlockCore<T> core, NativeBlock<T> block, long generation, int length)
     {
         _core = core;
@@ -36,7 +35,6 @@ internal readonly unsafe struct NativeLeaseView<T> : IEquatable<NativeLeaseView<
     }
 
     /// <summary>The block's address.</summary>
-    /// <exception cref="ObjectDisposedException">The lease has ended (or is the default value).</exception>
     public T* Pointer
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -44,7 +42,6 @@ internal readonly unsafe struct NativeLeaseView<T> : IEquatable<NativeLeaseView<
     }
 
     /// <summary>The first <see cref="Length"/> elements of the block.</summary>
-    /// <exception cref="ObjectDisposedException">The lease has ended (or is the default value).</exception>
     public Span<T> Span
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -52,11 +49,9 @@ internal readonly unsafe struct NativeLeaseView<T> : IEquatable<NativeLeaseView<
     }
 
     /// <summary>The first <see cref="Length"/> elements of the block as memory; pinning it is free.</summary>
-    /// <exception cref="ObjectDisposedException">The lease has ended (or is the default value).</exception>
     public Memory<T> Memory => _lease.Block().GetMemory();
 
     /// <summary>The block of the active lease.</summary>
-    /// <exception cref="ObjectDisposedException">The lease has ended (or is the default value).</exception>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public NativeBlock<T> Block() => _lease.Block();
 

@@ -88,5 +88,4 @@ public readonly unsafe struct NativeStructLease<T> : IDisposable, IEquatable<Nat
 
     /// <summary>True when the leases are not copies of one lease.</summary>
     public static bool operator !=(NativeStructLease<T> left, NativeStructLease<T> right) => !left.Equals(right);
-
 }

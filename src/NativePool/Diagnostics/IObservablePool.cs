@@ -16,17 +16,12 @@ internal interface IObservablePool
     public int ClassCount { get; }
 
     /// <summary>Bytes one item of <paramref name="sizeClass"/> holds (0 for objects).</summary>
-    /// <param name="sizeClass">The class.</param>
-    /// <returns>The item size.</returns>
     public long GetItemBytes(int sizeClass);
 
-    /// <summary>The whole pool's counters.</summary>
-    /// <returns>A snapshot.</returns>
+    /// <summary>A snapshot of the whole pool's counters.</summary>
     public PoolCounts ReadCounts();
 
-    /// <summary>Items of <paramref name="sizeClass"/> the pool holds now (stripes, thread slots and magazines).</summary>
-    /// <param name="sizeClass">The class.</param>
-    /// <returns>The count (a snapshot).</returns>
+    /// <summary>A snapshot of the items of <paramref name="sizeClass"/> the pool holds (stripes, thread slots and magazines).</summary>
     public long CountPooled(int sizeClass);
 
     /// <summary>Counts one misuse the pool reported (<see cref="PoolCounts.Misuses"/>); a misuse the policy ignores is not counted.</summary>

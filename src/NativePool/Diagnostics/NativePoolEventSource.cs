@@ -6,15 +6,9 @@ using System.Runtime.CompilerServices;
 namespace NativePool;
 
 /// <summary>
-/// The <c>NativePool</c> event source: what pools hand out, create, take back, release and let go of, and the misuse
-/// guarded pools see. Every call site checks <see cref="EventSource.IsEnabled()"/> once before gathering arguments,
-/// so a process nobody listens to pays one well-predicted branch per site.
+/// The <c>NativePool</c> event source (payloads: docs/diagnostics.md). Call sites check <see cref="EventSource.IsEnabled()"/>
+/// before gathering arguments, so nobody listening costs one branch; trimming is reported per pass, as a pass may free thousands.
 /// </summary>
-/// <remarks>
-/// Events name their pool by id (unique among live pools, reused after a pool dies) and by name. Item ids are the
-/// item's identity hash code. Sizes are in bytes (0 for objects). Trimming is reported per pass (how many items the
-/// pass released), not per item: a pass may release thousands of items and runs on the trimmer's thread.
-/// </remarks>
 [EventSource(Name = "NativePool")]
 internal sealed class NativePoolEventSource : EventSource
 {
@@ -52,108 +46,78 @@ internal sealed class NativePoolEventSource : EventSource
 
     /// <summary>An item was handed to a caller (from the pool or freshly allocated).</summary>
     [Event(BufferRentedId, Level = EventLevel.Verbose)]
-    public void BufferRented(int bufferId, int bufferSize, int poolId, int sizeClass, string poolName)
-    {
-        WriteInts(BufferRentedId, [bufferId, bufferSize, poolId, sizeClass], poolName);
-    }
+    public void BufferRented(int bufferId, int bufferSize, int poolId, int sizeClass, string poolName) =>
+        Write(BufferRentedId, [], [bufferId, bufferSize, poolId, sizeClass], poolName);
 
     /// <summary>The pool created an item because it had none (or the request was oversize).</summary>
     [Event(BufferAllocatedId, Level = EventLevel.Informational)]
-    public void BufferAllocated(int bufferId, int bufferSize, int poolId, int sizeClass, BufferAllocatedReason reason, string poolName)
-    {
-        WriteInts(BufferAllocatedId, [bufferId, bufferSize, poolId, sizeClass, (int)reason], poolName);
-    }
+    public void BufferAllocated(int bufferId, int bufferSize, int poolId, int sizeClass, BufferAllocatedReason reason, string poolName) =>
+        Write(BufferAllocatedId, [], [bufferId, bufferSize, poolId, sizeClass, (int)reason], poolName);
 
     /// <summary>A caller gave an item back (whether the pool keeps it or not).</summary>
     [Event(BufferReturnedId, Level = EventLevel.Verbose)]
-    public void BufferReturned(int bufferId, int bufferSize, int poolId, string poolName)
-    {
-        WriteInts(BufferReturnedId, [bufferId, bufferSize, poolId], poolName);
-    }
+    public void BufferReturned(int bufferId, int bufferSize, int poolId, string poolName) =>
+        Write(BufferReturnedId, [], [bufferId, bufferSize, poolId], poolName);
 
     /// <summary>A trim pass (or a drain) released <paramref name="count"/> pooled items.</summary>
     [Event(BufferTrimmedId, Level = EventLevel.Informational)]
-    public void BufferTrimmed(int poolId, int count, string poolName)
-    {
-        WriteInts(BufferTrimmedId, [poolId, count], poolName);
-    }
+    public void BufferTrimmed(int poolId, int count, string poolName) =>
+        Write(BufferTrimmedId, [], [poolId, count], poolName);
 
     /// <summary>A trim pass started; <paramref name="pressure"/> is the memory pressure it saw (0 low, 1 medium, 2 high).</summary>
     [Event(BufferTrimPollId, Level = EventLevel.Informational)]
-    public void BufferTrimPoll(int poolId, int pressure, string poolName)
-    {
-        WriteInts(BufferTrimPollId, [poolId, pressure], poolName);
-    }
+    public void BufferTrimPoll(int poolId, int pressure, string poolName) =>
+        Write(BufferTrimPollId, [], [poolId, pressure], poolName);
 
     /// <summary>An item was not kept: returned to a full pool, oversize, rejected, or abandoned by a collected stream.</summary>
     [Event(BufferDroppedId, Level = EventLevel.Informational)]
-    public void BufferDropped(int bufferId, int bufferSize, int poolId, int sizeClass, BufferDroppedReason reason, string poolName)
-    {
-        WriteInts(BufferDroppedId, [bufferId, bufferSize, poolId, sizeClass, (int)reason], poolName);
-    }
+    public void BufferDropped(int bufferId, int bufferSize, int poolId, int sizeClass, BufferDroppedReason reason, string poolName) =>
+        Write(BufferDroppedId, [], [bufferId, bufferSize, poolId, sizeClass, (int)reason], poolName);
 
     /// <summary>An item that was already in the pool was returned again.</summary>
     [Event(DoubleReturnId, Level = EventLevel.Warning)]
-    public void DoubleReturn(int bufferId, int bufferSize, int poolId, string poolName)
-    {
-        WriteInts(DoubleReturnId, [bufferId, bufferSize, poolId], poolName);
-    }
+    public void DoubleReturn(int bufferId, int bufferSize, int poolId, string poolName) =>
+        Write(DoubleReturnId, [], [bufferId, bufferSize, poolId], poolName);
 
     /// <summary>A leak-tracking pool reported an item rented and never returned, with the stack that rented it.</summary>
     [Event(LeakId, Level = EventLevel.Warning)]
-    public void Leak(int bufferId, int bufferSize, int poolId, string rentStack, string poolName)
-    {
-        WriteInts(LeakId, [bufferId, bufferSize, poolId], rentStack, poolName);
-    }
+    public void Leak(int bufferId, int bufferSize, int poolId, string rentStack, string poolName) =>
+        Write(LeakId, [], [bufferId, bufferSize, poolId], rentStack, poolName);
 
     /// <summary>A guarded pool saw misuse other than a double return: <paramref name="kind"/> 1 is a foreign return, 2 a write after return.</summary>
     [Event(MisuseId, Level = EventLevel.Warning)]
-    public void Misuse(int bufferId, int poolId, int kind, string poolName)
-    {
-        WriteInts(MisuseId, [bufferId, poolId, kind], poolName);
-    }
+    public void Misuse(int bufferId, int poolId, int kind, string poolName) =>
+        Write(MisuseId, [], [bufferId, poolId, kind], poolName);
 
     /// <summary>A pooled stream was copied into a new array of <paramref name="length"/> bytes, large enough for the large object heap: the allocation pooling exists to avoid.</summary>
     [Event(StreamCopiedToArrayId, Level = EventLevel.Warning)]
-    public void StreamCopiedToArray(long streamId, long length, int poolId, string tag, string poolName)
-    {
-        WriteStream(StreamCopiedToArrayId, [streamId, length], poolId, tag, poolName);
-    }
+    public void StreamCopiedToArray(long streamId, long length, int poolId, string tag, string poolName) =>
+        Write(StreamCopiedToArrayId, [streamId, length], [poolId], tag, poolName);
 
     /// <summary>A pooled stream was created (verbose: one per stream).</summary>
     [Event(StreamCreatedId, Level = EventLevel.Verbose)]
-    public void StreamCreated(long streamId, int poolId, string tag, string poolName)
-    {
-        WriteStream(StreamCreatedId, [streamId], poolId, tag, poolName);
-    }
+    public void StreamCreated(long streamId, int poolId, string tag, string poolName) =>
+        Write(StreamCreatedId, [streamId], [poolId], tag, poolName);
 
     /// <summary>A pooled stream of <paramref name="length"/> bytes was disposed for the first time (verbose: one per stream).</summary>
     [Event(StreamDisposedId, Level = EventLevel.Verbose)]
-    public void StreamDisposed(long streamId, long length, int poolId, string tag, string poolName)
-    {
-        WriteStream(StreamDisposedId, [streamId, length], poolId, tag, poolName);
-    }
+    public void StreamDisposed(long streamId, long length, int poolId, string tag, string poolName) =>
+        Write(StreamDisposedId, [streamId, length], [poolId], tag, poolName);
 
     /// <summary>A pooled stream was collected without being disposed: its storage is counted as dropped instead of going back to the pool.</summary>
     [Event(StreamFinalizedId, Level = EventLevel.Warning)]
-    public void StreamFinalized(long streamId, int poolId, string tag, string poolName)
-    {
-        WriteStream(StreamFinalizedId, [streamId], poolId, tag, poolName);
-    }
+    public void StreamFinalized(long streamId, int poolId, string tag, string poolName) =>
+        Write(StreamFinalizedId, [streamId], [poolId], tag, poolName);
 
     /// <summary>A pooled stream asked for <paramref name="requestedCapacity"/> bytes, more than its manager's <paramref name="maximumCapacity"/>; the request threw.</summary>
     [Event(StreamOverCapacityId, Level = EventLevel.Error)]
-    public void StreamOverCapacity(long streamId, long requestedCapacity, long maximumCapacity, int poolId, string tag, string poolName)
-    {
-        WriteStream(StreamOverCapacityId, [streamId, requestedCapacity, maximumCapacity], poolId, tag, poolName);
-    }
+    public void StreamOverCapacity(long streamId, long requestedCapacity, long maximumCapacity, int poolId, string tag, string poolName) =>
+        Write(StreamOverCapacityId, [streamId, requestedCapacity, maximumCapacity], [poolId], tag, poolName);
 
     /// <summary>A process-wide setting holds a value NativePool cannot read (<paramref name="message"/> names it, the value and what it accepts); written each time a pool that depends on it refuses to be created.</summary>
     [Event(SettingRejectedId, Level = EventLevel.Error)]
-    public void SettingRejected(string message)
-    {
+    public void SettingRejected(string message) =>
         WriteEvent(SettingRejectedId, message);
-    }
 
     /// <summary>An item's id in events: its identity hash code.</summary>
     [NonEvent]
@@ -164,62 +128,46 @@ internal sealed class NativePoolEventSource : EventSource
     [NonEvent]
     public static int Size(long bytes) => (int)Math.Min(bytes, int.MaxValue);
 
-    /// <summary>Writes <paramref name="values"/>, then <paramref name="text"/> (and <paramref name="lastText"/>), in the event method's parameter order, without allocating.</summary>
+    /// <summary>Writes <paramref name="longs"/>, <paramref name="ints"/>, <paramref name="text"/> and <paramref name="lastText"/> (when not null), in the event method's parameter order, without allocating.</summary>
     [NonEvent]
     [UnconditionalSuppressMessage("ReflectionAnalysis", "IL2026", Justification = "The payload is integers and strings only: nothing to serialize by reflection.")]
-    private unsafe void WriteInts(int eventId, ReadOnlySpan<int> values, string text, string? lastText = null)
+    private unsafe void Write(int eventId, ReadOnlySpan<long> longs, ReadOnlySpan<int> ints, string text, string? lastText = null)
     {
-        int count = values.Length + (lastText is null ? 1 : 2);
+        int count = longs.Length + ints.Length + (lastText is null ? 1 : 2);
         EventData* data = stackalloc EventData[count];
-        fixed (int* ints = values)
+        fixed (long* longValues = longs)
+        fixed (int* intValues = ints)
         fixed (char* chars = text)
         fixed (char* lastChars = lastText)
         {
-            for (int i = 0; i < values.Length; i++)
-            {
-                data[i].DataPointer = (IntPtr)(ints + i);
-                data[i].Size = sizeof(int);
-            }
-
-            SetString(ref data[values.Length], chars, text);
+            EventData* next = SetValues(SetValues(data, longValues, longs.Length), intValues, ints.Length);
+            SetString(next, chars, text);
             if (lastText is not null)
             {
-                SetString(ref data[values.Length + 1], lastChars, lastText);
+                SetString(next + 1, lastChars, lastText);
             }
 
             WriteEventCore(eventId, count, data);
         }
     }
 
-    /// <summary>Writes <paramref name="values"/>, <paramref name="poolId"/>, <paramref name="tag"/> and <paramref name="poolName"/>, in the event method's parameter order, without allocating.</summary>
     [NonEvent]
-    [UnconditionalSuppressMessage("ReflectionAnalysis", "IL2026", Justification = "The payload is integers and strings only: nothing to serialize by reflection.")]
-    private unsafe void WriteStream(int eventId, ReadOnlySpan<long> values, int poolId, string tag, string poolName)
+    private static unsafe EventData* SetValues<T>(EventData* data, T* values, int count)
+        where T : unmanaged
     {
-        int count = values.Length + 3;
-        EventData* data = stackalloc EventData[count];
-        fixed (long* longs = values)
-        fixed (char* tagChars = tag)
-        fixed (char* nameChars = poolName)
+        for (int i = 0; i < count; i++)
         {
-            for (int i = 0; i < values.Length; i++)
-            {
-                data[i].DataPointer = (IntPtr)(longs + i);
-                data[i].Size = sizeof(long);
-            }
-
-            data[values.Length].DataPointer = (IntPtr)(&poolId);
-            data[values.Length].Size = sizeof(int);
-            SetString(ref data[values.Length + 1], tagChars, tag);
-            SetString(ref data[values.Length + 2], nameChars, poolName);
-            WriteEventCore(eventId, count, data);
+            data[i].DataPointer = (IntPtr)(values + i);
+            data[i].Size = sizeof(T);
         }
+
+        return data + count;
     }
 
     [NonEvent]
-    private static unsafe void SetString(ref EventData data, char* chars, string value)
+    private static unsafe void SetString(EventData* data, char* chars, string value)
     {
-        data.DataPointer = (IntPtr)chars;
-        data.Size = (value.Length + 1) * sizeof(char);
+        data->DataPointer = (IntPtr)chars;
+        data->Size = (value.Length + 1) * sizeof(char);
     }
 }

@@ -54,8 +54,7 @@ internal static class PoolObservation
         }
     }
 
-    /// <summary>Tells <paramref name="subscriber"/> the state again (it changed state of its own, e.g. it was disposed), under the same lock.</summary>
-    /// <param name="subscriber">A subscribed pool.</param>
+    /// <summary>Tells <paramref name="subscriber"/> (subscribed) the state again (it changed state of its own, e.g. it was disposed), under the same lock.</summary>
     public static void Refresh(IObservationSubscriber subscriber)
     {
         lock (s_updateLock)
