@@ -5,7 +5,7 @@ namespace NativePool;
 
 /// <summary>
 /// The inlined paths' way to a thread's cache of a size-class pool, written once for every facade that has one (the
-/// array pools and the memory pools): one thread static for the facade's <c>Shared</c> pool, and a one-entry memo of
+/// array, memory and native pools, through <see cref="SizeClassCore{TItem}"/>): one thread static for the facade's <c>Shared</c> pool, and a one-entry memo of
 /// the last independent pool the thread used, checked against its owner.
 /// </summary>
 /// <remarks>
@@ -57,54 +57,8 @@ internal static class FacadeThreadCache<TItem>
         return ReferenceEquals(instanceOwner, owner) ? t_instance : null;
     }
 
-    /// <summary>Parks <paramref name="item"/> in <paramref name="cache"/>'s slot for a pool that can be disposed; false when the slot is taken (the caller then misses).</summary>
-    /// <remarks>A disposal that began meanwhile may have drained the slot before the store, so the shutdown mark is read again after it and the engine drains once more.</remarks>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public static bool TryPark(ThreadCache<TItem> cache, int sizeClass, TItem item, StripedPool<TItem> engine)
-    {
-        if (!cache.TryPark(sizeClass, item))
-        {
-            return false;
-        }
-
-        if (engine.IsShutDown)
-        {
-            engine.ReturnRacedShutdown();
-        }
-
-        return true;
-    }
-
-    /// <summary>The one rent miss of every size-class facade: <see cref="StripedPool{T}.RentMiss"/> with the <paramref name="cache"/> the inlined path read (<paramref name="slotProbed"/>:
-    /// its take looked in the slot), then, when it had none, the thread's cache published to <see cref="Current"/>.</summary>
-    public static TItem RentMiss(StripedPool<TItem> engine, int sizeClass, ThreadCache<TItem>? cache, bool slotProbed, bool isShared)
-    {
-        bool publish = cache is null;
-        TItem item = engine.RentMiss(sizeClass, ref cache, slotProbed);
-        if (publish)
-        {
-            Publish(cache!, isShared);
-        }
-
-        return item;
-    }
-
-    /// <summary>The one return miss of every size-class facade, as <see cref="RentMiss"/>.</summary>
-    /// <returns>What the engine did with the item.</returns>
-    public static ReturnResult ReturnMiss(StripedPool<TItem> engine, int sizeClass, TItem item, ThreadCache<TItem>? cache, bool isShared)
-    {
-        bool publish = cache is null;
-        ReturnResult result = engine.ReturnMiss(sizeClass, item, ref cache);
-        if (publish)
-        {
-            Publish(cache!, isShared);
-        }
-
-        return result;
-    }
-
     /// <summary>Makes <paramref name="cache"/>, the calling thread's own, reachable from the inlined paths once it may park items.</summary>
-    private static void Publish(ThreadCache<TItem> cache, bool isShared)
+    public static void Publish(ThreadCache<TItem> cache, bool isShared)
     {
         if (!cache.SlotsEnabled)
         {
