@@ -142,14 +142,16 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
     {
         ThreadCache<PinnedMemoryOwner<T>>? cache = CurrentCache();
         PinnedMemoryOwner<T>? owner = _core.TryTake(cache, minBufferSize, SizeClasses.MinimumShift);
-        if (owner is not null)
-        {
-            _core.ThrowIfRentRaced(owner, nameof(StripedMemoryPool<T>));
-            owner.Lease(this, minBufferSize);
-            return owner;
-        }
+        return owner is not null ? Leased(owner, minBufferSize) : RentOwnerMiss(minBufferSize, cache);
+    }
 
-        return RentOwnerMiss(minBufferSize, cache);
+    /// <summary>The end of every rent: the shutdown re-check, then the lease of <paramref name="length"/> elements.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private PinnedMemoryOwner<T> Leased(PinnedMemoryOwner<T> owner, int length)
+    {
+        _core.ThrowIfRentRaced(owner, nameof(StripedMemoryPool<T>));
+        owner.Lease(this, length);
+        return owner;
     }
 
     /// <summary>Every rent the inlined path does not serve, with the cache it read (see <see cref="SizeClassCore{TItem}.RentMiss"/>).</summary>
@@ -161,14 +163,10 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
             return RentUncommon(minBufferSize);
         }
 
-        PinnedMemoryOwner<T> owner = _core.RentMiss(minBufferSize, SizeClasses.MinimumShift, cache, ReferenceEquals(this, s_shared));
-        _core.ThrowIfRentRaced(owner, nameof(StripedMemoryPool<T>));
-        owner.Lease(this, minBufferSize);
-        return owner;
+        return Leased(_core.RentMiss(minBufferSize, SizeClasses.MinimumShift, cache, ReferenceEquals(this, s_shared)), minBufferSize);
     }
 
     /// <summary>This pool's cache on the calling thread if the inlined paths may use it, else null (they then miss).</summary>
-    /// <remarks>As <see cref="StripedArrayPool{T}"/>'s, through the same <see cref="FacadeThreadCache{TItem}"/>.</remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private ThreadCache<PinnedMemoryOwner<T>>? CurrentCache() => _core.Current(ReferenceEquals(this, s_shared));
 
@@ -246,11 +244,7 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
         }
 
         // Length 0 shares the smallest class; its Memory is empty.
-        PinnedMemoryOwner<T> owner = _core.Engine.Rent(SizeClasses.GetIndex(Math.Max(1, minBufferSize)));
-        _core.ThrowIfRentRaced(owner, nameof(StripedMemoryPool<T>));
-
-        owner.Lease(this, minBufferSize);
-        return owner;
+        return Leased(_core.Engine.Rent(SizeClasses.GetIndex(Math.Max(1, minBufferSize))), minBufferSize);
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]

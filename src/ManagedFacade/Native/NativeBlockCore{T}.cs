@@ -14,7 +14,7 @@ namespace NativePool;
 /// freed there, exactly once; nothing a racing thread does can make the pool free a leased block.
 /// </para>
 /// <para>
-/// The thread's slot is inline, reached through <see cref="FacadeThreadCache{TItem}"/>'s owner-checked memo (checked for
+/// The thread's slot is inline, reached through <see cref="SizeClassCore{TItem}"/>'s owner-checked memo (checked for
 /// the shared pools too: <c>NativeBlockPool.Shared</c> and <c>NativeStructPool&lt;byte&gt;.Shared</c> hold the same
 /// block type, and a block must never be parked in the other pool's slot). A rent on the slot enters the cache's
 /// operation mark, as the engine's own rent does; a return that fills an empty slot needs none.
