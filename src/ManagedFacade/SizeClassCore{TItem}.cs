@@ -75,6 +75,15 @@ internal struct SizeClassCore<TItem>
     /// <summary>Whether a Dispose has begun.</summary>
     public readonly bool IsShutDown => _engine.IsShutDown;
 
+    /// <summary>Throws <see cref="ObjectDisposedException"/> naming <paramref name="poolName"/> once a Dispose has begun.</summary>
+    public readonly void ThrowIfDisposed(string poolName)
+    {
+        if (_engine.IsShutDown)
+        {
+            ThrowHelper.ThrowObjectDisposed(poolName);
+        }
+    }
+
     /// <summary>Whether the inlined return may park an item of <paramref name="sizeClass"/> (a class of this pool, or negative for an unpooled item).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public readonly bool ParksClass(int sizeClass) => (uint)sizeClass < (uint)_returnClasses;

@@ -227,10 +227,7 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private PinnedMemoryOwner<T> RentUncommon(int minBufferSize)
     {
-        if (_core.IsShutDown)
-        {
-            ThrowHelper.ThrowObjectDisposed(nameof(StripedMemoryPool<T>));
-        }
+        _core.ThrowIfDisposed(nameof(StripedMemoryPool<T>));
 
         if (minBufferSize == -1)
         {

@@ -169,10 +169,7 @@ internal sealed class NativeBlockCore<T>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private NativeBlock<T> RentUncommon(int byteLength)
     {
-        if (_core.IsShutDown)
-        {
-            ThrowHelper.ThrowObjectDisposed(nameof(NativeBlockPool));
-        }
+        _core.ThrowIfDisposed(nameof(NativeBlockPool));
 
         if (byteLength == 0)
         {
