@@ -212,7 +212,8 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
             return;
         }
 
-        ReturnAfterDispose();
+        // The pool is disposed: keep nothing; count the return as dropped so the statistics still balance.
+        _core.Engine.RecordUnpooledReturn();
     }
 
     /// <summary>
@@ -242,12 +243,5 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
 
         // Length 0 shares the smallest class; its Memory is empty.
         return Leased(_core.Engine.Rent(SizeClasses.GetIndex(Math.Max(1, minBufferSize))), minBufferSize);
-    }
-
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private void ReturnAfterDispose()
-    {
-        // The pool is disposed: keep nothing; count the return as dropped so the statistics still balance.
-        _core.Engine.RecordUnpooledReturn();
     }
 }
