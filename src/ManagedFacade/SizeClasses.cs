@@ -18,7 +18,8 @@ internal static class SizeClasses
     /// <summary>The number of classes from <see cref="MinimumLength"/> to <see cref="MaximumLength"/> (27).</summary>
     public const int Count = 27;
 
-    private const int MinimumShift = 4;
+    /// <summary>The base-2 logarithm of <see cref="MinimumLength"/>.</summary>
+    public const int MinimumShift = 4;
 
     /// <summary>The class that serves a request of <paramref name="length"/> elements (1 ≤ length ≤ 2^30).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]

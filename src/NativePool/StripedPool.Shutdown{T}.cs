@@ -44,7 +44,7 @@ internal sealed partial class StripedPool<T>
         return true;
     }
 
-    /// <summary>The one <c>Dispose</c> of every facade: <paramref name="closeFacade"/> (idempotent, not throwing) closes its inlined paths and registrations, then <see cref="Shutdown()"/>.</summary>
+    /// <summary>A facade's whole <c>Dispose</c>: <paramref name="closeFacade"/> (idempotent, not throwing) closes its inlined paths and registrations, then <see cref="Shutdown()"/>.</summary>
     /// <remarks>The callback runs on every call, so a second <c>Dispose</c> that returns while the first still drains also finds the facade closed.</remarks>
     /// <exception cref="AggregateException">The discard of one or more items threw; every other item was still discarded.</exception>
     public bool Shutdown<TFacade>(TFacade facade, Action<TFacade> closeFacade)

@@ -5,7 +5,6 @@ using System.Diagnostics;
 using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
-using System.Threading;
 
 namespace NativePool;
 
@@ -42,8 +41,6 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
 {
     private static readonly StripedArrayPool<T> s_shared = CreateSharedForProcess();
 
-    private readonly StripedPool<T[]> _engine;
-    private readonly PoolOwner _owner;
     private readonly int _maximumArrayLength;
     private readonly int _classCount;
     private readonly bool _clearOnReturn;
@@ -54,11 +51,8 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     /// <summary>Why this pool is the stand-in <see cref="Shared"/> of a process whose settings are malformed, or null.</summary>
     private readonly string? _rejection;
 
-    /// <summary>The inlined rent's limit: <see cref="MaximumArrayLength"/>, or 0 while anybody observes pools.</summary>
-    private int _rentLimit;
-
-    /// <summary>The inlined return's limit: the class count, or 0 while anybody observes pools or the pool clears on return.</summary>
-    private int _returnClasses;
+    /// <summary>The engine and the inlined paths' limits, closed while anybody observes pools (the return's also while the pool clears on return).</summary>
+    private SizeClassCore<T[]> _core;
 
     private StripedArrayPool(StripedArrayPoolOptions options, bool zeroNewArrays, bool isShared)
     {
@@ -81,21 +75,24 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
             kind: options.WithoutThreadTier ? "stream" : "array",
             name: options.Name ?? $"StripedArrayPool<{typeof(T).Name}>{(isShared ? ".Shared" : "")}",
             threadSlotTokens: options.WithoutThreadTier ? 0 : -1);
-        _engine = new StripedPool<T[]>(
-            settings,
-            zeroNewArrays
-                ? static sizeClass => PinnedArray<T>.AllocateZeroed(SizeClasses.GetLength(sizeClass))
-                : static sizeClass => PinnedArray<T>.Allocate(SizeClasses.GetLength(sizeClass)));
+        _core = new SizeClassCore<T[]>(
+            new StripedPool<T[]>(
+                settings,
+                zeroNewArrays
+                    ? static sizeClass => PinnedArray<T>.AllocateZeroed(SizeClasses.GetLength(sizeClass))
+                    : static sizeClass => PinnedArray<T>.Allocate(SizeClasses.GetLength(sizeClass))),
+            isShared,
+            rentLimit: 0,
+            returnClasses: 0);
         _doubleReturnPolicy = options.DoubleReturnPolicy;
         _onMisuse = options.OnMisuse;
         if (guarded || options.TrackLeaks)
         {
-            _guard = new ArrayGuard<T>(_engine, detectMisuse: guarded, keepStacks: true, options.MisusePolicy, options.OnMisuse);
+            _guard = new ArrayGuard<T>(_core.Engine, detectMisuse: guarded, keepStacks: true, options.MisusePolicy, options.OnMisuse);
             PoolObservation.AddGuardedPool();
         }
 
-        _owner = _engine.Owner;
-        PoolRegistry.Register(_engine);
+        PoolRegistry.Register(_core.Engine);
         PoolObservation.Subscribe(this);
     }
 
@@ -107,18 +104,21 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
         _rejection = rejection;
         _classCount = 1;
         _maximumArrayLength = SizeClasses.GetLength(0);
-        _engine = new StripedPool<T[]>(
-            new StripedPoolSettings
-            {
-                Kind = "array",
-                Name = $"StripedArrayPool<{typeof(T).Name}>.Shared",
-                ClassCount = 1,
-                CapacityPerStripe = [1],
-                TrimmingEnabled = false,
-                Budget = null,
-            },
-            static sizeClass => PinnedArray<T>.Allocate(SizeClasses.GetLength(sizeClass)));
-        _owner = _engine.Owner;
+        _core = new SizeClassCore<T[]>(
+            new StripedPool<T[]>(
+                new StripedPoolSettings
+                {
+                    Kind = "array",
+                    Name = $"StripedArrayPool<{typeof(T).Name}>.Shared",
+                    ClassCount = 1,
+                    CapacityPerStripe = [1],
+                    TrimmingEnabled = false,
+                    Budget = null,
+                },
+                static sizeClass => PinnedArray<T>.Allocate(SizeClasses.GetLength(sizeClass))),
+            isShared: true,
+            rentLimit: 0,
+            returnClasses: 0);
     }
 
     /// <summary>The process's <see cref="Shared"/>: built with its settings, or the stand-in that throws when one of them is malformed.</summary>
@@ -148,7 +148,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     public static new StripedArrayPool<T> Shared => s_shared;
 
     /// <summary>The pool's name in events and metrics.</summary>
-    public string Name => _engine.Name;
+    public string Name => _core.Engine.Name;
 
     /// <summary>Whether this pool tracks its arrays (guarded mode, or leak tracking).</summary>
     public bool IsTracking => _guard is not null;
@@ -157,13 +157,13 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     public int MaximumArrayLength => _maximumArrayLength;
 
     /// <summary>The number of per-core stripes of each size class.</summary>
-    public int StripeCount => _engine.StripeCount;
+    public int StripeCount => _core.Engine.StripeCount;
 
     /// <summary>Whether arrays of <typeparamref name="T"/> are allocated on the pinned object heap.</summary>
     public static bool ArraysArePinned => PinnedArray<T>.IsPinned;
 
     /// <summary>The engine (tests and benchmarks).</summary>
-    internal StripedPool<T[]> Engine => _engine;
+    internal StripedPool<T[]> Engine => _core.Engine;
 
     /// <summary>What this pool does when it sees a double return (tests).</summary>
     internal PoolMisusePolicy DoubleReturnPolicy => _doubleReturnPolicy;
@@ -234,25 +234,14 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
 
     /// <summary>This pool's cache on the calling thread if the inlined paths may use it, else null (they then miss): <see cref="Shared"/>'s thread static, or the thread's memo.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal ThreadCache<T[]>? CurrentCache() => FacadeThreadCache<T[]>.Current(ReferenceEquals(this, s_shared), _owner);
+    internal ThreadCache<T[]>? CurrentCache() => _core.Current(ReferenceEquals(this, s_shared));
 
-    /// <summary>The rent with the cache already read: one compare (<see cref="_rentLimit"/> folds the observation state) and the slot's take inlined, the rest in <see cref="RentMiss"/>.</summary>
+    /// <summary>The rent with the cache already read: one compare (the rent limit folds the observation state) and the slot's take inlined, the rest in <see cref="RentMiss"/>.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal T[] Rent(int minimumLength, ThreadCache<T[]>? cache)
-    {
-        if (cache is not null && (uint)(minimumLength - 1) < (uint)_rentLimit)
-        {
-            T[]? array = cache.TryTake(SizeClasses.GetIndex(minimumLength));
-            if (array is not null)
-            {
-                return array;
-            }
-        }
+    internal T[] Rent(int minimumLength, ThreadCache<T[]>? cache) =>
+        _core.TryTake(cache, minimumLength, SizeClasses.MinimumShift) ?? RentMiss(minimumLength, cache);
 
-        return RentMiss(minimumLength, cache);
-    }
-
-    /// <summary>The return with the cache already read: parks the array in its class's empty slot (<see cref="_returnClasses"/> folds observation and clearing), the rest in <see cref="ReturnMiss"/>.</summary>
+    /// <summary>The return with the cache already read: parks the array in its class's empty slot (the return limit folds observation and clearing), the rest in <see cref="ReturnMiss"/>.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal void Return(T[]? array, bool clearArray, ThreadCache<T[]>? cache)
     {
@@ -262,7 +251,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
             int sizeClass = SizeClasses.GetIndex(length);
 
             // The exact-type check folds away for value types: an array of unmanaged or struct elements is exactly T[].
-            if ((uint)sizeClass < (uint)_returnClasses && SizeClasses.GetLength(sizeClass) == length &&
+            if (_core.ParksClass(sizeClass) && SizeClasses.GetLength(sizeClass) == length &&
                 (typeof(T).IsValueType || array.GetType() == typeof(T[])) && cache.TryPark(sizeClass, array))
             {
                 return;
@@ -280,16 +269,13 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
         return ReturnMiss(array, clearArray: false, cache: null);
     }
 
-    /// <summary>Every rent the inlined path does not serve, with the cache it read (see <see cref="FacadeThreadCache{TItem}.RentMiss"/>).</summary>
+    /// <summary>Every rent the inlined path does not serve, with the cache it read (see <see cref="SizeClassCore{TItem}.RentMiss"/>).</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private T[] RentMiss(int minimumLength, ThreadCache<T[]>? cache)
     {
         ThrowIfRejected();
-
-        // The inlined take looked in the slot when it had the cache and the limit was open.
         T[] array = (uint)(minimumLength - 1) < (uint)_maximumArrayLength
-            ? FacadeThreadCache<T[]>.RentMiss(
-                _engine, SizeClasses.GetIndex(minimumLength), cache, slotProbed: cache is not null && (uint)(minimumLength - 1) < (uint)_rentLimit, ReferenceEquals(this, s_shared))
+            ? _core.RentMiss(minimumLength, SizeClasses.MinimumShift, cache, ReferenceEquals(this, s_shared))
             : RentUncommon(minimumLength);
 
         if (PoolObservation.IsActive)
@@ -300,7 +286,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
         return array;
     }
 
-    /// <summary>Every return the inlined path does not take, with the cache it read (see <see cref="FacadeThreadCache{TItem}.ReturnMiss"/>).</summary>
+    /// <summary>Every return the inlined path does not take, with the cache it read (see <see cref="SizeClassCore{TItem}.ReturnMiss"/>).</summary>
     /// <returns>Whether the pool kept the array.</returns>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private bool ReturnMiss(T[]? array, bool clearArray, ThreadCache<T[]>? cache)
@@ -335,7 +321,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
                 MemoryMarshal.CreateSpan(ref MemoryMarshal.GetArrayDataReference(array), length).Clear();
             }
 
-            ReturnResult result = FacadeThreadCache<T[]>.ReturnMiss(_engine, sizeClass, array, cache, ReferenceEquals(this, s_shared));
+            ReturnResult result = _core.ReturnMiss(sizeClass, array, cache, ReferenceEquals(this, s_shared));
             if (result == ReturnResult.Duplicate)
             {
                 OnDuplicateReturn(array);
@@ -350,14 +336,8 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
 
     /// <summary>Closes the inlined paths while anybody observes pools (they then miss, and the miss raises the events).</summary>
     /// <param name="observed">Whether a listener is attached or a guarded pool exists.</param>
-    void IObservationSubscriber.OnObservationChanged(bool observed)
-    {
-        // Volatile: publishes the limits to inlined paths on other threads; a stale value costs one operation's events.
-        Volatile.Write(ref _rentLimit, observed ? 0 : _maximumArrayLength);
-
-        // Volatile: as above.
-        Volatile.Write(ref _returnClasses, observed || _clearOnReturn ? 0 : _classCount);
-    }
+    void IObservationSubscriber.OnObservationChanged(bool observed) =>
+        _core.SetLimits(observed ? 0 : _maximumArrayLength, observed || _clearOnReturn ? 0 : _classCount);
 
     /// <summary>Rents an array for a synchronous scope: <c>using var scope = pool.RentScoped(n);</c>.</summary>
     /// <param name="minimumLength">The length the scope's <see cref="ArrayScope{T}.Span"/> has, 0 or more.</param>
@@ -400,7 +380,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     public int Trim()
     {
         ThrowIfRejected();
-        return _engine.Trim();
+        return _core.Engine.Trim();
     }
 
     /// <summary>Releases every pooled array now, whatever its age.</summary>
@@ -409,7 +389,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     public int Clear()
     {
         ThrowIfRejected();
-        return _engine.Trim(releaseAll: true);
+        return _core.Engine.Trim(releaseAll: true);
     }
 
     /// <summary>Where the arrays rented and not yet returned were rented (leak tracking or guarded mode; otherwise empty).</summary>
@@ -430,12 +410,12 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
         }
 
         _guard?.Forget(array);
-        _engine.RecordAbandoned();
+        _core.Engine.RecordAbandoned();
         if (NativePoolEventSource.Log.IsEnabled())
         {
             int sizeClass = array.Length <= _maximumArrayLength ? SizeClasses.GetIndex(array.Length) : -1;
             NativePoolEventSource.Log.BufferDropped(
-                NativePoolEventSource.ItemId(array), ByteSize(array), _engine.Id, sizeClass, BufferDroppedReason.Abandoned, _engine.Name);
+                NativePoolEventSource.ItemId(array), ByteSize(array), _core.Engine.Id, sizeClass, BufferDroppedReason.Abandoned, _core.Engine.Name);
         }
     }
 
@@ -445,7 +425,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     public PoolStatistics GetStatistics()
     {
         ThrowIfRejected();
-        return _engine.GetStatistics();
+        return _core.Engine.GetStatistics();
     }
 
     /// <summary>In the stand-in <see cref="Shared"/> of a malformed process setting: writes the rejection event and throws its exception, on every use.</summary>
@@ -474,11 +454,11 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
         // Longer than the largest class: allocated at the exact length, never pooled. Counted only once the allocation
         // succeeded, so an OutOfMemoryException (e.g. for a length over Array.MaxLength) leaves no phantom rent behind.
         T[] array = PinnedArray<T>.Allocate(minimumLength);
-        _engine.RecordUnpooledRent();
+        _core.Engine.RecordUnpooledRent();
         if (NativePoolEventSource.Log.IsEnabled())
         {
             NativePoolEventSource.Log.BufferAllocated(
-                NativePoolEventSource.ItemId(array), ByteSize(array), _engine.Id, -1, BufferAllocatedReason.Oversize, _engine.Name);
+                NativePoolEventSource.ItemId(array), ByteSize(array), _core.Engine.Id, -1, BufferAllocatedReason.Oversize, _core.Engine.Name);
         }
 
         return array;
@@ -495,11 +475,11 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
 
         if (array.Length > _maximumArrayLength)
         {
-            _engine.RecordUnpooledReturn();
+            _core.Engine.RecordUnpooledReturn();
             if (NativePoolEventSource.Log.IsEnabled())
             {
                 NativePoolEventSource.Log.BufferDropped(
-                    NativePoolEventSource.ItemId(array), ByteSize(array), _engine.Id, -1, BufferDroppedReason.Oversize, _engine.Name);
+                    NativePoolEventSource.ItemId(array), ByteSize(array), _core.Engine.Id, -1, BufferDroppedReason.Oversize, _core.Engine.Name);
             }
 
             return;
@@ -547,7 +527,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
         if (NativePoolEventSource.Log.IsEnabled())
         {
             int sizeClass = array.Length <= _maximumArrayLength ? SizeClasses.GetIndex(array.Length) : -1;
-            NativePoolEventSource.Log.BufferRented(NativePoolEventSource.ItemId(array), ByteSize(array), _engine.Id, sizeClass, _engine.Name);
+            NativePoolEventSource.Log.BufferRented(NativePoolEventSource.ItemId(array), ByteSize(array), _core.Engine.Id, sizeClass, _core.Engine.Name);
         }
 
         _guard?.OnRent(array);
@@ -564,7 +544,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
 
         if (NativePoolEventSource.Log.IsEnabled())
         {
-            NativePoolEventSource.Log.BufferReturned(NativePoolEventSource.ItemId(array), ByteSize(array), _engine.Id, _engine.Name);
+            NativePoolEventSource.Log.BufferReturned(NativePoolEventSource.ItemId(array), ByteSize(array), _core.Engine.Id, _core.Engine.Name);
         }
 
         return _guard is null || _guard.OnReturn(array, clearArray || _clearOnReturn);
@@ -581,15 +561,15 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
 
         if (NativePoolEventSource.Log.IsEnabled())
         {
-            NativePoolEventSource.Log.DoubleReturn(NativePoolEventSource.ItemId(array), ByteSize(array), _engine.Id, _engine.Name);
+            NativePoolEventSource.Log.DoubleReturn(NativePoolEventSource.ItemId(array), ByteSize(array), _core.Engine.Id, _core.Engine.Name);
         }
 
         if (_doubleReturnPolicy == PoolMisusePolicy.Throw)
         {
-            _engine.CountMisuse();
+            _core.Engine.CountMisuse();
             ThrowHelper.ThrowDoubleReturn(nameof(array));
         }
 
-        MisuseReporter.Report(_engine, _doubleReturnPolicy, _onMisuse, PoolMisuseKind.DoubleReturn, rentStack: null);
+        MisuseReporter.Report(_core.Engine, _doubleReturnPolicy, _onMisuse, PoolMisuseKind.DoubleReturn, rentStack: null);
     }
 }

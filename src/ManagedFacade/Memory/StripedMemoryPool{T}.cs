@@ -1,8 +1,6 @@
 using System;
 using System.Buffers;
-using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
-using System.Threading;
 
 namespace NativePool;
 
@@ -44,19 +42,12 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
     private static readonly StripedMemoryPool<T>? s_shared = SharedPool.TryCreate(s_createShared);
 
 
-    private readonly StripedPool<PinnedMemoryOwner<T>> _engine;
-    private readonly PoolOwner _owner;
     private readonly int _maxBufferSize;
     private readonly int _defaultLength;
     private readonly int _classCount;
     private readonly bool _clearOnReturn;
-    private readonly bool _isShared;
     private readonly bool _reuseOwners;
-
-    // The inlined paths' limits, as in every size-class facade: MaxBufferSize and the class count until the pool is
-    // disposed, then 0 (the return's also 0 in a clearing pool), so each fast path needs one comparison.
-    private int _rentLimit;
-    private int _returnClasses;
+    private SizeClassCore<PinnedMemoryOwner<T>> _core;
 
     private unsafe StripedMemoryPool(StripedMemoryPoolOptions options, bool isShared)
     {
@@ -67,10 +58,8 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
 
         options.Validate();
 
-        _isShared = isShared;
         _classCount = SizeClasses.GetIndex(options.MaximumBufferLength) + 1;
         _maxBufferSize = SizeClasses.GetLength(_classCount - 1);
-        _rentLimit = _maxBufferSize;
         _defaultLength = options.DefaultBufferLength != 0
             ? options.DefaultBufferLength
             : Math.Min(_maxBufferSize, (4096 + sizeof(T) - 1) / sizeof(T));
@@ -82,10 +71,9 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
             static c => (long)SizeClasses.GetLength(c) * sizeof(T),
             kind: "memory",
             name: options.Name ?? $"StripedMemoryPool<{typeof(T).Name}>{(isShared ? ".Shared" : "")}");
-        _engine = new StripedPool<PinnedMemoryOwner<T>>(settings, Allocate);
-        _owner = _engine.Owner;
-        _returnClasses = _clearOnReturn ? 0 : _classCount;
-        PoolRegistry.Register(_engine);
+        _core = new SizeClassCore<PinnedMemoryOwner<T>>(
+            new StripedPool<PinnedMemoryOwner<T>>(settings, Allocate), isShared, _maxBufferSize, _clearOnReturn ? 0 : _classCount);
+        PoolRegistry.Register(_core.Engine);
     }
 
     /// <summary>The process-wide pool. Its <c>Dispose</c> does nothing (as with <see cref="MemoryPool{T}.Shared"/>).</summary>
@@ -99,13 +87,13 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
     public int DefaultBufferLength => _defaultLength;
 
     /// <summary>The number of per-core stripes of each size class.</summary>
-    public int StripeCount => _engine.StripeCount;
+    public int StripeCount => _core.Engine.StripeCount;
 
     /// <summary>The engine (tests and benchmarks).</summary>
-    internal StripedPool<PinnedMemoryOwner<T>> Engine => _engine;
+    internal StripedPool<PinnedMemoryOwner<T>> Engine => _core.Engine;
 
     /// <summary>Whether this is <see cref="Shared"/> (its owners hold it for life).</summary>
-    internal bool IsShared => _isShared;
+    internal bool IsShared => _core.IsShared;
 
     /// <summary>Whether <c>Rent</c> hands out the pooled owner itself (<see cref="StripedMemoryPoolOptions.ReuseOwners"/>).</summary>
     internal bool ReusesOwners => _reuseOwners;
@@ -153,64 +141,46 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
     private PinnedMemoryOwner<T> RentOwner(int minBufferSize)
     {
         ThreadCache<PinnedMemoryOwner<T>>? cache = CurrentCache();
-        if (cache is not null && (uint)(minBufferSize - 1) < (uint)_rentLimit)
-        {
-            PinnedMemoryOwner<T>? owner = cache.TryTake(SizeClasses.GetIndex(minBufferSize));
-            if (owner is not null)
-            {
-                // A Dispose that began while we took the owner may have taken it from our slot too (see StripedPool.Shutdown).
-                if (_engine.IsShutDown)
-                {
-                    RentRacedDispose(owner);
-                }
-
-                owner.Lease(this, minBufferSize);
-                return owner;
-            }
-        }
-
-        return RentOwnerMiss(minBufferSize, cache);
+        PinnedMemoryOwner<T>? owner = _core.TryTake(cache, minBufferSize, SizeClasses.MinimumShift);
+        return owner is not null ? Leased(owner, minBufferSize) : RentOwnerMiss(minBufferSize, cache);
     }
 
-    /// <summary>Every rent the inlined path does not serve, with the cache it read (see <see cref="FacadeThreadCache{TItem}.RentMiss"/>).</summary>
+    /// <summary>The end of every rent: the shutdown re-check, then the lease of <paramref name="length"/> elements.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private PinnedMemoryOwner<T> Leased(PinnedMemoryOwner<T> owner, int length)
+    {
+        _core.ThrowIfRentRaced(owner, nameof(StripedMemoryPool<T>));
+        owner.Lease(this, length);
+        return owner;
+    }
+
+    /// <summary>Every rent the inlined path does not serve, with the cache it read (see <see cref="SizeClassCore{TItem}.RentMiss"/>).</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private PinnedMemoryOwner<T> RentOwnerMiss(int minBufferSize, ThreadCache<PinnedMemoryOwner<T>>? cache)
     {
-        if ((uint)(minBufferSize - 1) >= (uint)_rentLimit)
+        if ((uint)(minBufferSize - 1) >= (uint)_core.RentLimit)
         {
             return RentUncommon(minBufferSize);
         }
 
-        // Past the limit check, so the inlined take looked in the slot whenever it had the cache.
-        PinnedMemoryOwner<T> owner = FacadeThreadCache<PinnedMemoryOwner<T>>.RentMiss(
-            _engine, SizeClasses.GetIndex(minBufferSize), cache, slotProbed: cache is not null, ReferenceEquals(this, s_shared));
-
-        // A Dispose that began while we took the owner may have taken it from our slot too (see StripedPool.Shutdown).
-        if (_engine.IsShutDown)
-        {
-            RentRacedDispose(owner);
-        }
-
-        owner.Lease(this, minBufferSize);
-        return owner;
+        return Leased(_core.RentMiss(minBufferSize, SizeClasses.MinimumShift, cache, ReferenceEquals(this, s_shared)), minBufferSize);
     }
 
     /// <summary>This pool's cache on the calling thread if the inlined paths may use it, else null (they then miss).</summary>
-    /// <remarks>As <see cref="StripedArrayPool{T}"/>'s, through the same <see cref="FacadeThreadCache{TItem}"/>.</remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private ThreadCache<PinnedMemoryOwner<T>>? CurrentCache() => FacadeThreadCache<PinnedMemoryOwner<T>>.Current(ReferenceEquals(this, s_shared), _owner);
+    private ThreadCache<PinnedMemoryOwner<T>>? CurrentCache() => _core.Current(ReferenceEquals(this, s_shared));
 
     /// <summary>Releases idle buffers now, as the periodic trim would (everything under high memory pressure).</summary>
     /// <returns>How many buffers were released.</returns>
-    public int Trim() => _engine.Trim();
+    public int Trim() => _core.Engine.Trim();
 
     /// <summary>Releases every pooled buffer now, whatever its age.</summary>
     /// <returns>How many buffers were released.</returns>
-    public int Clear() => _engine.Trim(releaseAll: true);
+    public int Clear() => _core.Engine.Trim(releaseAll: true);
 
     /// <summary>Reads the pool's counters (summed over threads and stripes; exact when the pool is quiet).</summary>
     /// <returns>A snapshot: items are buffers, bytes are element bytes.</returns>
-    public PoolStatistics GetStatistics() => _engine.GetStatistics();
+    public PoolStatistics GetStatistics() => _core.Engine.GetStatistics();
 
     /// <summary>Takes an owner back (called once per lease by the owner): the thread's empty slot inline, else out of line.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -218,7 +188,7 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
     {
         ThreadCache<PinnedMemoryOwner<T>>? cache = CurrentCache();
         // Through the owner's class, always one of this pool's (the owner was made for it).
-        if (cache is not null && (uint)owner.SizeClass < (uint)_returnClasses && FacadeThreadCache<PinnedMemoryOwner<T>>.TryPark(cache, owner.SizeClass, owner, _engine))
+        if (cache is not null && _core.ParksClass(owner.SizeClass) && _core.TryPark(cache, owner.SizeClass, owner))
         {
             return;
         }
@@ -235,21 +205,15 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
             owner.Clear();
         }
 
-        if (_rentLimit != 0)
+        if (_core.RentLimit != 0)
         {
             // Cannot be a duplicate: exactly one dispose per lease gets here (the handle's exchange, or the generation).
-            FacadeThreadCache<PinnedMemoryOwner<T>>.ReturnMiss(_engine, owner.SizeClass, owner, cache, ReferenceEquals(this, s_shared));
-
-            // A Dispose that began while we stored the owner may have drained before our store: drain again.
-            if (_engine.IsShutDown)
-            {
-                _engine.ReturnRacedShutdown();
-            }
-
+            _core.ReturnMiss(owner.SizeClass, owner, cache, ReferenceEquals(this, s_shared));
             return;
         }
 
-        ReturnAfterDispose();
+        // The pool is disposed: keep nothing; count the return as dropped so the statistics still balance.
+        _core.Engine.RecordUnpooledReturn();
     }
 
     /// <summary>
@@ -257,34 +221,14 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
     /// <see cref="ObjectDisposedException"/>, owners still out are dropped when disposed. Does nothing for <see cref="Shared"/>.
     /// </summary>
     /// <param name="disposing">True from <see cref="IDisposable.Dispose"/>.</param>
-    protected override void Dispose(bool disposing)
-    {
-        if (_isShared)
-        {
-            return;
-        }
-
-        // The engine's one shutdown: every buffer on the stripes and in every thread's slots and magazines goes, once.
-        _engine.Shutdown(this, static pool =>
-        {
-            // Volatile: later rents on other threads take the slow path and throw; a rent racing this write may still succeed.
-            Volatile.Write(ref pool._rentLimit, 0);
-
-            // Volatile: later returns take the slow path and are dropped; one racing this write is settled by the re-check.
-            Volatile.Write(ref pool._returnClasses, 0);
-            PoolRegistry.Unregister(pool._engine);
-        });
-    }
+    protected override void Dispose(bool disposing) => _core.Dispose();
 
     private PinnedMemoryOwner<T> Allocate(int sizeClass) => new(this, sizeClass, SizeClasses.GetLength(sizeClass));
 
     [MethodImpl(MethodImplOptions.NoInlining)]
     private PinnedMemoryOwner<T> RentUncommon(int minBufferSize)
     {
-        if (_engine.IsShutDown)
-        {
-            ThrowHelper.ThrowObjectDisposed(nameof(StripedMemoryPool<T>));
-        }
+        _core.ThrowIfDisposed(nameof(StripedMemoryPool<T>));
 
         if (minBufferSize == -1)
         {
@@ -298,32 +242,6 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
         }
 
         // Length 0 shares the smallest class; its Memory is empty.
-        PinnedMemoryOwner<T> owner = _engine.Rent(SizeClasses.GetIndex(Math.Max(1, minBufferSize)));
-
-        // As in RentOwner: a Dispose that began while we took the owner may have taken it from our slot too.
-        if (_engine.IsShutDown)
-        {
-            RentRacedDispose(owner);
-        }
-
-        owner.Lease(this, minBufferSize);
-        return owner;
-    }
-
-    [DoesNotReturn]
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private void RentRacedDispose(PinnedMemoryOwner<T> owner)
-    {
-        // Hand the owner to nobody: it is let go and counted once (here, or by the drain that also took it), then the
-        // rent throws.
-        _engine.RentRacedShutdown(owner);
-        ThrowHelper.ThrowObjectDisposed(nameof(StripedMemoryPool<T>));
-    }
-
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private void ReturnAfterDispose()
-    {
-        // The pool is disposed: keep nothing; count the return as dropped so the statistics still balance.
-        _engine.RecordUnpooledReturn();
+        return Leased(_core.Engine.Rent(SizeClasses.GetIndex(Math.Max(1, minBufferSize))), minBufferSize);
     }
 }

@@ -1,5 +1,5 @@
+using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
-using System.Threading;
 
 namespace NativePool;
 
@@ -14,7 +14,7 @@ namespace NativePool;
 /// freed there, exactly once; nothing a racing thread does can make the pool free a leased block.
 /// </para>
 /// <para>
-/// The thread's slot is inline, reached through <see cref="FacadeThreadCache{TItem}"/>'s owner-checked memo (checked for
+/// The thread's slot is inline, reached through <see cref="SizeClassCore{TItem}"/>'s owner-checked memo (checked for
 /// the shared pools too: <c>NativeBlockPool.Shared</c> and <c>NativeStructPool&lt;byte&gt;.Shared</c> hold the same
 /// block type, and a block must never be parked in the other pool's slot). A rent on the slot enters the cache's
 /// operation mark, as the engine's own rent does; a return that fills an empty slot needs none.
@@ -24,17 +24,10 @@ namespace NativePool;
 internal sealed class NativeBlockCore<T>
     where T : unmanaged
 {
-    private readonly StripedPool<NativeBlock<T>> _engine;
-    private readonly PoolOwner _owner;
     private readonly NativeBlockCounters _counters = new();
     private readonly nuint _alignment;
     private readonly int _maximumBlockSize;
-    private readonly bool _isShared;
-
-    // The inlined paths' limits, as in every size-class facade: the largest pooled block size and the class count until
-    // the pool is disposed, then 0, so each fast path needs one comparison.
-    private int _rentLimit;
-    private int _returnClasses;
+    private SizeClassCore<NativeBlock<T>> _core;
 
     /// <summary>Creates the core from options validated here; <paramref name="typeName"/> is the default pool name (<paramref name="isShared"/> appends <c>.Shared</c>).</summary>
     public NativeBlockCore(NativeBlockPoolOptions options, bool isShared, string typeName)
@@ -46,12 +39,9 @@ internal sealed class NativeBlockCore<T>
 
         options.Validate();
 
-        _isShared = isShared;
         _alignment = (nuint)options.Alignment;
         int classCount = NativeSizeClasses.GetIndex(options.MaximumBlockSize) + 1;
         _maximumBlockSize = NativeSizeClasses.GetSize(classCount - 1);
-        _rentLimit = _maximumBlockSize;
-        _returnClasses = classCount;
 
         StripedPoolSettings settings = options.ToSettings(
             classCount,
@@ -60,9 +50,9 @@ internal sealed class NativeBlockCore<T>
             name: options.Name ?? (isShared ? typeName + ".Shared" : typeName),
             sideEffectingDiscard: true,
             threadSlotTokens: options.MaximumCachingThreads);
-        _engine = new StripedPool<NativeBlock<T>>(settings, Allocate, static block => block.Free());
-        _owner = _engine.Owner;
-        PoolRegistry.Register(_engine);
+        _core = new SizeClassCore<NativeBlock<T>>(
+            new StripedPool<NativeBlock<T>>(settings, Allocate, static block => block.Free()), isShared, _maximumBlockSize, classCount);
+        PoolRegistry.Register(_core.Engine);
     }
 
     /// <summary>The alignment of every block, in bytes.</summary>
@@ -72,10 +62,10 @@ internal sealed class NativeBlockCore<T>
     public int MaximumBlockSize => _maximumBlockSize;
 
     /// <summary>The number of per-core stripes of each size class.</summary>
-    public int StripeCount => _engine.StripeCount;
+    public int StripeCount => _core.Engine.StripeCount;
 
     /// <summary>The engine (tests).</summary>
-    internal StripedPool<NativeBlock<T>> Engine => _engine;
+    internal StripedPool<NativeBlock<T>> Engine => _core.Engine;
 
     /// <summary>The native counters (tests).</summary>
     internal NativeBlockCounters Counters => _counters;
@@ -84,17 +74,9 @@ internal sealed class NativeBlockCore<T>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public NativeBlock<T> Rent(int byteLength, int length, out long generation)
     {
-        NativeBlock<T>? block = null;
         ThreadCache<NativeBlock<T>>? cache = CurrentCache();
-        if (cache is not null && (uint)(byteLength - 1) < (uint)_rentLimit)
-        {
-            block = cache.TryTake(NativeSizeClasses.GetIndex(byteLength));
-        }
-
-        block ??= RentMiss(byteLength, cache);
-
-        // A Dispose that began while we took the block may have taken (and freed) it from our slot too.
-        if (_engine.IsShutDown)
+        NativeBlock<T> block = _core.TryTake(cache, byteLength, NativeSizeClasses.MinimumShift) ?? RentMiss(byteLength, cache);
+        if (_core.IsShutDown)
         {
             RentRacedDispose(block);
         }
@@ -112,11 +94,11 @@ internal sealed class NativeBlockCore<T>
             return;
         }
 
-        if ((uint)block.SizeClass < (uint)_returnClasses)
+        if (_core.ParksClass(block.SizeClass))
         {
             // Cannot be a duplicate: the generation lets exactly one dispose per lease through.
             ThreadCache<NativeBlock<T>>? cache = CurrentCache();
-            if (cache is null || !FacadeThreadCache<NativeBlock<T>>.TryPark(cache, block.SizeClass, block, _engine))
+            if (cache is null || !_core.TryPark(cache, block.SizeClass, block))
             {
                 ReturnMiss(block, cache);
             }
@@ -128,16 +110,16 @@ internal sealed class NativeBlockCore<T>
     }
 
     /// <summary>Frees idle blocks now, as the periodic trim would.</summary>
-    public int Trim() => _engine.Trim();
+    public int Trim() => _core.Engine.Trim();
 
     /// <summary>Frees every block on the stripes and in the calling thread's slots now.</summary>
-    public int Clear() => _engine.Trim(releaseAll: true);
+    public int Clear() => _core.Engine.Trim(releaseAll: true);
 
     /// <summary>Reads the counters: the engine's and the allocator's in one snapshot, so a block a trim pass frees is in both either pooled or gone.</summary>
     public NativeBlockStatistics GetStatistics()
     {
         NativeBlockCounters counters = _counters;
-        (PoolCounts blocks, (long Allocated, long Freed, long LiveBytes) native) = _engine.ReadCounts(
+        (PoolCounts blocks, (long Allocated, long Freed, long LiveBytes) native) = _core.Engine.ReadCounts(
             () => (counters.AllocatedBlocks, counters.FreedBlocks, counters.AllocatedBytes - counters.FreedBytes));
         return new NativeBlockStatistics
         {
@@ -149,64 +131,36 @@ internal sealed class NativeBlockCore<T>
     }
 
     /// <summary>Frees the pooled blocks and makes later rents throw; does nothing for a shared pool or a second time.</summary>
-    public void Dispose()
-    {
-        if (_isShared)
-        {
-            return;
-        }
-
-        _engine.Shutdown(this, static core =>
-        {
-            // Volatile: rents and returns on other threads see the pool closed and take the slow paths.
-            Volatile.Write(ref core._rentLimit, 0);
-
-            // Volatile: as above, for returns; one racing this write is settled by the shutdown re-check.
-            Volatile.Write(ref core._returnClasses, 0);
-            PoolRegistry.Unregister(core._engine);
-        });
-    }
+    public void Dispose() => _core.Dispose();
 
     /// <summary>This pool's cache on the calling thread if the inlined paths may use it, else null (they then miss).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private ThreadCache<NativeBlock<T>>? CurrentCache() => FacadeThreadCache<NativeBlock<T>>.Current(isShared: false, _owner);
+    private ThreadCache<NativeBlock<T>>? CurrentCache() => _core.Current(isShared: false);
 
-    /// <summary>Every rent the inlined slot does not serve, with the cache it read (see <see cref="FacadeThreadCache{TItem}.RentMiss"/>).</summary>
+    /// <summary>Every rent the inlined slot does not serve, with the cache it read (see <see cref="SizeClassCore{TItem}.RentMiss"/>).</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private NativeBlock<T> RentMiss(int byteLength, ThreadCache<NativeBlock<T>>? cache) =>
-        (uint)(byteLength - 1) < (uint)_rentLimit
-            ? FacadeThreadCache<NativeBlock<T>>.RentMiss(_engine, NativeSizeClasses.GetIndex(byteLength), cache, slotProbed: cache is not null, isShared: false)
+        (uint)(byteLength - 1) < (uint)_core.RentLimit
+            ? _core.RentMiss(byteLength, NativeSizeClasses.MinimumShift, cache, isShared: false)
             : RentUncommon(byteLength);
 
-    /// <summary>A pooled block's return the inlined slot does not take, with the cache it read (see <see cref="FacadeThreadCache{TItem}.ReturnMiss"/>).</summary>
+    /// <summary>A pooled block's return the inlined slot does not take (dropped means freed: past the budget, or the stripes full).</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private void ReturnMiss(NativeBlock<T> block, ThreadCache<NativeBlock<T>>? cache)
-    {
-        // Dropped means freed (past the budget, or the stripes full).
-        FacadeThreadCache<NativeBlock<T>>.ReturnMiss(_engine, block.SizeClass, block, cache, isShared: false);
+    private void ReturnMiss(NativeBlock<T> block, ThreadCache<NativeBlock<T>>? cache) =>
+        _core.ReturnMiss(block.SizeClass, block, cache, isShared: false);
 
-        // A Dispose that began while we stored the block may have drained before our store: drain again.
-        if (_engine.IsShutDown)
-        {
-            _engine.ReturnRacedShutdown();
-        }
-
-    }
-
+    /// <summary>The rent's shutdown re-check fired: a pooled block goes as <see cref="SizeClassCore{TItem}.RentRacedDispose"/> says, an oversize one the engine never held is freed here.</summary>
+    [DoesNotReturn]
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void RentRacedDispose(NativeBlock<T> block)
     {
-        // Hand the block to nobody: it is freed once (here or by the drain that also took it), then the rent throws.
-        if (block.SizeClass >= 0)
-        {
-            _engine.RentRacedShutdown(block);
-        }
-        else
+        if (block.SizeClass < 0)
         {
             block.Free();
+            ThrowHelper.ThrowObjectDisposed(nameof(NativeBlockPool));
         }
 
-        ThrowHelper.ThrowObjectDisposed(nameof(NativeBlockPool));
+        _core.RentRacedDispose(block, nameof(NativeBlockPool));
     }
 
     private NativeBlock<T> Allocate(int sizeClass) =>
@@ -215,15 +169,12 @@ internal sealed class NativeBlockCore<T>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private NativeBlock<T> RentUncommon(int byteLength)
     {
-        if (_engine.IsShutDown)
-        {
-            ThrowHelper.ThrowObjectDisposed(nameof(NativeBlockPool));
-        }
+        _core.ThrowIfDisposed(nameof(NativeBlockPool));
 
         if (byteLength == 0)
         {
             // An empty lease still gets a real (smallest) block, so its pointer is valid and aligned.
-            return _engine.Rent(0);
+            return _core.Engine.Rent(0);
         }
 
         // Larger than the largest class: allocated at its exact size (whole alignment units), freed on return.
@@ -233,7 +184,7 @@ internal sealed class NativeBlockCore<T>
             size = (nuint)byteLength;
         }
 
-        _engine.RecordUnpooledRent();
+        _core.Engine.RecordUnpooledRent();
         return NativeBlock<T>.Allocate((int)size, _alignment, -1, _counters);
     }
 
@@ -242,6 +193,6 @@ internal sealed class NativeBlockCore<T>
     {
         // Oversize, or the pool is disposed: keep nothing, and balance the statistics as an unpooled return.
         block.Free();
-        _engine.RecordUnpooledReturn();
+        _core.Engine.RecordUnpooledReturn();
     }
 }

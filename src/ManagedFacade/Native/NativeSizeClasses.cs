@@ -14,7 +14,8 @@ internal static class NativeSizeClasses
     /// <summary>The largest pooled block, in bytes (2^30).</summary>
     public const int MaximumBlockSize = 1 << 30;
 
-    private const int MinimumShift = 7;
+    /// <summary>The base-2 logarithm of <see cref="MinimumBlockSize"/>.</summary>
+    public const int MinimumShift = 7;
 
     /// <summary>The class that serves a request of <paramref name="byteLength"/> bytes (1 ≤ byteLength ≤ 2^30).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
