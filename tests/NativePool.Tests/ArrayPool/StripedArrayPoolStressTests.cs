@@ -35,6 +35,7 @@ public class StripedArrayPoolStressTests
     private const int StripeCount = 4;
     private const int ArraysPerStripe = 8;
     private const int MaximumArrayLength = 1 << 16;
+    private const int MinimumStepsPerThread = 1000;
 
     // Mostly small lengths, so most rents hit the pool; one rent in twenty is large, and 70 000 is over the maximum
     // (allocated exactly and dropped on return).
@@ -231,9 +232,11 @@ public class StripedArrayPoolStressTests
             var random = new Random(seed);
             var held = new List<(T[] Array, long Token)>(MaxHeldPerThread);
             long rents = 0;
+            long steps = 0;
             try
             {
-                while (Failure is null && Stopwatch.GetTimestamp() < deadline)
+                // At least MinimumStepsPerThread steps each, however late the thread gets a core on a loaded machine.
+                while (Failure is null && (steps++ < MinimumStepsPerThread || Stopwatch.GetTimestamp() < deadline))
                 {
                     int step = random.Next(1000);
                     if (step == 0)

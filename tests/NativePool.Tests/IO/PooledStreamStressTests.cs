@@ -17,6 +17,7 @@ public class PooledStreamStressTests
 {
     private const int Threads = 8;
     private const int BlockSize = 1024;
+    private const int MinimumStreamsPerThread = 20;
 
     private static long s_lastToken;
 
@@ -40,7 +41,9 @@ public class PooledStreamStressTests
         TestThreads.Run(Threads, thread =>
         {
             var random = new Random(thread);
-            while (deadline.Elapsed < StressDuration.Value)
+
+            // At least MinimumStreamsPerThread rounds each, however late the thread gets a core on a loaded machine.
+            for (int round = 0; round < MinimumStreamsPerThread || deadline.Elapsed < StressDuration.Value; round++)
             {
                 if (random.Next(3) == 0 && handOver.TryDequeue(out (PooledStream Stream, long Token) taken))
                 {
