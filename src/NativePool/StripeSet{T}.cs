@@ -297,7 +297,36 @@ internal sealed partial class StripeSet<T> where T : class
         bool interrupted = false;
         try
         {
-            return MoveBatchRounds(home, destination, source, pop, ref interrupted);
+            for (int round = 0; round < _roundLimit; round++)
+            {
+                bool contended = false;
+
+                // Volatile: bits flip under other stripes' claims; a stale bit only costs one wasted attempt.
+                long candidates = pop ? Volatile.Read(ref _masks.HasItems) : ~Volatile.Read(ref _masks.Full) & _allStripes;
+                for (int attempt = 0; candidates != 0 && attempt <= MaxStealAttempts;)
+                {
+                    int stripe = NearestStripe(candidates, home);
+                    StripeResult result = TryMoveBatch(stripe, destination, source, pop, out int moved);
+                    if (result == StripeResult.Done)
+                    {
+                        return moved;
+                    }
+
+                    // A stale bit (the stripe was found empty or full, and its bit fixed) is no attempt.
+                    attempt += result == StripeResult.Contended ? 1 : 0;
+                    contended |= result == StripeResult.Contended;
+                    candidates &= ~(1L << stripe);
+                }
+
+                if (!contended)
+                {
+                    return 0;
+                }
+
+                BackOff(round, ref interrupted);
+            }
+
+            return 0;
         }
         finally
         {
@@ -305,44 +334,9 @@ internal sealed partial class StripeSet<T> where T : class
         }
     }
 
-    private int MoveBatchRounds(int home, Span<T?> destination, ReadOnlySpan<T?> source, bool pop, ref bool interrupted)
-    {
-        for (int round = 0; round < _roundLimit; round++)
-        {
-            bool contended = false;
-
-            // Volatile: bits flip under other stripes' claims; a stale bit only costs one wasted attempt.
-            long candidates = pop ? Volatile.Read(ref _masks.HasItems) : ~Volatile.Read(ref _masks.Full) & _allStripes;
-            for (int attempt = 0; candidates != 0 && attempt <= MaxStealAttempts;)
-            {
-                int stripe = NearestStripe(candidates, home);
-                StripeResult result = pop
-                    ? TryPopBatch(stripe, destination, out int moved)
-                    : TryPushBatch(stripe, source, out moved);
-                if (result == StripeResult.Done)
-                {
-                    return moved;
-                }
-
-                // A stale bit (the stripe was found empty or full, and its bit fixed) is no attempt.
-                attempt += result == StripeResult.Contended ? 1 : 0;
-                contended |= result == StripeResult.Contended;
-                candidates &= ~(1L << stripe);
-            }
-
-            if (!contended)
-            {
-                return 0;
-            }
-
-            BackOff(round, ref interrupted);
-        }
-
-        return 0;
-    }
-
-    /// <summary>One attempt to move up to <paramref name="destination"/>.Length items off the top of stripe <paramref name="stripe"/>, the warmest last.</summary>
-    public StripeResult TryPopBatch(int stripe, Span<T?> destination, out int moved)
+    /// <summary>One attempt to move up to <paramref name="destination"/>.Length items off the top of stripe <paramref name="stripe"/>, the warmest last (<paramref name="pop"/>),
+    /// or as many of <paramref name="source"/> as fit onto it.</summary>
+    private StripeResult TryMoveBatch(int stripe, Span<T?> destination, ReadOnlySpan<T?> source, bool pop, out int moved)
     {
         ref StripeHeader header = ref Header(stripe);
 
@@ -353,58 +347,43 @@ internal sealed partial class StripeSet<T> where T : class
         }
 
         int count = header.Count;
-        moved = Math.Min(count, destination.Length);
+        moved = pop ? Math.Min(count, destination.Length) : Math.Min(header.Capacity - count, source.Length);
         if (moved != 0)
         {
-            Span<T?> top = MemoryMarshal.CreateSpan(ref Unsafe.Add(ref Region(stripe), count - moved), moved);
-            top.CopyTo(destination);
-            top.Clear();
-            header.Count = count - moved;
+            int bottom = pop ? count - moved : count;
+            Span<T?> run = MemoryMarshal.CreateSpan(ref Unsafe.Add(ref Region(stripe), bottom), moved);
+            if (pop)
+            {
+                run.CopyTo(destination);
+                run.Clear();
+            }
+            else
+            {
+                source[..moved].CopyTo(run);
+            }
+
+            header.Count = pop ? bottom : count + moved;
             header.Touched = 1;
-            if (count == header.Capacity)
+            if (pop && count == header.Capacity)
             {
                 OccupancyMasks.Clear(ref _masks.Full, stripe);
             }
-        }
-        else
-        {
-            OccupancyMasks.Clear(ref _masks.HasItems, stripe);
-        }
-
-        Release(ref header);
-        return moved != 0 ? StripeResult.Done : StripeResult.Empty;
-    }
-
-    /// <summary>One attempt to move as many of <paramref name="items"/> as fit onto stripe <paramref name="stripe"/>.</summary>
-    public StripeResult TryPushBatch(int stripe, ReadOnlySpan<T?> items, out int moved)
-    {
-        ref StripeHeader header = ref Header(stripe);
-
-        if (!TryClaim(ref header))
-        {
-            moved = 0;
-            return StripeResult.Contended;
-        }
-
-        int count = header.Count;
-        moved = Math.Min(header.Capacity - count, items.Length);
-        if (moved != 0)
-        {
-            items[..moved].CopyTo(MemoryMarshal.CreateSpan(ref Unsafe.Add(ref Region(stripe), count), moved));
-            header.Count = count + moved;
-            header.Touched = 1;
-            if (count == 0)
+            else if (!pop && count == 0)
             {
                 OccupancyMasks.Set(ref _masks.HasItems, stripe);
             }
         }
-        else if (items.Length != 0)
+        else if (pop)
+        {
+            OccupancyMasks.Clear(ref _masks.HasItems, stripe);
+        }
+        else if (source.Length != 0)
         {
             OccupancyMasks.Set(ref _masks.Full, stripe);
         }
 
         Release(ref header);
-        return moved != 0 ? StripeResult.Done : StripeResult.Full;
+        return moved != 0 ? StripeResult.Done : pop ? StripeResult.Empty : StripeResult.Full;
     }
 
     /// <summary>One attempt to pop the top item of stripe <paramref name="stripe"/>.</summary>
@@ -527,109 +506,59 @@ internal sealed partial class StripeSet<T> where T : class
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private T? PopSlow(ref int home)
-    {
-        bool interrupted = false;
-        try
-        {
-            return PopRounds(ref home, ref interrupted);
-        }
-        finally
-        {
-            HandBackInterrupt(interrupted);
-        }
-    }
-
-    private T? PopRounds(ref int home, ref bool interrupted)
-    {
-        for (int round = 0; round < _roundLimit; round++)
-        {
-            bool contended = false;
-
-            // Volatile: bits flip under other stripes' claims; a stale bit only costs one wasted attempt. The home
-            // stripe is skipped in the first round only: the fast path has just tried it.
-            long candidates = Volatile.Read(ref _masks.HasItems) & (round == 0 ? ~(1L << home) : -1L);
-            for (int attempt = 0; candidates != 0 && attempt < MaxStealAttempts;)
-            {
-                int stripe = NearestStripe(candidates, home);
-                StripeResult result = TryPop(stripe, out T? item);
-                if (result == StripeResult.Done)
-                {
-                    home = stripe;
-                    return item;
-                }
-
-                // A stale bit (the stripe was found empty, and its bit cleared) is no attempt.
-                attempt += result == StripeResult.Contended ? 1 : 0;
-                contended |= result == StripeResult.Contended;
-                candidates &= ~(1L << stripe);
-            }
-
-            // Items were there but their stripes were busy: a back-off costs far less than allocating a new item (or
-            // dropping one), so try again (a bounded number of rounds, unless this set waits for busy stripes).
-            if (!contended && round != 0)
-            {
-                return null;
-            }
-
-            if (!contended && CountOf(home) == 0)
-            {
-                return null;
-            }
-
-            BackOff(round, ref interrupted);
-        }
-
-        return null;
-    }
+    private T? PopSlow(ref int home) => Walk(ref home, null, null, out T? item) == StripeResult.Done ? item : null;
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private StripeResult PushSlow(ref int home, T item, T probe)
+    private StripeResult PushSlow(ref int home, T item, T probe) => Walk(ref home, item, probe, out _);
+
+    /// <summary>The walk of <see cref="PopSlow"/> (no <paramref name="item"/>) and <see cref="PushSlow"/> over the stripes the masks offer, nearest first; the home stripe
+    /// sits out the first round, since the fast path has just tried it.</summary>
+    private StripeResult Walk(ref int home, T? item, T? probe, out T? popped)
     {
+        bool pop = item is null;
+        popped = null;
         bool interrupted = false;
         try
         {
-            return PushRounds(ref home, item, probe, ref interrupted);
+            for (int round = 0; round < _roundLimit; round++)
+            {
+                bool contended = false;
+
+                // Volatile: bits flip under other stripes' claims; a stale bit only costs one wasted attempt.
+                long offered = pop ? Volatile.Read(ref _masks.HasItems) : ~Volatile.Read(ref _masks.Full) & _allStripes;
+                long candidates = offered & (round == 0 ? ~(1L << home) : -1L);
+                for (int attempt = 0; candidates != 0 && attempt < MaxStealAttempts;)
+                {
+                    int stripe = NearestStripe(candidates, home);
+                    StripeResult result = pop ? TryPop(stripe, out popped) : TryPush(stripe, item!, probe!);
+                    if (result is StripeResult.Done or StripeResult.Duplicate)
+                    {
+                        home = stripe;
+                        return result;
+                    }
+
+                    // A stale bit (the stripe was found empty or full, and its bit fixed) is no attempt.
+                    attempt += result == StripeResult.Contended ? 1 : 0;
+                    contended |= result == StripeResult.Contended;
+                    candidates &= ~(1L << stripe);
+                }
+
+                // Busy stripes (or a home that changed since the fast path) are worth a back-off: it costs far less than
+                // allocating a new item or dropping one (a bounded number of rounds, unless this set waits for busy stripes).
+                if (!contended && (round != 0 || (pop ? CountOf(home) == 0 : CountOf(home) >= Header(home).Capacity)))
+                {
+                    break;
+                }
+
+                BackOff(round, ref interrupted);
+            }
+
+            return pop ? StripeResult.Empty : StripeResult.Full;
         }
         finally
         {
             HandBackInterrupt(interrupted);
         }
-    }
-
-    private StripeResult PushRounds(ref int home, T item, T probe, ref bool interrupted)
-    {
-        for (int round = 0; round < _roundLimit; round++)
-        {
-            bool contended = false;
-
-            // Volatile: bits flip under other stripes' claims; a stale bit only costs one wasted attempt.
-            long candidates = ~Volatile.Read(ref _masks.Full) & _allStripes & (round == 0 ? ~(1L << home) : -1L);
-            for (int attempt = 0; candidates != 0 && attempt < MaxStealAttempts;)
-            {
-                int stripe = NearestStripe(candidates, home);
-                StripeResult result = TryPush(stripe, item, probe);
-                if (result is StripeResult.Done or StripeResult.Duplicate)
-                {
-                    home = stripe;
-                    return result;
-                }
-
-                // A stale bit (the stripe was found full, and its bit set) is no attempt.
-                attempt += result == StripeResult.Contended ? 1 : 0;
-                contended |= result == StripeResult.Contended;
-                candidates &= ~(1L << stripe);
-            }
-
-            if (!contended && (round != 0 || CountOf(home) >= Header(home).Capacity))
-            {
-                return StripeResult.Full;
-            }
-
-            BackOff(round, ref interrupted);
-        }
-
-        return StripeResult.Full;
     }
 
     /// <summary>Waits out a busy stripe: a spin (a running holder leaves in nanoseconds), then a yield (a preempted one needs a core); past <see cref="ContendedRounds"/> (sets that wait) sleeps of 0, then 1 ms.</summary>
