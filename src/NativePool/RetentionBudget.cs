@@ -97,11 +97,9 @@ internal sealed class RetentionBudget
     }
 
     /// <summary>Gives back the bytes of items that left the stripes (or never went on them).</summary>
-    public void Release(long bytes)
-    {
+    public void Release(long bytes) =>
         // Interlocked: the stripe transfers of every pool on this budget subtract from this one word at once.
         Interlocked.Add(ref _used.Value, -bytes);
-    }
 
     /// <summary>The used bytes, alone on their line. Mutable struct: do not make readonly.</summary>
     [StructLayout(LayoutKind.Explicit, Size = 2 * CacheLine.Size)]

@@ -72,9 +72,7 @@ internal sealed partial class StripedPool<T>
         {
             if (dropped is not null)
             {
-                OwnerCounter.Increment(ref cache._dropped);
-                LogDropped(dropped, sizeClass);
-                Discard(dropped);
+                _ = Drop(dropped, sizeClass, cache);
             }
         }
 

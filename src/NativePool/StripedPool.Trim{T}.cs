@@ -108,7 +108,7 @@ internal sealed partial class StripedPool<T>
     private int TrimThreadTiers(long nowMs, long tierAgeMs, bool all)
     {
         int removed = 0;
-        object? own = ThreadCacheTable.Get(_id);
+        object? own = ThreadCacheTable.Current.Get(_id);
         List<(ThreadCache<T> Cache, long Operation)>? closed = null;
         foreach (ThreadCache<T> cache in LiveThreadCaches())
         {

@@ -142,10 +142,6 @@ internal static class ThreadCacheTable
         get => new(t_caches);
     }
 
-    /// <summary>This thread's entry at <paramref name="poolId"/> (a cache of that pool or of a dead one), or null.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public static object? Get(int poolId) => Current.Get(poolId);
-
     /// <summary>Stores this thread's cache for pool <paramref name="poolId"/>, growing the table as needed.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     public static void Set(int poolId, ThreadCacheBase cache) => SetEntry(poolId, cache);

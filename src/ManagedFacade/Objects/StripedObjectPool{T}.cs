@@ -156,7 +156,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         };
         // The process switch is read before the engine exists: a malformed one fails the construction with nothing built.
         bool guarded = options.Guarded || GuardedMode.IsOnProcessWide;
-        _engine = new StripedPool<T>(settings, CreateForEngine, disposeItems ? Discard : null);
+        _engine = new StripedPool<T>(settings, CreateForEngine, disposeItems ? DisposeItem : null);
         if (guarded || options.TrackLeaks)
         {
             _guard = new ItemGuard<T>(
@@ -219,18 +219,18 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     {
         // Read on every path, before any branch, so an inlined Get and Return share one thread-static access.
         ThreadCaches caches = ThreadCacheTable.Current;
-        return _fastOpen ? GetFast(CacheOf(caches)) : GetInFull(caches);
+        return _fastOpen ? GetFast(CacheOf(caches), pairs: true) : GetInFull(caches);
     }
 
     /// <summary>This pool's cache of the calling thread in <paramref name="caches"/>, or null when the thread has none yet.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private ThreadCache<T>? CacheOf(ThreadCaches caches) => _engine.CacheOf(caches);
 
-    /// <summary>The get while nobody observes pools, with the thread's cache already found (null: the engine creates it).</summary>
+    /// <summary>The engine's get and the re-check of the shutdown mark, with the thread's cache already found (null: the engine creates it); <paramref name="pairs"/> while nobody observes pools.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private T GetFast(ThreadCache<T>? cache)
+    private T GetFast(ThreadCache<T>? cache, bool pairs)
     {
-        T item = _engine.RentObject(cache, pairs: true);
+        T item = _engine.RentObject(cache, pairs);
 
         // A Dispose that began while we took the item may have taken it from our slot too (see Dispose).
         if (_engine.IsShutDown)
@@ -245,20 +245,13 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     [MethodImpl(MethodImplOptions.NoInlining)]
     private T GetInFull(ThreadCaches caches)
     {
-        // Dispose publishes the mark from another thread; a stale read here is settled by the re-check below.
+        // Dispose publishes the mark from another thread; a stale read here is settled by GetFast's re-check.
         if (_engine.IsShutDown)
         {
             ThrowHelper.ThrowObjectDisposed(ObjectName);
         }
 
-        T item = _engine.RentObject(CacheOf(caches), pairs: false);
-
-        // A Dispose that began while we took the item may have taken it from our slot too (see Dispose).
-        if (_engine.IsShutDown)
-        {
-            GetRacedDispose(item);
-        }
-
+        T item = GetFast(CacheOf(caches), pairs: false);
         if (PoolObservation.IsActive)
         {
             OnGetObserved(item);
@@ -333,7 +326,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         // A Dispose that began while we stored the object may have drained before our store (see Dispose).
         if (_engine.IsShutDown)
         {
-            ReturnRacedDispose();
+            _engine.ReturnRacedShutdown();
         }
     }
 
@@ -366,7 +359,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
             }
         }
 
-        // Dispose publishes the mark from another thread; a stale read here is settled by the re-check below.
+        // Dispose publishes the mark from another thread; a stale read here is settled by PolicyThenKeep's re-check.
         if (_engine.IsShutDown)
         {
             ReturnAfterDispose(obj);
@@ -518,6 +511,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         return _guard is null || _guard.OnReturn(obj, cleared: false);
     }
 
+    /// <summary>What a disposing pool does with every object it lets go, and the engine's discard callback (overflow, trims of dead threads, the shutdown drains).</summary>
     private static void DisposeItem(T item)
     {
         if (item is IDisposable disposable)
