@@ -4,17 +4,11 @@ using System.Threading;
 
 namespace NativePool;
 
-/// <summary>
-/// A byte budget that the retention of many pools counts against: the bytes of the items in their stripes. Items are
-/// counted where they enter and leave the stripes (slow paths that already claim a stripe), never on a thread's own
-/// slot or magazine, so a thread's parked items are a bounded extra on top (see
-/// <see cref="StripedPool{T}.MaximumThreadBytes"/>).
-/// </summary>
+/// <summary>A byte budget that the stripes of many pools count against, so together they never hold more than <see cref="Limit"/>.</summary>
 /// <remarks>
-/// A push onto the stripes that would take <see cref="Used"/> over <see cref="Limit"/> is refused and the item dropped,
-/// so the stripes of every pool together never hold more than the limit. Pools trim as under medium memory pressure
-/// (after a quarter of their trim age) while three quarters of the limit or more are used. Items of size 0 (objects of an
-/// object pool, whose size is unknown) do not count.
+/// Counted where items enter and leave the stripes (slow paths that already claim one), never in a thread's slot or
+/// magazine, so parked items are a bounded extra (<see cref="StripedPool{T}.MaximumThreadBytes"/>). Items of size 0
+/// (objects) do not count.
 /// </remarks>
 internal sealed class RetentionBudget
 {

@@ -13,33 +13,23 @@ namespace NativePool;
 /// </summary>
 /// <remarks>
 /// <para>
-/// Layout. The slot array is allocated pinned, so its address never changes and the region of every stripe can be made
-/// to start on a <see cref="CacheLine.Size"/> boundary once, from the address, at construction. Stripe <c>s</c> owns
-/// slots <c>[_slotBase + s * _slotStride, … + _capacity)</c>; the stride is the capacity rounded up to whole lines, so no
-/// two stripes share a line. The headers (claim word, count, trim state) are padded structs in a second array with a
-/// guard element at each end.
+/// Layout. The slot array is pinned, so each stripe's region can start on a <see cref="CacheLine.Size"/> boundary,
+/// fixed once from its address; the stride is the capacity rounded up to whole lines, so no two stripes share a line.
+/// The padded headers live in a second array with a guard element at each end.
 /// </para>
 /// <para>
-/// Concurrency. A push, pop or trim first claims the stripe with one <see cref="Interlocked.CompareExchange(ref int, int, int)"/>
-/// on its header. A thread that loses the claim does not wait on it: it reports <see cref="StripeResult.Contended"/>
-/// and the caller tries the other stripes, then retries a bounded number of rounds (<see cref="ContendedRounds"/>, or for
-/// as long as the stripes stay busy in a set made to wait for them: object pools) —
-/// spinning briefly, then yielding its core — before it allocates (rent) or drops (return). The yields matter when
-/// threads outnumber cores: a claim holder preempted inside its few instructions keeps the stripe for a whole scheduling
-/// quantum, and a caller that gave up after spinning would build a new item (or drop one) for every such preemption,
-/// which at large bounds turned almost every return into a drop and every later rent into a creation. Inside the claim the stack is plain memory: the
-/// count and the slots are written with ordinary stores and published by the releasing <see cref="Volatile.Write(ref int, int)"/>.
-/// Every stripe operation therefore costs exactly one interlocked instruction, is O(1), keeps exact LIFO order (the
-/// warmest item on top) and an exact count.
+/// Concurrency. A push, pop or trim claims the stripe with one compare-and-swap on its header; a loser does not wait
+/// but tries other stripes, then retries a bounded number of rounds (<see cref="ContendedRounds"/>; object pools for as
+/// long as the stripes stay busy), spinning, then yielding its core, before it allocates or drops. The yields matter
+/// when threads outnumber cores: a holder preempted inside its claim keeps the stripe for a whole quantum, and giving
+/// up after spinning turned almost every return into a drop at large bounds. Inside the claim the stack is plain
+/// memory, published by the releasing write: one interlocked instruction per operation, O(1), exact LIFO and count.
 /// </para>
 /// <para>
-/// Occupancy. Two bitmasks (<see cref="OccupancyMasks"/>) say which stripes may hold items and which may be full, kept
-/// lazily so a stripe that one thread empties and refills over and over flips no bit: a bit is only flipped by the holder
-/// of its stripe's claim, set when the stripe goes from empty to holding items (<c>HasItems</c>) or is found full
-/// (<c>Full</c>), cleared when it is found empty (<c>HasItems</c>) or goes from full to having room (<c>Full</c>). A
-/// stripe that holds items therefore always has its <c>HasItems</c> bit, and one with room never has its <c>Full</c>
-/// bit; a stale bit costs one claim that finds nothing and clears it. So a rent that misses on an empty pool, or a
-/// return that finds a full pool, reads one word and stops once each stripe has been looked at: O(1), not O(stripes).
+/// Occupancy. <see cref="OccupancyMasks"/> says which stripes may hold items and which may be full, kept lazily (only a
+/// claim holder flips its stripe's bit, on the empty/holding and full/room edges), so a stripe with items always has
+/// its <c>HasItems</c> bit and one with room never its <c>Full</c> bit; a stale bit costs one claim that fixes it. A
+/// rent on an empty pool or a return to a full one reads one word: O(1), not O(stripes).
 /// </para>
 /// </remarks>
 internal sealed partial class StripeSet<T> where T : class
@@ -47,8 +37,7 @@ internal sealed partial class StripeSet<T> where T : class
     /// <summary>How many busy stripes a rent or a return tries per round before it backs off (stripes found empty or full do not count).</summary>
     internal const int MaxStealAttempts = 4;
 
-    /// <summary>How many rounds a rent or return retries stripes that were busy before it allocates or drops: the first
-    /// <see cref="SpinningRounds"/> spin, the rest yield the core (see <see cref="BackOff"/>).</summary>
+    /// <summary>How many rounds a rent or return retries busy stripes before it allocates or drops (see <see cref="BackOff"/>).</summary>
     internal const int ContendedRounds = 10;
 
     /// <summary>The contended rounds that spin before the rest yield.</summary>
@@ -148,8 +137,7 @@ internal sealed partial class StripeSet<T> where T : class
         return total;
     }
 
-    /// <summary>Pops from <paramref name="home"/>, then from the nearest stripes that hold items.</summary>
-    /// <returns>An item, or null when the stripes hold none (a stripe busy for a moment is retried, briefly).</returns>
+    /// <summary>Pops from <paramref name="home"/>, then from the nearest stripes that hold items; null when none do.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public T? Pop(int home) => Pop(ref home);
 
@@ -168,7 +156,7 @@ internal sealed partial class StripeSet<T> where T : class
         return PopSlow(ref home);
     }
 
-    /// <summary>Pushes onto <paramref name="home"/>, then onto the nearest stripes with room; <see cref="StripeResult.Duplicate"/> when <paramref name="probe"/> is found on top.</summary>
+    /// <summary>As <see cref="Push(ref int, T, T)"/>, for a caller that keeps no home.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public StripeResult Push(int home, T item, T probe) => Push(ref home, item, probe);
 

@@ -6,11 +6,7 @@ using System.Threading;
 
 namespace NativePool;
 
-/// <content>
-/// The magazines: each thread's LIFO stack of extra items per small size class (<see cref="Magazine{T}"/>) behind its
-/// slot, the spill of a full magazine's coldest half to the stripes and the refill of an empty one, each with one
-/// claim, and the flush a trim pass asks for.
-/// </content>
+/// <content>The magazines (<see cref="Magazine{T}"/>) behind each thread's slots: spill of a full one's coldest half and refill of an empty one, a claim each, and the flush a trim asks for.</content>
 internal sealed partial class StripedPool<T>
 {
     private ReturnResult ReturnToMagazine(int sizeClass, T item, ThreadCache<T> cache, int capacity)

@@ -4,9 +4,8 @@ using System.Runtime.CompilerServices;
 namespace NativePool;
 
 /// <content>
-/// The road of a pool of one class with no magazines and no byte budget (the object pool): the general rent and return
-/// with their misses specialised, so that a get or a return looks the thread's cache up once, probes the slot once and
-/// walks the stripes at most once, whether it hits, misses, or finds the pool full.
+/// The object pool's road (one class, no magazines, no byte budget): rent and return specialised so a get or return looks
+/// the cache up once, probes the slot once and walks the stripes at most once, whether it hits, misses or finds it full.
 /// </content>
 internal sealed partial class StripedPool<T>
 {
