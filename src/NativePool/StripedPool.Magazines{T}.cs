@@ -57,12 +57,17 @@ internal sealed partial class StripedPool<T>
         return count - batch;
     }
 
-    /// <summary>Moves <paramref name="items"/> (a magazine's coldest) onto the class's stripes, one claim per stripe with room, and drops what none takes; returns how many went.</summary>
-    private int MoveToStripes(int sizeClass, ThreadCache<T> cache, ReadOnlySpan<T?> items)
+    /// <summary>Moves <paramref name="items"/> (a magazine's coldest) onto the class's stripes, one claim per stripe with room, and drops what none takes.</summary>
+    private void MoveToStripes(int sizeClass, ThreadCache<T> cache, ReadOnlySpan<T?> items)
     {
         StripeSet<T> set = _classes[sizeClass] ?? CreateStripes(sizeClass);
         int allowed = TakeBudget(sizeClass, items.Length);
-        int moved = PushAll(set, cache, items[..allowed]);
+        int moved = 0;
+        while (moved < allowed && set.PushBatch(HomeStripe(cache), items[moved..allowed]) is int pushed && pushed != 0)
+        {
+            moved += pushed;
+        }
+
         ReleaseBudget(sizeClass, allowed - moved);
         foreach (T? dropped in items[moved..])
         {
@@ -71,26 +76,6 @@ internal sealed partial class StripedPool<T>
                 _ = Drop(dropped, sizeClass, cache);
             }
         }
-
-        return moved;
-    }
-
-    /// <summary>Pushes <paramref name="items"/> onto the stripes, one claim per stripe that has room; returns how many went.</summary>
-    private int PushAll(StripeSet<T> set, ThreadCache<T> cache, ReadOnlySpan<T?> items)
-    {
-        int moved = 0;
-        while (moved < items.Length)
-        {
-            int pushed = set.PushBatch(HomeStripe(cache), items[moved..]);
-            if (pushed == 0)
-            {
-                break;
-            }
-
-            moved += pushed;
-        }
-
-        return moved;
     }
 
     private ReturnResult Drop(T item, int sizeClass, ThreadCache<T> cache)
