@@ -129,7 +129,8 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
 
         _policy = policy;
         _fastPolicy = policy as PooledObjectPolicy<T>;
-        _isDefaultPolicy = IsDefaultPolicy(policy.GetType());
+        // Microsoft's default policy itself, not a subclass, which may override Return.
+        _isDefaultPolicy = policy.GetType() is { IsGenericType: true } policyType && policyType.GetGenericTypeDefinition() == typeof(DefaultPooledObjectPolicy<>);
         _keepsAsIs = (_isDefaultPolicy && typeof(T).IsSealed && !typeof(IResettable).IsAssignableFrom(typeof(T)))
             || policy is DelegatePooledObjectPolicy<T> { HasCleanup: false };
         _disposesItems = disposeItems;
@@ -406,10 +407,6 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         return new StripedObjectPoolOptions { MaximumRetained = maximumRetained };
     }
 
-    /// <summary>True for Microsoft's <see cref="DefaultPooledObjectPolicy{T}"/> itself (not a subclass, which may override Return).</summary>
-    private static bool IsDefaultPolicy(Type policyType) =>
-        policyType.IsGenericType && policyType.GetGenericTypeDefinition() == typeof(DefaultPooledObjectPolicy<>);
-
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private bool AcceptReturn(T obj)
     {
@@ -426,6 +423,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
 
     /// <summary>Runs the policy on <paramref name="obj"/>; when it throws, the object is dropped as a rejected one is and the exception goes on to the caller of <see cref="Return"/>,
     /// so an object whose cleanup failed is neither kept nor left counted as outstanding.</summary>
+    /// <exception cref="AggregateException">A disposing pool's dispose of the object threw too: both exceptions, the policy's first.</exception>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private bool ReturnThroughPolicy(T obj)
     {
@@ -440,24 +438,18 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         }
         catch (Exception policyException)
         {
-            DropAfterPolicyThrew(obj, policyException);
-            throw;
-        }
-    }
-
-    /// <summary>Drops an object whose policy threw <paramref name="policyException"/>; the caller rethrows that exception.</summary>
-    /// <exception cref="AggregateException">A disposing pool's dispose of the object threw too: both exceptions, the policy's first.</exception>
-    private void DropAfterPolicyThrew(T obj, Exception policyException)
-    {
-        try
-        {
-            Reject(obj);
-        }
+            try
+            {
+                Reject(obj);
+            }
 #pragma warning disable CA1031 // Rethrown with the policy's exception: neither may hide the other.
-        catch (Exception disposeException)
+            catch (Exception disposeException)
 #pragma warning restore CA1031
-        {
-            ThrowHelper.ThrowAggregate("The pool's policy threw on a returned object, and so did the object's Dispose.", [policyException, disposeException]);
+            {
+                ThrowHelper.ThrowAggregate("The pool's policy threw on a returned object, and so did the object's Dispose.", [policyException, disposeException]);
+            }
+
+            throw;
         }
     }
 
