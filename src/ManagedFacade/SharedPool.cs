@@ -6,12 +6,9 @@ namespace NativePool;
 
 /// <summary>Builds a facade's <c>Shared</c> pool in its static initializer so that a malformed process setting fails the documented way.</summary>
 /// <remarks>
-/// A malformed process setting makes building a shared pool throw <see cref="InvalidOperationException"/> naming it.
-/// From a static initializer that would become a <see cref="TypeInitializationException"/> on every use of the type,
-/// independent pools included. Instead the initializer keeps null and every use of <c>Shared</c> builds again, which
-/// throws the documented exception again (settings are read once per process, before anything is built). For the
-/// sealed facades, where the getter's null check is one compare; <c>StripedArrayPool&lt;T&gt;</c> keeps a plain field
-/// load and a stand-in pool instead (see its <c>Shared</c>).
+/// Thrown from a static initializer, a malformed setting would become a <see cref="TypeInitializationException"/> on
+/// every use of the type; instead the initializer keeps null and every use of <c>Shared</c> builds again, which throws
+/// the documented <see cref="InvalidOperationException"/> again.
 /// </remarks>
 internal static class SharedPool
 {

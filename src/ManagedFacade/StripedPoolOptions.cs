@@ -65,23 +65,44 @@ public abstract class StripedPoolOptions : PoolOptions
         }
     }
 
-    /// <summary>The engine's settings for <paramref name="classCount"/> classes shaped by these options (as <see cref="StripedPoolSettings.ForSizeClasses"/>); the pool validates first.</summary>
-    internal StripedPoolSettings ToSettings(int classCount, Func<int, long> itemBytes, string kind, string name, bool sideEffectingDiscard = false, int threadSlotTokens = -1) =>
-        StripedPoolSettings.ForSizeClasses(
-            classCount,
-            itemBytes,
-            StripeCount,
-            ItemsPerStripe,
-            MaximumRetainedBytesPerSizeClass,
-            TrimmingEnabled,
-            TrimInterval,
-            TrimAge,
-            TimeProvider,
-            PressureSource,
-            sideEffectingDiscard,
-            threadSlotTokens,
-            kind,
-            name);
+    /// <summary>The engine's settings for <paramref name="classCount"/> classes shaped by these options (validated first): each class keeps
+    /// <c>clamp(budget / (stripes × item bytes), 1, itemsPerStripe)</c> items per stripe, the one budget rule.</summary>
+    /// <remarks>A <paramref name="sideEffectingDiscard"/> (native memory is freed) means no magazines.</remarks>
+    internal StripedPoolSettings ToSettings(int classCount, Func<int, long> itemBytes, string kind, string name, bool sideEffectingDiscard = false, int threadSlotTokens = -1)
+    {
+        int stripes = StripeCount == 0 ? StripedPoolSettings.DefaultStripeCount : StripeCount;
+        int perStripe = ItemsPerStripe == 0 ? Math.Max(32, 1024 / stripes) : ItemsPerStripe;
+        var capacity = new int[classCount];
+        var bytes = new long[classCount];
+        int[]? magazine = sideEffectingDiscard ? null : new int[classCount];
+        for (int c = 0; c < classCount; c++)
+        {
+            bytes[c] = itemBytes(c);
+            capacity[c] = (int)Math.Clamp(MaximumRetainedBytesPerSizeClass / (stripes * Math.Max(1, bytes[c])), 1, perStripe);
+            if (magazine is not null)
+            {
+                magazine[c] = StripedPoolSettings.MagazineCapacityFor(bytes[c]);
+            }
+        }
+
+        return new StripedPoolSettings
+        {
+            Kind = kind,
+            Name = name,
+            ClassCount = classCount,
+            CapacityPerStripe = capacity,
+            ItemBytes = bytes,
+            MagazineCapacity = magazine,
+            StripeCount = stripes,
+            ThreadSlotTokens = threadSlotTokens,
+            ColdThreadStart = true,
+            TrimmingEnabled = TrimmingEnabled,
+            TrimInterval = TrimInterval,
+            TrimAge = TrimAge,
+            Clock = TimeProvider ?? System.TimeProvider.System,
+            Pressure = PressureSource ?? GCMemoryPressure.Read,
+        };
+    }
 
     /// <summary>Checks the options the derived pool adds.</summary>
     /// <exception cref="ArgumentOutOfRangeException">A value is out of range; ParamName is the option's name.</exception>

@@ -4,12 +4,7 @@ using System.Globalization;
 namespace NativePool;
 
 /// <summary>Reads a byte count as people write one: <c>268435456</c>, <c>256MB</c>, <c>256 MiB</c>, <c>1g</c>.</summary>
-/// <remarks>
-/// A whole number, optional spaces, then an optional unit in any case: <c>B</c>; <c>K</c>, <c>KB</c> or <c>KiB</c>;
-/// <c>M</c>, <c>MB</c> or <c>MiB</c>; <c>G</c>, <c>GB</c> or <c>GiB</c>; <c>T</c>, <c>TB</c> or <c>TiB</c>. Every unit is
-/// a power of 1024, as container memory limits are written (<c>256m</c>, <c>1g</c>). Spaces around the whole are allowed.
-/// The count must be at least 1 byte and fit in 63 bits.
-/// </remarks>
+/// <remarks>Every unit is a power of 1024, as container memory limits are written (<c>256m</c>, <c>1g</c>); what is accepted is <see cref="Accepted"/>, and the count must fit in 63 bits.</remarks>
 internal static class ByteCount
 {
     /// <summary>What <see cref="TryParse"/> accepts, for messages.</summary>

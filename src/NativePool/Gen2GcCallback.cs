@@ -6,18 +6,9 @@ namespace NativePool;
 
 /// <summary>Calls back after every gen-2 collection for as long as its target is alive, without keeping it alive.</summary>
 /// <remarks>
-/// <para>
-/// An unreachable object with a finalizer is finalized after the collection that found it unreachable; re-registering
-/// the finalizer from inside it arms it again for the next one. Nothing references the callback object, so it is found
-/// unreachable (and run) once per gen-2 collection.
-/// </para>
-/// <para>
-/// The target is held through a weak <see cref="GCHandle"/> that this object owns, not through a
-/// <see cref="WeakReference{T}"/>: a weak-reference object is unreachable together with the callback and has a
-/// finalizer of its own that frees its handle, so by the time this finalizer ran it already answered "gone" and the
-/// callback never fired. A raw handle has no finalizer; it is cleared only when the target itself dies, and this object
-/// frees it then and stops re-registering, so it is collected too.
-/// </para>
+/// Nothing references the callback object, so its finalizer runs once per gen-2 collection and re-registers itself. The
+/// target is held by a raw weak <see cref="GCHandle"/>, not a <see cref="WeakReference{T}"/>: that would be unreachable
+/// with the callback and finalized first, answering "gone" before the callback ever fired.
 /// </remarks>
 internal sealed class Gen2GcCallback : CriticalFinalizerObject
 {

@@ -5,10 +5,9 @@ using System.Threading;
 namespace NativePool;
 
 /// <summary>
-/// A 64-bit counter one thread writes and other threads read: a plain increment where a 64-bit store is atomic, an
-/// interlocked one in 32-bit processes, where a plain 64-bit store is two stores a reader could see half of.
+/// A 64-bit counter one thread writes (on slow paths only) and other threads read: a plain increment where a 64-bit
+/// store is atomic, an interlocked one in 32-bit processes, where a reader could see half of it.
 /// </summary>
-/// <remarks>The owner counts only on slow paths (an allocation, a drop), so even the 32-bit form costs little.</remarks>
 internal static class OwnerCounter
 {
     /// <summary>Adds one to <paramref name="counter"/> (owner thread only).</summary>

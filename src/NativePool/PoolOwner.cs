@@ -7,9 +7,8 @@ namespace NativePool;
 /// thread (trims, the folded counts of dead threads, reported misuses, the thread-slot tokens).
 /// </summary>
 /// <remarks>
-/// Thread caches reference this object, never the pool itself, so a pool that nobody references is collected (and gives
-/// its id back) even while threads that used it live on. Every field changes only on slow paths (trim, thread death,
-/// cache creation, a reported misuse), always with an interlocked operation.
+/// Thread caches reference this, never the pool, so an unreferenced pool is collected (and gives its id back) while
+/// threads that used it live on. Fields change only on slow paths, always with an interlocked operation.
 /// </remarks>
 internal sealed class PoolOwner
 {
@@ -21,8 +20,7 @@ internal sealed class PoolOwner
     private long _misuses;
     private int _threadSlotTokens;
 
-    /// <summary>Creates the owner of a new pool.</summary>
-    /// <param name="threadSlotTokens">How many threads may park items (-1: all).</param>
+    /// <summary>Creates the owner of a new pool whose <paramref name="threadSlotTokens"/> threads may park items (-1: all).</summary>
     public PoolOwner(int threadSlotTokens) => _threadSlotTokens = threadSlotTokens;
 
     // Volatile reads below: snapshots of counters other threads add to.
@@ -49,8 +47,7 @@ internal sealed class PoolOwner
     // Interlocked: movers run on the timer, the finalizer and callers' threads at once; each open is counted once.
     public void BeginMove() => Interlocked.Increment(ref _movesBegun);
 
-    /// <summary>Closes a move, counting <paramref name="trimmed"/> items as trimmed first.</summary>
-    /// <param name="trimmed">Items the move took out of the pool for good (0 for a fold of a dead thread's cache).</param>
+    /// <summary>Closes a move, counting <paramref name="trimmed"/> items (those it took out of the pool for good) as trimmed first.</summary>
     public void EndMove(long trimmed)
     {
         if (trimmed != 0)

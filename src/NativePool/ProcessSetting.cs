@@ -4,15 +4,10 @@ using System.Globalization;
 namespace NativePool;
 
 /// <summary>
-/// A process-wide setting read once: a runtime setting (runtimeconfig.json <c>configProperties</c>, a
-/// <c>RuntimeHostConfigurationOption</c> item, or <see cref="AppContext.SetData(string, object?)"/> before the first
-/// use), else an environment variable. Unset or empty means the default; a value that cannot be read is never ignored.
+/// A process-wide setting read once: a runtime setting (runtimeconfig.json, or <see cref="AppContext.SetData(string, object?)"/>
+/// before the first use), else an environment variable; unset or empty means the default.
 /// </summary>
-/// <remarks>
-/// A malformed value is reported where it would take effect: every pool construction that depends on it throws
-/// <see cref="InvalidOperationException"/> naming the setting, its value and what it accepts, and writes the
-/// <see cref="NativePoolEventSource.SettingRejected"/> event, until the process is started with a readable value.
-/// </remarks>
+/// <remarks>A malformed value is never ignored: every pool construction that depends on it throws, naming it (and raises <see cref="NativePoolEventSource.SettingRejected"/>).</remarks>
 internal readonly struct ProcessSetting
 {
     private ProcessSetting(string source, string text)

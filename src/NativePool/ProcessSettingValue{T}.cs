@@ -2,15 +2,8 @@ using System;
 
 namespace NativePool;
 
-/// <summary>
-/// A process setting's value, read once (in a type's static initializer) and handed out on every use: the value, or
-/// the <see cref="InvalidOperationException"/> its malformed text made the reader throw.
-/// </summary>
-/// <remarks>
-/// The reader's exception is kept, not thrown from the static initializer, where it would surface as a
-/// <see cref="TypeInitializationException"/> of the initializing type; every use throws it instead, naming the setting
-/// and the value, and writes the <see cref="NativePoolEventSource.SettingRejected"/> event.
-/// </remarks>
+/// <summary>A process setting's value, read once in a static initializer: the value, or the <see cref="InvalidOperationException"/> its malformed text made the reader throw.</summary>
+/// <remarks>Kept, not thrown from the initializer (a <see cref="TypeInitializationException"/>): every use throws it instead and raises <see cref="NativePoolEventSource.SettingRejected"/>.</remarks>
 /// <typeparam name="T">The setting's parsed type.</typeparam>
 internal sealed class ProcessSettingValue<T>
 {

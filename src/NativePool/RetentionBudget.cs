@@ -4,17 +4,11 @@ using System.Threading;
 
 namespace NativePool;
 
-/// <summary>
-/// A byte budget that the retention of many pools counts against: the bytes of the items in their stripes. Items are
-/// counted where they enter and leave the stripes (slow paths that already claim a stripe), never on a thread's own
-/// slot or magazine, so a thread's parked items are a bounded extra on top (see
-/// <see cref="StripedPool{T}.MaximumThreadBytes"/>).
-/// </summary>
+/// <summary>A byte budget that the stripes of many pools count against, so together they never hold more than <see cref="Limit"/>.</summary>
 /// <remarks>
-/// A push onto the stripes that would take <see cref="Used"/> over <see cref="Limit"/> is refused and the item dropped,
-/// so the stripes of every pool together never hold more than the limit. Pools trim as under medium memory pressure
-/// (after a quarter of their trim age) while three quarters of the limit or more are used. Items of size 0 (objects of an
-/// object pool, whose size is unknown) do not count.
+/// Counted where items enter and leave the stripes (slow paths that already claim one), never in a thread's slot or
+/// magazine, so parked items are a bounded extra (<see cref="StripedPool{T}.MaximumThreadBytes"/>). Items of size 0
+/// (objects) do not count.
 /// </remarks>
 internal sealed class RetentionBudget
 {
@@ -97,11 +91,9 @@ internal sealed class RetentionBudget
     }
 
     /// <summary>Gives back the bytes of items that left the stripes (or never went on them).</summary>
-    public void Release(long bytes)
-    {
+    public void Release(long bytes) =>
         // Interlocked: the stripe transfers of every pool on this budget subtract from this one word at once.
         Interlocked.Add(ref _used.Value, -bytes);
-    }
 
     /// <summary>The used bytes, alone on their line. Mutable struct: do not make readonly.</summary>
     [StructLayout(LayoutKind.Explicit, Size = 2 * CacheLine.Size)]

@@ -8,16 +8,12 @@ namespace NativePool;
 /// <remarks>
 /// Layout (checked by <c>LayoutTests</c>): <see cref="CacheLine.Size"/> bytes in all; <see cref="Claim"/> at 0,
 /// <see cref="Count"/> at 4, <see cref="Touched"/> at 8, <see cref="Capacity"/> at 12, <see cref="IdleSince"/> at 16, the
-/// rest padding. Headers are
-/// stored one per element of an array, so two stripes' hot fields are always a full padding distance apart.
-/// <see cref="Claim"/> is the stripe's ownership word: 0 free, 1 claimed. A thread that fails to claim it moves on to
-/// another stripe; when every stripe it tried was held, it backs off and retries (bounded rounds; object pools until a
-/// stripe is free) before it allocates or drops. A holder keeps the claim for a few instructions and never blocks.
+/// rest padding, one header per array element, so two stripes' hot fields are always a full padding distance apart.
 /// </remarks>
 [StructLayout(LayoutKind.Explicit, Size = CacheLine.Size)]
 internal struct StripeHeader
 {
-    /// <summary>0 when free, 1 while one thread owns the stripe for a push, pop or trim.</summary>
+    /// <summary>The stripe's ownership word: 0 free, 1 while one thread holds it for a push, pop or trim (a few instructions, never blocking).</summary>
     [FieldOffset(0)] public int Claim;
 
     /// <summary>Items on the stripe. Written only by the claim holder; read without the claim only as a hint.</summary>
@@ -37,9 +33,7 @@ internal struct StripeHeader
 /// <remarks>
 /// Layout (checked by <c>LayoutTests</c>): 3 × <see cref="CacheLine.Size"/> bytes; <see cref="HasItems"/> at
 /// <see cref="CacheLine.Size"/>, <see cref="Full"/> at 2 × <see cref="CacheLine.Size"/>, so neither shares a line with the
-/// other or with the owning object's other fields. Bit <c>s</c> describes stripe <c>s</c> and is only changed by the
-/// holder of that stripe's claim; the bits are kept lazily (see <c>StripeSet</c>): after every claim is released, a
-/// stripe that holds items has its <see cref="HasItems"/> bit and a stripe with room has no <see cref="Full"/> bit.
+/// other or with the owning object's other fields. Bit <c>s</c> is stripe <c>s</c>'s, kept lazily (see <c>StripeSet</c>).
 /// </remarks>
 [StructLayout(LayoutKind.Explicit, Size = 3 * CacheLine.Size)]
 internal struct OccupancyMasks

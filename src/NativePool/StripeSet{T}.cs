@@ -13,33 +13,23 @@ namespace NativePool;
 /// </summary>
 /// <remarks>
 /// <para>
-/// Layout. The slot array is allocated pinned, so its address never changes and the region of every stripe can be made
-/// to start on a <see cref="CacheLine.Size"/> boundary once, from the address, at construction. Stripe <c>s</c> owns
-/// slots <c>[_slotBase + s * _slotStride, … + _capacity)</c>; the stride is the capacity rounded up to whole lines, so no
-/// two stripes share a line. The headers (claim word, count, trim state) are padded structs in a second array with a
-/// guard element at each end.
+/// Layout. The slot array is pinned, so each stripe's region can start on a <see cref="CacheLine.Size"/> boundary,
+/// fixed once from its address; the stride is the capacity rounded up to whole lines, so no two stripes share a line.
+/// The padded headers live in a second array with a guard element at each end.
 /// </para>
 /// <para>
-/// Concurrency. A push, pop or trim first claims the stripe with one <see cref="Interlocked.CompareExchange(ref int, int, int)"/>
-/// on its header. A thread that loses the claim does not wait on it: it reports <see cref="StripeResult.Contended"/>
-/// and the caller tries the other stripes, then retries a bounded number of rounds (<see cref="ContendedRounds"/>, or for
-/// as long as the stripes stay busy in a set made to wait for them: object pools) —
-/// spinning briefly, then yielding its core — before it allocates (rent) or drops (return). The yields matter when
-/// threads outnumber cores: a claim holder preempted inside its few instructions keeps the stripe for a whole scheduling
-/// quantum, and a caller that gave up after spinning would build a new item (or drop one) for every such preemption,
-/// which at large bounds turned almost every return into a drop and every later rent into a creation. Inside the claim the stack is plain memory: the
-/// count and the slots are written with ordinary stores and published by the releasing <see cref="Volatile.Write(ref int, int)"/>.
-/// Every stripe operation therefore costs exactly one interlocked instruction, is O(1), keeps exact LIFO order (the
-/// warmest item on top) and an exact count.
+/// Concurrency. A push, pop or trim claims the stripe with one compare-and-swap on its header; a loser does not wait
+/// but tries other stripes, then retries a bounded number of rounds (<see cref="ContendedRounds"/>; object pools for as
+/// long as the stripes stay busy), spinning, then yielding its core, before it allocates or drops. The yields matter
+/// when threads outnumber cores: a holder preempted inside its claim keeps the stripe for a whole quantum, and giving
+/// up after spinning turned almost every return into a drop at large bounds. Inside the claim the stack is plain
+/// memory, published by the releasing write: one interlocked instruction per operation, O(1), exact LIFO and count.
 /// </para>
 /// <para>
-/// Occupancy. Two bitmasks (<see cref="OccupancyMasks"/>) say which stripes may hold items and which may be full, kept
-/// lazily so a stripe that one thread empties and refills over and over flips no bit: a bit is only flipped by the holder
-/// of its stripe's claim, set when the stripe goes from empty to holding items (<c>HasItems</c>) or is found full
-/// (<c>Full</c>), cleared when it is found empty (<c>HasItems</c>) or goes from full to having room (<c>Full</c>). A
-/// stripe that holds items therefore always has its <c>HasItems</c> bit, and one with room never has its <c>Full</c>
-/// bit; a stale bit costs one claim that finds nothing and clears it. So a rent that misses on an empty pool, or a
-/// return that finds a full pool, reads one word and stops once each stripe has been looked at: O(1), not O(stripes).
+/// Occupancy. <see cref="OccupancyMasks"/> says which stripes may hold items and which may be full, kept lazily (only a
+/// claim holder flips its stripe's bit, on the empty/holding and full/room edges), so a stripe with items always has
+/// its <c>HasItems</c> bit and one with room never its <c>Full</c> bit; a stale bit costs one claim that fixes it. A
+/// rent on an empty pool or a return to a full one reads one word: O(1), not O(stripes).
 /// </para>
 /// </remarks>
 internal sealed partial class StripeSet<T> where T : class
@@ -47,8 +37,7 @@ internal sealed partial class StripeSet<T> where T : class
     /// <summary>How many busy stripes a rent or a return tries per round before it backs off (stripes found empty or full do not count).</summary>
     internal const int MaxStealAttempts = 4;
 
-    /// <summary>How many rounds a rent or return retries stripes that were busy before it allocates or drops: the first
-    /// <see cref="SpinningRounds"/> spin, the rest yield the core (see <see cref="BackOff"/>).</summary>
+    /// <summary>How many rounds a rent or return retries busy stripes before it allocates or drops (see <see cref="BackOff"/>).</summary>
     internal const int ContendedRounds = 10;
 
     /// <summary>The contended rounds that spin before the rest yield.</summary>
@@ -148,8 +137,7 @@ internal sealed partial class StripeSet<T> where T : class
         return total;
     }
 
-    /// <summary>Pops from <paramref name="home"/>, then from the nearest stripes that hold items.</summary>
-    /// <returns>An item, or null when the stripes hold none (a stripe busy for a moment is retried, briefly).</returns>
+    /// <summary>Pops from <paramref name="home"/>, then from the nearest stripes that hold items; null when none do.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public T? Pop(int home) => Pop(ref home);
 
@@ -168,7 +156,7 @@ internal sealed partial class StripeSet<T> where T : class
         return PopSlow(ref home);
     }
 
-    /// <summary>Pushes onto <paramref name="home"/>, then onto the nearest stripes with room; <see cref="StripeResult.Duplicate"/> when <paramref name="probe"/> is found on top.</summary>
+    /// <summary>As <see cref="Push(ref int, T, T)"/>, for a caller that keeps no home.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public StripeResult Push(int home, T item, T probe) => Push(ref home, item, probe);
 
@@ -297,7 +285,36 @@ internal sealed partial class StripeSet<T> where T : class
         bool interrupted = false;
         try
         {
-            return MoveBatchRounds(home, destination, source, pop, ref interrupted);
+            for (int round = 0; round < _roundLimit; round++)
+            {
+                bool contended = false;
+
+                // Volatile: bits flip under other stripes' claims; a stale bit only costs one wasted attempt.
+                long candidates = pop ? Volatile.Read(ref _masks.HasItems) : ~Volatile.Read(ref _masks.Full) & _allStripes;
+                for (int attempt = 0; candidates != 0 && attempt <= MaxStealAttempts;)
+                {
+                    int stripe = NearestStripe(candidates, home);
+                    StripeResult result = TryMoveBatch(stripe, destination, source, pop, out int moved);
+                    if (result == StripeResult.Done)
+                    {
+                        return moved;
+                    }
+
+                    // A stale bit (the stripe was found empty or full, and its bit fixed) is no attempt.
+                    attempt += result == StripeResult.Contended ? 1 : 0;
+                    contended |= result == StripeResult.Contended;
+                    candidates &= ~(1L << stripe);
+                }
+
+                if (!contended)
+                {
+                    return 0;
+                }
+
+                BackOff(round, ref interrupted);
+            }
+
+            return 0;
         }
         finally
         {
@@ -305,44 +322,9 @@ internal sealed partial class StripeSet<T> where T : class
         }
     }
 
-    private int MoveBatchRounds(int home, Span<T?> destination, ReadOnlySpan<T?> source, bool pop, ref bool interrupted)
-    {
-        for (int round = 0; round < _roundLimit; round++)
-        {
-            bool contended = false;
-
-            // Volatile: bits flip under other stripes' claims; a stale bit only costs one wasted attempt.
-            long candidates = pop ? Volatile.Read(ref _masks.HasItems) : ~Volatile.Read(ref _masks.Full) & _allStripes;
-            for (int attempt = 0; candidates != 0 && attempt <= MaxStealAttempts;)
-            {
-                int stripe = NearestStripe(candidates, home);
-                StripeResult result = pop
-                    ? TryPopBatch(stripe, destination, out int moved)
-                    : TryPushBatch(stripe, source, out moved);
-                if (result == StripeResult.Done)
-                {
-                    return moved;
-                }
-
-                // A stale bit (the stripe was found empty or full, and its bit fixed) is no attempt.
-                attempt += result == StripeResult.Contended ? 1 : 0;
-                contended |= result == StripeResult.Contended;
-                candidates &= ~(1L << stripe);
-            }
-
-            if (!contended)
-            {
-                return 0;
-            }
-
-            BackOff(round, ref interrupted);
-        }
-
-        return 0;
-    }
-
-    /// <summary>One attempt to move up to <paramref name="destination"/>.Length items off the top of stripe <paramref name="stripe"/>, the warmest last.</summary>
-    public StripeResult TryPopBatch(int stripe, Span<T?> destination, out int moved)
+    /// <summary>One attempt to move up to <paramref name="destination"/>.Length items off the top of stripe <paramref name="stripe"/>, the warmest last (<paramref name="pop"/>),
+    /// or as many of <paramref name="source"/> as fit onto it.</summary>
+    private StripeResult TryMoveBatch(int stripe, Span<T?> destination, ReadOnlySpan<T?> source, bool pop, out int moved)
     {
         ref StripeHeader header = ref Header(stripe);
 
@@ -353,58 +335,43 @@ internal sealed partial class StripeSet<T> where T : class
         }
 
         int count = header.Count;
-        moved = Math.Min(count, destination.Length);
+        moved = pop ? Math.Min(count, destination.Length) : Math.Min(header.Capacity - count, source.Length);
         if (moved != 0)
         {
-            Span<T?> top = MemoryMarshal.CreateSpan(ref Unsafe.Add(ref Region(stripe), count - moved), moved);
-            top.CopyTo(destination);
-            top.Clear();
-            header.Count = count - moved;
+            int bottom = pop ? count - moved : count;
+            Span<T?> run = MemoryMarshal.CreateSpan(ref Unsafe.Add(ref Region(stripe), bottom), moved);
+            if (pop)
+            {
+                run.CopyTo(destination);
+                run.Clear();
+            }
+            else
+            {
+                source[..moved].CopyTo(run);
+            }
+
+            header.Count = pop ? bottom : count + moved;
             header.Touched = 1;
-            if (count == header.Capacity)
+            if (pop && count == header.Capacity)
             {
                 OccupancyMasks.Clear(ref _masks.Full, stripe);
             }
-        }
-        else
-        {
-            OccupancyMasks.Clear(ref _masks.HasItems, stripe);
-        }
-
-        Release(ref header);
-        return moved != 0 ? StripeResult.Done : StripeResult.Empty;
-    }
-
-    /// <summary>One attempt to move as many of <paramref name="items"/> as fit onto stripe <paramref name="stripe"/>.</summary>
-    public StripeResult TryPushBatch(int stripe, ReadOnlySpan<T?> items, out int moved)
-    {
-        ref StripeHeader header = ref Header(stripe);
-
-        if (!TryClaim(ref header))
-        {
-            moved = 0;
-            return StripeResult.Contended;
-        }
-
-        int count = header.Count;
-        moved = Math.Min(header.Capacity - count, items.Length);
-        if (moved != 0)
-        {
-            items[..moved].CopyTo(MemoryMarshal.CreateSpan(ref Unsafe.Add(ref Region(stripe), count), moved));
-            header.Count = count + moved;
-            header.Touched = 1;
-            if (count == 0)
+            else if (!pop && count == 0)
             {
                 OccupancyMasks.Set(ref _masks.HasItems, stripe);
             }
         }
-        else if (items.Length != 0)
+        else if (pop)
+        {
+            OccupancyMasks.Clear(ref _masks.HasItems, stripe);
+        }
+        else if (source.Length != 0)
         {
             OccupancyMasks.Set(ref _masks.Full, stripe);
         }
 
         Release(ref header);
-        return moved != 0 ? StripeResult.Done : StripeResult.Full;
+        return moved != 0 ? StripeResult.Done : pop ? StripeResult.Empty : StripeResult.Full;
     }
 
     /// <summary>One attempt to pop the top item of stripe <paramref name="stripe"/>.</summary>
@@ -527,109 +494,59 @@ internal sealed partial class StripeSet<T> where T : class
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private T? PopSlow(ref int home)
-    {
-        bool interrupted = false;
-        try
-        {
-            return PopRounds(ref home, ref interrupted);
-        }
-        finally
-        {
-            HandBackInterrupt(interrupted);
-        }
-    }
-
-    private T? PopRounds(ref int home, ref bool interrupted)
-    {
-        for (int round = 0; round < _roundLimit; round++)
-        {
-            bool contended = false;
-
-            // Volatile: bits flip under other stripes' claims; a stale bit only costs one wasted attempt. The home
-            // stripe is skipped in the first round only: the fast path has just tried it.
-            long candidates = Volatile.Read(ref _masks.HasItems) & (round == 0 ? ~(1L << home) : -1L);
-            for (int attempt = 0; candidates != 0 && attempt < MaxStealAttempts;)
-            {
-                int stripe = NearestStripe(candidates, home);
-                StripeResult result = TryPop(stripe, out T? item);
-                if (result == StripeResult.Done)
-                {
-                    home = stripe;
-                    return item;
-                }
-
-                // A stale bit (the stripe was found empty, and its bit cleared) is no attempt.
-                attempt += result == StripeResult.Contended ? 1 : 0;
-                contended |= result == StripeResult.Contended;
-                candidates &= ~(1L << stripe);
-            }
-
-            // Items were there but their stripes were busy: a back-off costs far less than allocating a new item (or
-            // dropping one), so try again (a bounded number of rounds, unless this set waits for busy stripes).
-            if (!contended && round != 0)
-            {
-                return null;
-            }
-
-            if (!contended && CountOf(home) == 0)
-            {
-                return null;
-            }
-
-            BackOff(round, ref interrupted);
-        }
-
-        return null;
-    }
+    private T? PopSlow(ref int home) => Walk(ref home, null, null, out T? item) == StripeResult.Done ? item : null;
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private StripeResult PushSlow(ref int home, T item, T probe)
+    private StripeResult PushSlow(ref int home, T item, T probe) => Walk(ref home, item, probe, out _);
+
+    /// <summary>The walk of <see cref="PopSlow"/> (no <paramref name="item"/>) and <see cref="PushSlow"/> over the stripes the masks offer, nearest first; the home stripe
+    /// sits out the first round, since the fast path has just tried it.</summary>
+    private StripeResult Walk(ref int home, T? item, T? probe, out T? popped)
     {
+        bool pop = item is null;
+        popped = null;
         bool interrupted = false;
         try
         {
-            return PushRounds(ref home, item, probe, ref interrupted);
+            for (int round = 0; round < _roundLimit; round++)
+            {
+                bool contended = false;
+
+                // Volatile: bits flip under other stripes' claims; a stale bit only costs one wasted attempt.
+                long offered = pop ? Volatile.Read(ref _masks.HasItems) : ~Volatile.Read(ref _masks.Full) & _allStripes;
+                long candidates = offered & (round == 0 ? ~(1L << home) : -1L);
+                for (int attempt = 0; candidates != 0 && attempt < MaxStealAttempts;)
+                {
+                    int stripe = NearestStripe(candidates, home);
+                    StripeResult result = pop ? TryPop(stripe, out popped) : TryPush(stripe, item!, probe!);
+                    if (result is StripeResult.Done or StripeResult.Duplicate)
+                    {
+                        home = stripe;
+                        return result;
+                    }
+
+                    // A stale bit (the stripe was found empty or full, and its bit fixed) is no attempt.
+                    attempt += result == StripeResult.Contended ? 1 : 0;
+                    contended |= result == StripeResult.Contended;
+                    candidates &= ~(1L << stripe);
+                }
+
+                // Busy stripes (or a home that changed since the fast path) are worth a back-off: it costs far less than
+                // allocating a new item or dropping one (a bounded number of rounds, unless this set waits for busy stripes).
+                if (!contended && (round != 0 || (pop ? CountOf(home) == 0 : CountOf(home) >= Header(home).Capacity)))
+                {
+                    break;
+                }
+
+                BackOff(round, ref interrupted);
+            }
+
+            return pop ? StripeResult.Empty : StripeResult.Full;
         }
         finally
         {
             HandBackInterrupt(interrupted);
         }
-    }
-
-    private StripeResult PushRounds(ref int home, T item, T probe, ref bool interrupted)
-    {
-        for (int round = 0; round < _roundLimit; round++)
-        {
-            bool contended = false;
-
-            // Volatile: bits flip under other stripes' claims; a stale bit only costs one wasted attempt.
-            long candidates = ~Volatile.Read(ref _masks.Full) & _allStripes & (round == 0 ? ~(1L << home) : -1L);
-            for (int attempt = 0; candidates != 0 && attempt < MaxStealAttempts;)
-            {
-                int stripe = NearestStripe(candidates, home);
-                StripeResult result = TryPush(stripe, item, probe);
-                if (result is StripeResult.Done or StripeResult.Duplicate)
-                {
-                    home = stripe;
-                    return result;
-                }
-
-                // A stale bit (the stripe was found full, and its bit set) is no attempt.
-                attempt += result == StripeResult.Contended ? 1 : 0;
-                contended |= result == StripeResult.Contended;
-                candidates &= ~(1L << stripe);
-            }
-
-            if (!contended && (round != 0 || CountOf(home) >= Header(home).Capacity))
-            {
-                return StripeResult.Full;
-            }
-
-            BackOff(round, ref interrupted);
-        }
-
-        return StripeResult.Full;
     }
 
     /// <summary>Waits out a busy stripe: a spin (a running holder leaves in nanoseconds), then a yield (a preempted one needs a core); past <see cref="ContendedRounds"/> (sets that wait) sleeps of 0, then 1 ms.</summary>

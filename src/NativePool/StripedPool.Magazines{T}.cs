@@ -6,11 +6,7 @@ using System.Threading;
 
 namespace NativePool;
 
-/// <content>
-/// The magazines: each thread's LIFO stack of extra items per small size class (<see cref="Magazine{T}"/>) behind its
-/// slot, the spill of a full magazine's coldest half to the stripes and the refill of an empty one, each with one
-/// claim, and the flush a trim pass asks for.
-/// </content>
+/// <content>The magazines (<see cref="Magazine{T}"/>) behind each thread's slots: spill of a full one's coldest half and refill of an empty one, a claim each, and the flush a trim asks for.</content>
 internal sealed partial class StripedPool<T>
 {
     private ReturnResult ReturnToMagazine(int sizeClass, T item, ThreadCache<T> cache, int capacity)
@@ -61,42 +57,25 @@ internal sealed partial class StripedPool<T>
         return count - batch;
     }
 
-    /// <summary>Moves <paramref name="items"/> (a magazine's coldest) onto the class's stripes, one claim per stripe with room, and drops what none takes; returns how many went.</summary>
-    private int MoveToStripes(int sizeClass, ThreadCache<T> cache, ReadOnlySpan<T?> items)
+    /// <summary>Moves <paramref name="items"/> (a magazine's coldest) onto the class's stripes, one claim per stripe with room, and drops what none takes.</summary>
+    private void MoveToStripes(int sizeClass, ThreadCache<T> cache, ReadOnlySpan<T?> items)
     {
         StripeSet<T> set = _classes[sizeClass] ?? CreateStripes(sizeClass);
         int allowed = TakeBudget(sizeClass, items.Length);
-        int moved = PushAll(set, cache, items[..allowed]);
+        int moved = 0;
+        while (moved < allowed && set.PushBatch(HomeStripe(cache), items[moved..allowed]) is int pushed && pushed != 0)
+        {
+            moved += pushed;
+        }
+
         ReleaseBudget(sizeClass, allowed - moved);
         foreach (T? dropped in items[moved..])
         {
             if (dropped is not null)
             {
-                OwnerCounter.Increment(ref cache._dropped);
-                LogDropped(dropped, sizeClass);
-                Discard(dropped);
+                _ = Drop(dropped, sizeClass, cache);
             }
         }
-
-        return moved;
-    }
-
-    /// <summary>Pushes <paramref name="items"/> onto the stripes, one claim per stripe that has room; returns how many went.</summary>
-    private int PushAll(StripeSet<T> set, ThreadCache<T> cache, ReadOnlySpan<T?> items)
-    {
-        int moved = 0;
-        while (moved < items.Length)
-        {
-            int pushed = set.PushBatch(HomeStripe(cache), items[moved..]);
-            if (pushed == 0)
-            {
-                break;
-            }
-
-            moved += pushed;
-        }
-
-        return moved;
     }
 
     private ReturnResult Drop(T item, int sizeClass, ThreadCache<T> cache)

@@ -4,9 +4,8 @@ using System.Runtime.CompilerServices;
 namespace NativePool;
 
 /// <content>
-/// The road of a pool of one class with no magazines and no byte budget (the object pool): the general rent and return
-/// with their misses specialised, so that a get or a return looks the thread's cache up once, probes the slot once and
-/// walks the stripes at most once, whether it hits, misses, or finds the pool full.
+/// The object pool's road (one class, no magazines, no byte budget): rent and return specialised so a get or return looks
+/// the cache up once, probes the slot once and walks the stripes at most once, whether it hits, misses or finds it full.
 /// </content>
 internal sealed partial class StripedPool<T>
 {
@@ -123,11 +122,9 @@ internal sealed partial class StripedPool<T>
                 return ReturnPushedTop(item, cache, stripes, ref slot);
             }
 
-            // Paired (nobody observes the pool), both go under one claim, the returned one on top, and the slot is left
-            // empty for the next return; but when the slot still holds what this thread's last get popped into it (the
-            // mark moved by this operation's entry alone), the thread gets and returns one object at a time: only the
-            // returned one goes, and the next get and return stay on the slot. Unpaired, the returned object takes the
-            // slot and the parked one goes, so a misuse report can say exactly which thread gets it next.
+            // Paired, both go under one claim (the returned one on top), leaving the slot for the next return, unless it
+            // holds what this thread's last get popped into it (one object at a time: only the returned one goes).
+            // Unpaired, the returned object takes the slot, so a misuse report can say which thread gets it next.
             T pushed = parked;
             if (pairs)
             {

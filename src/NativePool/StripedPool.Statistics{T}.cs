@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 using System.Threading;
 
 namespace NativePool;
@@ -11,16 +12,19 @@ internal sealed partial class StripedPool<T>
     public PoolCounts ReadCounts() => ReadCounts(static () => 0).Counts;
 
     /// <summary><see cref="ReadCounts()"/> with the facade's own counters (<paramref name="readExtra"/>: native bytes) read in the same snapshot, so an item a trim discards is, in both, pooled or gone.</summary>
-    public (PoolCounts Counts, TExtra Extra) ReadCounts<TExtra>(Func<TExtra> readExtra)
+    public (PoolCounts Counts, TExtra Extra) ReadCounts<TExtra>(Func<TExtra> readExtra) =>
+        Snapshot(readExtra, static (pool, read) => (pool.ReadCountsOnce(), read()));
+
+    /// <summary>Runs <paramref name="read"/> until no move opened while it ran (<see cref="PoolOwner.BeginSnapshot"/>).</summary>
+    private TResult Snapshot<TState, TResult>(TState state, Func<StripedPool<T>, TState, TResult> read)
     {
         while (true)
         {
             long stamp = _owner.BeginSnapshot();
-            PoolCounts counts = ReadCountsOnce();
-            TExtra extra = readExtra();
+            TResult result = read(this, state);
             if (_owner.IsSnapshotValid(stamp))
             {
-                return (counts, extra);
+                return result;
             }
         }
     }
@@ -35,28 +39,19 @@ internal sealed partial class StripedPool<T>
         long pooledBytes = 0;
 
         // Read after the retired totals: a cache retired since is not listed, and the read is retried (its fold is a move).
-        foreach (ThreadCache<T> cache in LiveThreadCaches())
+        List<ThreadCache<T>> caches = LiveThreadCaches();
+        foreach (ThreadCache<T> cache in caches)
         {
             // The owner thread counts these; OwnerCounter reads its latest published values, never torn.
             allocated += OwnerCounter.Read(ref cache._allocated);
             dropped += OwnerCounter.Read(ref cache._dropped);
-            for (int c = 0; c < _classCount; c++)
-            {
-                int parked = CountParked(cache, c, c + 1);
-                pooled += parked;
-                pooledBytes += parked * _itemBytes[c];
-            }
         }
 
         for (int c = 0; c < _classCount; c++)
         {
-            StripeSet<T>? set = GetStripes(c);
-            if (set is not null)
-            {
-                int count = set.CountItems();
-                pooled += count;
-                pooledBytes += count * _itemBytes[c];
-            }
+            long count = ReadPooled(c, caches);
+            pooled += count;
+            pooledBytes += count * _itemBytes[c];
         }
 
         return new PoolCounts(allocated, dropped, trimmed, pooled, pooledBytes, misuses);
@@ -84,23 +79,13 @@ internal sealed partial class StripedPool<T>
     /// <summary>Items of <paramref name="sizeClass"/> the pool holds now: its stripes and every live thread's slot and magazine.</summary>
     /// <param name="sizeClass">The class.</param>
     /// <returns>A snapshot (exact once no other thread is renting or returning, as <see cref="ReadCounts()"/>).</returns>
-    public long CountPooled(int sizeClass)
-    {
-        while (true)
-        {
-            long stamp = _owner.BeginSnapshot();
-            long pooled = ReadPooled(sizeClass);
-            if (_owner.IsSnapshotValid(stamp))
-            {
-                return pooled;
-            }
-        }
-    }
+    public long CountPooled(int sizeClass) =>
+        Snapshot(sizeClass, static (pool, c) => pool.ReadPooled(c, pool.LiveThreadCaches()));
 
-    private long ReadPooled(int sizeClass)
+    private long ReadPooled(int sizeClass, List<ThreadCache<T>> caches)
     {
         long pooled = GetStripes(sizeClass)?.CountItems() ?? 0;
-        foreach (ThreadCache<T> cache in LiveThreadCaches())
+        foreach (ThreadCache<T> cache in caches)
         {
             pooled += CountParked(cache, sizeClass, sizeClass + 1);
         }
@@ -117,32 +102,19 @@ internal sealed partial class StripedPool<T>
     public long GetItemBytes(int sizeClass) => _itemBytes[sizeClass];
 
     /// <summary>The most bytes the pool's stripes can hold: every stripe of every class full.</summary>
-    public long MaximumStripeBytes
-    {
-        get
-        {
-            long bytes = 0;
-            for (int c = 0; c < _classCount; c++)
-            {
-                bytes += (long)_capacityPerStripe[c] * StripeCount * _itemBytes[c];
-            }
-
-            return bytes;
-        }
-    }
+    public long MaximumStripeBytes => SumOverClasses(static (pool, c) => (long)pool._capacityPerStripe[c] * pool.StripeCount * pool._itemBytes[c]);
 
     /// <summary>The most bytes one thread can park for this pool on top of the stripes (and any budget): one slot item per class and each class's full magazine.</summary>
-    public long MaximumThreadBytes
-    {
-        get
-        {
-            long bytes = 0;
-            for (int c = 0; c < _classCount; c++)
-            {
-                bytes += (1L + _magazineCapacity[c]) * _itemBytes[c];
-            }
+    public long MaximumThreadBytes => SumOverClasses(static (pool, c) => (1L + pool._magazineCapacity[c]) * pool._itemBytes[c]);
 
-            return bytes;
+    private long SumOverClasses(Func<StripedPool<T>, int, long> perClass)
+    {
+        long sum = 0;
+        for (int c = 0; c < _classCount; c++)
+        {
+            sum += perClass(this, c);
         }
+
+        return sum;
     }
 }

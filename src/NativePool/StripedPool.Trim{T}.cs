@@ -108,7 +108,7 @@ internal sealed partial class StripedPool<T>
     private int TrimThreadTiers(long nowMs, long tierAgeMs, bool all)
     {
         int removed = 0;
-        object? own = ThreadCacheTable.Get(_id);
+        object? own = ThreadCacheTable.Current.Get(_id);
         List<(ThreadCache<T> Cache, long Operation)>? closed = null;
         foreach (ThreadCache<T> cache in LiveThreadCaches())
         {
@@ -245,23 +245,9 @@ internal sealed partial class StripedPool<T>
             var trimTimer = new TrimTimer(pool);
 
             // The timer must not capture the creator's ExecutionContext (AsyncLocals) for the pool's lifetime.
-            bool restoreFlow = false;
-            if (!ExecutionContext.IsFlowSuppressed())
-            {
-                ExecutionContext.SuppressFlow();
-                restoreFlow = true;
-            }
-
-            try
+            using (ExecutionContext.IsFlowSuppressed() ? null : (IDisposable)ExecutionContext.SuppressFlow())
             {
                 trimTimer._timer = new Timer(static state => ((TrimTimer)state!).Tick(), trimTimer, interval, interval);
-            }
-            finally
-            {
-                if (restoreFlow)
-                {
-                    ExecutionContext.RestoreFlow();
-                }
             }
         }
 

@@ -75,59 +75,6 @@ internal sealed class StripedPoolSettings
         }
     }
 
-    /// <summary>The settings of a size-class pool: each class keeps <c>clamp(budget / (stripes × item bytes), 1, itemsPerStripe)</c> items per stripe, the one budget rule.</summary>
-    /// <remarks>0 means <see cref="DefaultStripeCount"/> stripes and <c>max(32, 1024 / stripes)</c> items per stripe; a <paramref name="sideEffectingDiscard"/> (native memory is freed) means no magazines.</remarks>
-    public static StripedPoolSettings ForSizeClasses(
-        int classCount,
-        Func<int, long> itemBytes,
-        int stripeCount,
-        int itemsPerStripe,
-        long retainedBytesPerClass,
-        bool trimmingEnabled,
-        TimeSpan trimInterval,
-        TimeSpan trimAge,
-        TimeProvider? clock,
-        Func<MemoryPressure>? pressure,
-        bool sideEffectingDiscard = false,
-        int threadSlotTokens = -1,
-        string kind = "object",
-        string name = "")
-    {
-        int stripes = stripeCount == 0 ? DefaultStripeCount : stripeCount;
-        int perStripe = itemsPerStripe == 0 ? Math.Max(32, 1024 / stripes) : itemsPerStripe;
-        var capacity = new int[classCount];
-        var bytes = new long[classCount];
-        int[]? magazine = sideEffectingDiscard ? null : new int[classCount];
-        for (int c = 0; c < classCount; c++)
-        {
-            bytes[c] = itemBytes(c);
-            long byBudget = retainedBytesPerClass / (stripes * Math.Max(1, bytes[c]));
-            capacity[c] = (int)Math.Clamp(byBudget, 1, perStripe);
-            if (magazine is not null)
-            {
-                magazine[c] = MagazineCapacityFor(bytes[c]);
-            }
-        }
-
-        return new StripedPoolSettings
-        {
-            Kind = kind,
-            Name = name,
-            ClassCount = classCount,
-            CapacityPerStripe = capacity,
-            ItemBytes = bytes,
-            MagazineCapacity = magazine,
-            StripeCount = stripes,
-            ThreadSlotTokens = threadSlotTokens,
-            ColdThreadStart = true,
-            TrimmingEnabled = trimmingEnabled,
-            TrimInterval = trimInterval,
-            TrimAge = trimAge,
-            Clock = clock ?? TimeProvider.System,
-            Pressure = pressure ?? GCMemoryPressure.Read,
-        };
-    }
-
     /// <summary>The magazine of a class of <paramref name="itemBytes"/>-byte items: up to <see cref="MaximumMagazineItems"/> items and <see cref="MagazineBytes"/> bytes;
     /// none for items of half that budget or more (the slot is enough, and a thread must not park megabytes).</summary>
     public static int MagazineCapacityFor(long itemBytes)

@@ -372,42 +372,36 @@ internal sealed partial class StripedPool<T> where T : class
     /// <remarks>When <paramref name="swapped"/>, it came out of the slot, which now holds <paramref name="item"/>; a double return gives the slot back, leaving the pool as it was.</remarks>
     private ReturnResult KeepOnStripes(int sizeClass, T toStripes, T item, ThreadCache<T> cache, bool swapped)
     {
+        StripeResult result;
         if (TakeBudget(sizeClass, 1) == 0)
         {
-            // The byte budget is spent: the stripes of all pools on it hold as much as they may.
-            if (_classes[sizeClass]?.IsOnTopOfAnyStripe(item) == true)
+            // The byte budget is spent, so nothing is pushed (nor checked there): a double return must still not drop
+            // (and discard) the copy that is kept.
+            result = _classes[sizeClass]?.IsOnTopOfAnyStripe(item) == true ? StripeResult.Duplicate : StripeResult.Full;
+        }
+        else
+        {
+            StripeSet<T> set = _classes[sizeClass] ?? CreateStripes(sizeClass);
+            result = set.Push(ref HomeStripe(cache), toStripes, item);
+            if (result == StripeResult.Done)
             {
-                // Not pushed, so not checked there: a double return must not drop (and discard) the copy that is kept.
-                if (swapped)
-                {
-                    cache.Slot(sizeClass) = toStripes;
-                }
-
-                return ReturnResult.Duplicate;
+                return ReturnResult.Stored;
             }
 
+            ReleaseBudget(sizeClass, 1);
+        }
+
+        if (result != StripeResult.Duplicate)
+        {
             return Drop(toStripes, sizeClass, cache);
         }
 
-        StripeSet<T> set = _classes[sizeClass] ?? CreateStripes(sizeClass);
-        StripeResult result = set.Push(ref HomeStripe(cache), toStripes, item);
-        if (result == StripeResult.Done)
+        if (swapped)
         {
-            return ReturnResult.Stored;
+            cache.Slot(sizeClass) = toStripes;
         }
 
-        ReleaseBudget(sizeClass, 1);
-        if (result == StripeResult.Duplicate)
-        {
-            if (swapped)
-            {
-                cache.Slot(sizeClass) = toStripes;
-            }
-
-            return ReturnResult.Duplicate;
-        }
-
-        return Drop(toStripes, sizeClass, cache);
+        return ReturnResult.Duplicate;
     }
 
     /// <summary>Takes the byte budget's share of <paramref name="count"/> items about to go onto the stripes; returns how many may (all with no budget or 0-byte items).</summary>

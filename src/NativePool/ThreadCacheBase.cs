@@ -1,11 +1,7 @@
 namespace NativePool;
 
 /// <summary>What every thread cache has, whatever its item type: the pool it belongs to.</summary>
-/// <remarks>
-/// Pool ids are recycled, so a thread's table may hold, at a pool's id, the cache of a dead pool of another item type.
-/// A pool reads <see cref="Owner"/> through this non-generic base (sound for every entry) and treats the entry as its
-/// own cache only when it is the owner.
-/// </remarks>
+/// <remarks>Ids are recycled, so an entry may be a dead pool's cache of another item type: a pool reads <see cref="Owner"/> through this non-generic base, sound for every entry.</remarks>
 internal abstract class ThreadCacheBase
 {
     /// <summary>Creates a cache of the pool whose shared state is <paramref name="owner"/>.</summary>

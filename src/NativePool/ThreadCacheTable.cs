@@ -7,18 +7,9 @@ namespace NativePool;
 
 /// <summary>Each thread's table of pool caches, indexed by pool id: the thread-local tier of every pool instance.</summary>
 /// <remarks>
-/// <para>
-/// One <c>[ThreadStatic]</c> array serves <c>Shared</c> and every instance made with <c>Create</c> alike, so independent
-/// pools get the same fast path. Ids are recycled: a pool gives its id back when it is disposed or finalized, and the
-/// next pool takes the lowest free one, so a table is as long as the most pools ever alive at once, not as the number
-/// of pools ever created.
-/// </para>
-/// <para>
-/// A recycled id means an entry may still hold the cache of a dead pool (possibly of another item type). Every cache
-/// names its pool (<see cref="ThreadCacheBase.Owner"/>) and a pool uses an entry only when it is the owner, so a stale
-/// entry is never read as a live one; the pool's slow path replaces it, and the stale cache, now unreachable, is
-/// finalized (its parked items are discarded and counted).
-/// </para>
+/// One <c>[ThreadStatic]</c> array serves shared and created pools alike. Ids are recycled, lowest free first, so a
+/// table is as long as the most pools alive at once; an entry may therefore hold a dead pool's cache, which a pool uses
+/// only when it names it as owner (<see cref="ThreadCacheBase.Owner"/>) and otherwise replaces, to be finalized.
 /// </remarks>
 internal static class ThreadCacheTable
 {
@@ -104,8 +95,7 @@ internal static class ThreadCacheTable
     /// <exception cref="InvalidOperationException">More than <see cref="MaximumPools"/> pools are alive at once.</exception>
     public static int AllocatePoolId()
     {
-        // A lock, not a lock-free stack: pools are created and finalized rarely, and the lowest-id-first order keeps
-        // every thread's table short.
+        // A lock: pools are created and finalized rarely, and lowest-id-first keeps every thread's table short.
         lock (s_freeIds)
         {
             if (s_freeIds.Count != 0)
@@ -141,10 +131,6 @@ internal static class ThreadCacheTable
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         get => new(t_caches);
     }
-
-    /// <summary>This thread's entry at <paramref name="poolId"/> (a cache of that pool or of a dead one), or null.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public static object? Get(int poolId) => Current.Get(poolId);
 
     /// <summary>Stores this thread's cache for pool <paramref name="poolId"/>, growing the table as needed.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]

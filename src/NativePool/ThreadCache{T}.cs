@@ -9,23 +9,11 @@ namespace NativePool;
 /// a few more items for small classes, and the thread's slow-path counters.
 /// </summary>
 /// <remarks>
-/// <para>
-/// Only the owning thread writes the slots, the magazines and the counters, with plain stores. A hit (an item in the
-/// slot on rent, an empty slot on return) is one load and one store of the slot: no interlocked instruction, no counter,
-/// no timestamp, no shared line. Everything the statistics need is counted where the slow paths already pay: stripe
-/// transfers, allocations, drops and trims; outstanding items are derived from those.
-/// </para>
-/// <para>
-/// Other threads touch a cache only in three ways. The statistics reader reads it (a snapshot). The trimmer raises
-/// <see cref="_flushRequested"/>, and the owner empties its magazines into the stripes on its next slow-path operation;
-/// and the trimmer empties the tier of an owner that has stopped renting, once it has proved the owner outside every
-/// operation (<see cref="TryEnter"/>, and the protocol in <c>StripedPool.Trim</c>). A pool's shutdown drains every
-/// thread's slots under its own protocol (see
-/// <c>StripedPool.Shutdown</c>). When the thread dies the cache becomes unreachable (the pool holds it weakly, the dead
-/// thread's table and thread statics are garbage) and its finalizer discards what is still parked, counts it as
-/// dropped, folds the counts into the pool's <see cref="PoolOwner"/> and gives back its thread-slot token, all in one
-/// move a statistics reader retries around.
-/// </para>
+/// Only the owner writes the slots, magazines and counters, with plain stores, so a hit is one load and one store of the
+/// slot; the statistics count only where slow paths already pay. Other threads read it (statistics), ask for a flush
+/// (<see cref="_flushRequested"/>), or empty it under the trim reclaim protocol or the shutdown protocol. A dead
+/// thread's cache is finalized: parked items discarded and counted as dropped, counts folded into the
+/// <see cref="PoolOwner"/>, the slot token given back, in one move a statistics reader retries around.
 /// </remarks>
 internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
 {
@@ -63,15 +51,15 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     /// <summary>The trim clock's reading (ms) when the trimmer first saw the current <see cref="_operation"/> (trimmer-owned).</summary>
     internal long _trimSeenAtMs;
 
-    /// <summary>The returned object this thread's last push left on top of a stripe while its slot stays free (an object pool's return), or null; owner-only.</summary>
-    /// <remarks>Its later return into the empty slot goes through the stripe, where a repeat is seen on top; emptying the cache clears it, so it keeps nothing reachable.</remarks>
+    /// <summary>The returned object this thread's last push left on top of a stripe while its slot stays free (an object pool's return), or null; owner-only.
+    /// Its later return into the empty slot goes through the stripe, where a repeat is seen on top.</summary>
     internal T? _pushedTop;
 
     /// <summary>The stripe <see cref="_pushedTop"/> went onto (owner-only).</summary>
     internal int _pushedTopStripe;
 
-    /// <summary><see cref="_operation"/> as the last pair pop left it, having parked an object in the slot; owner-only.</summary>
-    /// <remarks>A return that finds the slot taken and the mark one past this pushes only the returned object, so get-return-one-at-a-time settles on the slot.</remarks>
+    /// <summary><see cref="_operation"/> as the last pair pop left it, having parked an object in the slot (owner-only): a return one mark past it pushes only its own object,
+    /// so get-return-one-at-a-time settles on the slot.</summary>
     internal long _pairPopOperation = -1;
 
     /// <summary>The facade's per-thread object for this pool (its scope ledger), or null; owner-only, never read by the engine.</summary>
@@ -86,9 +74,8 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     /// <summary>1 once the finalizer has folded this cache's counts into the pool's totals: readers must skip it.</summary>
     internal int _retired;
 
-    /// <summary>Whether returns may park in the slots and magazines (owner-only): <see cref="_holdsSlotToken"/>, but false until the <see cref="ColdRents"/>th rent with a cold start.</summary>
-    /// <remarks>A thread that rents and returns once and ends would strand its item in a slot until finalization; while cold its returns go to the stripes, where the next
-    /// thread finds them, and a double return is still caught on the stripe's top.</remarks>
+    /// <summary>Whether returns may park in the slots and magazines (owner-only): <see cref="_holdsSlotToken"/>, but false until the <see cref="ColdRents"/>th rent with a cold start,
+    /// so a thread that rents and returns once and ends leaves its item on the stripes, not stranded in a slot until finalization.</summary>
     internal bool _slotsEnabled;
 
     /// <summary>Whether returns may park items in this cache's slots (<see cref="_slotsEnabled"/>; owner-only).</summary>
@@ -105,8 +92,8 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     /// <summary>What <see cref="VisitParked"/> does at one slot or magazine place; returns what to add to the walk's sum.</summary>
     internal delegate int PlaceVisitor<TState>(TState state, ref T? place);
 
-    /// <summary>Creates one thread's cache; <paramref name="holdsSlotToken"/>: returns may park here, <paramref name="coldStart"/>: not before the <see cref="ColdRents"/>th rent.</summary>
-    /// <remarks><paramref name="discard"/> is what the finalizer does with items still parked, or null.</remarks>
+    /// <summary>Creates one thread's cache; <paramref name="holdsSlotToken"/>: returns may park here, <paramref name="coldStart"/>: not before the <see cref="ColdRents"/>th rent;
+    /// <paramref name="discard"/>: what the finalizer does with items still parked.</summary>
     public ThreadCache(PoolOwner owner, bool holdsSlotToken, bool coldStart, Action<T>? discard)
         : base(owner)
     {
@@ -128,9 +115,8 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     /// <summary>Retires the cache of a dead thread (or pool): parked items discarded and counted as dropped, counts folded into the pool's, the slot token given back.</summary>
     ~ThreadCache()
     {
-        // No owner runs any more (its thread has ended, or the thread's table that referenced this cache is
-        // unreachable), so plain reads are exact.
-        // One move: a statistics reader must not see the parked items gone from here and not yet among the drops.
+        // No owner runs any more, so plain reads are exact. One move: a statistics reader must not see the parked items
+        // gone from here and not yet among the drops.
         Owner.BeginMove();
         int parked = VisitParked(0, SlotBuffer<T>.Length, this, static (ThreadCache<T> cache, ref T? place) => cache.DiscardParked(ref place));
 
@@ -207,8 +193,8 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     public ref T? Slot(int sizeClass) =>
         ref Unsafe.Add(ref Unsafe.As<SlotBuffer<T>, T?>(ref _slots), sizeClass);
 
-    /// <summary>The one walk of the thread tier: <paramref name="visit"/> on the slot, then every magazine place, of each class in [<paramref name="fromClass"/>, <paramref name="toClass"/>).</summary>
-    /// <remarks>Returns the sum of what <paramref name="visit"/> returned. Slow paths only (finalizer, trim, shutdown, statistics), where a delegate call per place costs nothing.</remarks>
+    /// <summary>The one walk of the thread tier, summing what <paramref name="visit"/> returns on the slot and every magazine place of each class in [<paramref name="fromClass"/>, <paramref name="toClass"/>).</summary>
+    /// <remarks>Slow paths only (finalizer, trim, shutdown, statistics), where a delegate call per place costs nothing.</remarks>
     internal int VisitParked<TState>(int fromClass, int toClass, TState state, PlaceVisitor<TState> visit)
     {
         int sum = 0;

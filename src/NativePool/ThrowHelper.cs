@@ -5,10 +5,7 @@ using System.Diagnostics.CodeAnalysis;
 
 namespace NativePool;
 
-/// <summary>
-/// Every throw of the engine and of the facade (which sees it as an internal of the engine), with its message, out of
-/// line so the callers stay small and inlinable.
-/// </summary>
+/// <summary>Every throw of the engine and of the facade, with its message, out of line so the callers stay small and inlinable.</summary>
 internal static class ThrowHelper
 {
     [DoesNotReturn]

@@ -9,18 +9,10 @@ namespace NativePool;
 /// pool's thread caches (what the trimmer, the statistics, disposal and the pool's finalizer walk).
 /// </summary>
 /// <remarks>
-/// <para>
-/// Plain weak GC handles, which nothing but <see cref="Remove"/>, a prune or <see cref="Release"/> frees, so a pool's
-/// finalizer can still walk its caches: a <see cref="System.Runtime.CompilerServices.ConditionalWeakTable{TKey, TValue}"/>
-/// or a <see cref="WeakReference{T}"/> may itself be finalized first, in any order. The thread caches' list tracks
-/// resurrection: a dead thread's cache stays listed until collected, through its own finalizer (the pool skips it once
-/// retired). The registries do not, so they never hand out an object whose finalizer has begun.
-/// </para>
-/// <para>
-/// A full list prunes its collected entries and doubles when still over half full, so it stays as long as the live
-/// objects, not as the objects ever added. A lock guards it: adds are rare (once per pool, or per thread and pool), and
-/// so are the walks, next to rents and returns, which never touch a list.
-/// </para>
+/// Raw weak GC handles, freed only by this list, so a pool's finalizer can still walk its caches (a
+/// <see cref="WeakReference{T}"/> may be finalized first). The thread caches' list tracks resurrection, keeping a dead
+/// thread's cache listed through its finalizer; the registries do not, so they never hand out an object being finalized.
+/// A full list prunes, then doubles if still over half full. A lock guards it: adds and walks are rare next to rents.
 /// </remarks>
 /// <typeparam name="T">The element type.</typeparam>
 internal sealed class WeakList<T>(bool trackResurrection = false) where T : class

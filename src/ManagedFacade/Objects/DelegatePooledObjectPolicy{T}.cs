@@ -3,12 +3,7 @@ using Microsoft.Extensions.ObjectPool;
 
 namespace NativePool;
 
-/// <summary>The policy of a pool built from a factory and an optional cleanup (the delegate constructor).</summary>
-/// <remarks>
-/// Every returned object is kept (after the cleanup has run on it); the pool's bound decides what is dropped. A cleanup
-/// that throws lets its exception go to the caller of <c>Return</c>, and the pool drops that object (see
-/// <see cref="StripedObjectPool{T}.Return"/>).
-/// </remarks>
+/// <summary>The policy of a pool built from a factory and an optional cleanup: every returned object is kept once cleaned; the pool's bound decides what is dropped.</summary>
 /// <typeparam name="T">The type of the pooled objects.</typeparam>
 internal sealed class DelegatePooledObjectPolicy<T> : PooledObjectPolicy<T> where T : class
 {

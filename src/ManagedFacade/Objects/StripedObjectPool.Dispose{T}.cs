@@ -57,9 +57,6 @@ public sealed partial class StripedObjectPool<T>
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private void ReturnRacedDispose() => _engine.ReturnRacedShutdown();
-
-    [MethodImpl(MethodImplOptions.NoInlining)]
     private void ReturnAfterDispose(T obj)
     {
         // Not kept: counted as dropped, so the statistics still balance once callers are quiet.
@@ -71,7 +68,4 @@ public sealed partial class StripedObjectPool<T>
             _engine.DiscardAfterShutdown(obj);
         }
     }
-
-    /// <summary>The engine's discard callback of a disposing pool: overflow, trims of dead threads, and the shutdown drains.</summary>
-    private static void Discard(T item) => DisposeItem(item);
 }

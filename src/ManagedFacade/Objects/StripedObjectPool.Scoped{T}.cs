@@ -22,7 +22,7 @@ public sealed partial class StripedObjectPool<T>
         if (_fastOpen)
         {
             ThreadCache<T>? cache = CacheOf(caches);
-            return new(this, GetFast(cache), cache, guarded: false);
+            return new(this, GetFast(cache, pairs: true), cache, guarded: false);
         }
 
         return RentScopedInFull(caches);
@@ -55,15 +55,11 @@ public sealed partial class StripedObjectPool<T>
             ThrowHelper.ThrowArgumentNull(nameof(action));
         }
 
-        T item = Get();
-        try
+        _ = Scoped((action, state), static (item, call) =>
         {
-            action(item, state);
-        }
-        finally
-        {
-            Return(item);
-        }
+            call.action(item, call.state);
+            return 0;
+        });
     }
 
     /// <summary>

@@ -17,7 +17,7 @@ public sealed class StripedObjectPoolOptions : PoolOptions
     /// <see cref="StripedObjectPool{T}.MaximumRetainedLimit"/>. Default <c>Environment.ProcessorCount * 2</c>, as
     /// Microsoft's <c>DefaultObjectPool</c>.
     /// </summary>
-    public int MaximumRetained { get; set; } = DefaultMaximumRetained;
+    public int MaximumRetained { get; set; } = Environment.ProcessorCount * 2;
 
     /// <summary>
     /// Dispose the <see cref="IDisposable"/> objects the pool drops (overflow, policy rejection) and, when the pool is
@@ -54,9 +54,6 @@ public sealed class StripedObjectPoolOptions : PoolOptions
 
     /// <summary>Receives each misuse when the policy is <see cref="PoolMisusePolicy.Report"/>; null to ignore reports.</summary>
     public Action<PoolMisuse>? OnMisuse { get; set; }
-
-    /// <summary>The default of <see cref="MaximumRetained"/>.</summary>
-    internal static int DefaultMaximumRetained => Environment.ProcessorCount * 2;
 
     /// <inheritdoc/>
     private protected override void ValidateOwnOptions()

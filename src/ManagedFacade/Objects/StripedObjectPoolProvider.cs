@@ -15,10 +15,8 @@ namespace NativePool;
 /// </remarks>
 public sealed class StripedObjectPoolProvider : ObjectPoolProvider
 {
-    /// <summary>The options every pool copies (their bound and disposal are set per pool); never handed out.</summary>
+    /// <summary>The options every pool copies (disposal is set per pool); never handed out.</summary>
     private readonly StripedObjectPoolOptions _template = new();
-
-    private int _maximumRetained = StripedObjectPoolOptions.DefaultMaximumRetained;
 
     /// <summary>Creates a provider whose pools keep at most <c>Environment.ProcessorCount * 2</c> objects.</summary>
     public StripedObjectPoolProvider()
@@ -43,18 +41,17 @@ public sealed class StripedObjectPoolProvider : ObjectPoolProvider
         options.Validate();
         _template = (StripedObjectPoolOptions)options.Clone();
         _template.Name = null;
-        _maximumRetained = options.MaximumRetained;
     }
 
     /// <summary>The bound on retained objects (as <see cref="StripedObjectPoolOptions.MaximumRetained"/>) of the pools created from now on. Defaults to <c>Environment.ProcessorCount * 2</c>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is below 1 or above <see cref="StripedObjectPool{T}.MaximumRetainedLimit"/>.</exception>
     public int MaximumRetained
     {
-        get => _maximumRetained;
+        get => _template.MaximumRetained;
         set
         {
             StripedObjectPoolOptions.ValidateMaximumRetained(value, nameof(value));
-            _maximumRetained = value;
+            _template.MaximumRetained = value;
         }
     }
 
@@ -70,7 +67,6 @@ public sealed class StripedObjectPoolProvider : ObjectPoolProvider
         where T : class
     {
         var options = (StripedObjectPoolOptions)_template.Clone();
-        options.MaximumRetained = _maximumRetained;
         options.DisposeItems = typeof(IDisposable).IsAssignableFrom(typeof(T));
         return new StripedObjectPool<T>(policy, options);
     }

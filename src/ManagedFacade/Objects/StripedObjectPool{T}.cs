@@ -129,7 +129,8 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
 
         _policy = policy;
         _fastPolicy = policy as PooledObjectPolicy<T>;
-        _isDefaultPolicy = IsDefaultPolicy(policy.GetType());
+        // Microsoft's default policy itself, not a subclass, which may override Return.
+        _isDefaultPolicy = policy.GetType() is { IsGenericType: true } policyType && policyType.GetGenericTypeDefinition() == typeof(DefaultPooledObjectPolicy<>);
         _keepsAsIs = (_isDefaultPolicy && typeof(T).IsSealed && !typeof(IResettable).IsAssignableFrom(typeof(T)))
             || policy is DelegatePooledObjectPolicy<T> { HasCleanup: false };
         _disposesItems = disposeItems;
@@ -156,7 +157,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         };
         // The process switch is read before the engine exists: a malformed one fails the construction with nothing built.
         bool guarded = options.Guarded || GuardedMode.IsOnProcessWide;
-        _engine = new StripedPool<T>(settings, CreateForEngine, disposeItems ? Discard : null);
+        _engine = new StripedPool<T>(settings, CreateForEngine, disposeItems ? DisposeItem : null);
         if (guarded || options.TrackLeaks)
         {
             _guard = new ItemGuard<T>(
@@ -219,18 +220,18 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     {
         // Read on every path, before any branch, so an inlined Get and Return share one thread-static access.
         ThreadCaches caches = ThreadCacheTable.Current;
-        return _fastOpen ? GetFast(CacheOf(caches)) : GetInFull(caches);
+        return _fastOpen ? GetFast(CacheOf(caches), pairs: true) : GetInFull(caches);
     }
 
     /// <summary>This pool's cache of the calling thread in <paramref name="caches"/>, or null when the thread has none yet.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private ThreadCache<T>? CacheOf(ThreadCaches caches) => _engine.CacheOf(caches);
 
-    /// <summary>The get while nobody observes pools, with the thread's cache already found (null: the engine creates it).</summary>
+    /// <summary>The engine's get and the re-check of the shutdown mark, with the thread's cache already found (null: the engine creates it); <paramref name="pairs"/> while nobody observes pools.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private T GetFast(ThreadCache<T>? cache)
+    private T GetFast(ThreadCache<T>? cache, bool pairs)
     {
-        T item = _engine.RentObject(cache, pairs: true);
+        T item = _engine.RentObject(cache, pairs);
 
         // A Dispose that began while we took the item may have taken it from our slot too (see Dispose).
         if (_engine.IsShutDown)
@@ -245,20 +246,13 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     [MethodImpl(MethodImplOptions.NoInlining)]
     private T GetInFull(ThreadCaches caches)
     {
-        // Dispose publishes the mark from another thread; a stale read here is settled by the re-check below.
+        // Dispose publishes the mark from another thread; a stale read here is settled by GetFast's re-check.
         if (_engine.IsShutDown)
         {
             ThrowHelper.ThrowObjectDisposed(ObjectName);
         }
 
-        T item = _engine.RentObject(CacheOf(caches), pairs: false);
-
-        // A Dispose that began while we took the item may have taken it from our slot too (see Dispose).
-        if (_engine.IsShutDown)
-        {
-            GetRacedDispose(item);
-        }
-
+        T item = GetFast(CacheOf(caches), pairs: false);
         if (PoolObservation.IsActive)
         {
             OnGetObserved(item);
@@ -333,7 +327,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         // A Dispose that began while we stored the object may have drained before our store (see Dispose).
         if (_engine.IsShutDown)
         {
-            ReturnRacedDispose();
+            _engine.ReturnRacedShutdown();
         }
     }
 
@@ -366,7 +360,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
             }
         }
 
-        // Dispose publishes the mark from another thread; a stale read here is settled by the re-check below.
+        // Dispose publishes the mark from another thread; a stale read here is settled by PolicyThenKeep's re-check.
         if (_engine.IsShutDown)
         {
             ReturnAfterDispose(obj);
@@ -413,10 +407,6 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         return new StripedObjectPoolOptions { MaximumRetained = maximumRetained };
     }
 
-    /// <summary>True for Microsoft's <see cref="DefaultPooledObjectPolicy{T}"/> itself (not a subclass, which may override Return).</summary>
-    private static bool IsDefaultPolicy(Type policyType) =>
-        policyType.IsGenericType && policyType.GetGenericTypeDefinition() == typeof(DefaultPooledObjectPolicy<>);
-
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private bool AcceptReturn(T obj)
     {
@@ -433,6 +423,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
 
     /// <summary>Runs the policy on <paramref name="obj"/>; when it throws, the object is dropped as a rejected one is and the exception goes on to the caller of <see cref="Return"/>,
     /// so an object whose cleanup failed is neither kept nor left counted as outstanding.</summary>
+    /// <exception cref="AggregateException">A disposing pool's dispose of the object threw too: both exceptions, the policy's first.</exception>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private bool ReturnThroughPolicy(T obj)
     {
@@ -447,24 +438,18 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         }
         catch (Exception policyException)
         {
-            DropAfterPolicyThrew(obj, policyException);
-            throw;
-        }
-    }
-
-    /// <summary>Drops an object whose policy threw <paramref name="policyException"/>; the caller rethrows that exception.</summary>
-    /// <exception cref="AggregateException">A disposing pool's dispose of the object threw too: both exceptions, the policy's first.</exception>
-    private void DropAfterPolicyThrew(T obj, Exception policyException)
-    {
-        try
-        {
-            Reject(obj);
-        }
+            try
+            {
+                Reject(obj);
+            }
 #pragma warning disable CA1031 // Rethrown with the policy's exception: neither may hide the other.
-        catch (Exception disposeException)
+            catch (Exception disposeException)
 #pragma warning restore CA1031
-        {
-            ThrowHelper.ThrowAggregate("The pool's policy threw on a returned object, and so did the object's Dispose.", [policyException, disposeException]);
+            {
+                ThrowHelper.ThrowAggregate("The pool's policy threw on a returned object, and so did the object's Dispose.", [policyException, disposeException]);
+            }
+
+            throw;
         }
     }
 
@@ -518,6 +503,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         return _guard is null || _guard.OnReturn(obj, cleared: false);
     }
 
+    /// <summary>What a disposing pool does with every object it lets go, and the engine's discard callback (overflow, trims of dead threads, the shutdown drains).</summary>
     private static void DisposeItem(T item)
     {
         if (item is IDisposable disposable)
