@@ -13,10 +13,7 @@ namespace NativePool;
 /// array of <c>count</c> structs; <see cref="RentUninitialized(int)"/> skips the zeroing. Blocks are aligned to the pool's
 /// alignment (at least 128 bytes, which covers any struct's own alignment) and come from the same byte classes, budget
 /// and engine as <see cref="NativeBlockPool"/>; arrays larger than <see cref="NativeBlockPoolOptions.MaximumBlockSize"/>
-/// bytes are allocated exactly and freed when their lease is disposed.
-/// </para>
-/// <para>
-/// Freeing and concurrency are <see cref="NativeBlockPool"/>'s.
+/// bytes are allocated exactly and freed when their lease is disposed. Freeing and concurrency are <see cref="NativeBlockPool"/>'s.
 /// </para>
 /// </remarks>
 /// <typeparam name="T">The struct type.</typeparam>
@@ -110,9 +107,6 @@ public sealed unsafe class NativeStructPool<T> : IDisposable
     /// <returns>A snapshot (exact when the pool is quiet).</returns>
     public NativeBlockStatistics GetStatistics() => _core.GetStatistics();
 
-    /// <summary>
-    /// Frees every pooled block and makes later rents throw <see cref="ObjectDisposedException"/>; blocks still leased are
-    /// freed when their leases are disposed. Does nothing for <see cref="Shared"/> or a second time.
-    /// </summary>
+    /// <summary>Frees every pooled block and makes later rents throw <see cref="ObjectDisposedException"/>; blocks still leased are freed when their leases are disposed. Does nothing for <see cref="Shared"/> or a second time.</summary>
     public void Dispose() => _core.Dispose();
 }
