@@ -10,10 +10,7 @@ using NativePool.Extensions.DependencyInjection;
 // In the container's namespace, as every Microsoft.Extensions package does, so the methods need no extra using.
 namespace Microsoft.Extensions.DependencyInjection;
 
-/// <summary>
-/// Registers striped object pools with a dependency-injection container. In the NativePool.Extensions.DependencyInjection
-/// package, which adds the container, options and configuration packages to the NativePool package's dependencies.
-/// </summary>
+/// <summary>Registers striped object pools with a dependency-injection container. In the NativePool.Extensions.DependencyInjection package, which adds the container, options and configuration packages to the NativePool package's dependencies.</summary>
 public static class StripedObjectPoolServiceCollectionExtensions
 {
     private static readonly PoolOptionsValidator<StripedObjectPoolOptions> s_objectPoolValidator = new(

@@ -8,10 +8,7 @@ using System.Runtime.InteropServices;
 
 namespace NativePool;
 
-/// <summary>
-/// A drop-in <see cref="ArrayPool{T}"/> on the NativePool engine: a per-thread slot per size class in front of per-core,
-/// cache-line padded, pinned stripes. Use <see cref="Shared"/> where you used <see cref="ArrayPool{T}.Shared"/>.
-/// </summary>
+/// <summary>A drop-in <see cref="ArrayPool{T}"/> on the NativePool engine: a per-thread slot per size class in front of per-core, cache-line padded, pinned stripes. Use <see cref="Shared"/> where you used <see cref="ArrayPool{T}.Shared"/>.</summary>
 /// <remarks>
 /// <para>
 /// Contract: the BCL's. <c>Rent(0)</c> returns <see cref="Array.Empty{T}"/>; <c>Rent(n)</c> returns an array of at least

@@ -212,10 +212,7 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
         _core.Engine.RecordUnpooledReturn();
     }
 
-    /// <summary>
-    /// Disposes an instance made by <c>Create</c>: pooled buffers are released, later rents throw
-    /// <see cref="ObjectDisposedException"/>, owners still out are dropped when disposed. Does nothing for <see cref="Shared"/>.
-    /// </summary>
+    /// <summary>Disposes an instance made by <c>Create</c>: pooled buffers are released, later rents throw <see cref="ObjectDisposedException"/>, owners still out are dropped when disposed. Does nothing for <see cref="Shared"/>.</summary>
     /// <param name="disposing">True from <see cref="IDisposable.Dispose"/>.</param>
     protected override void Dispose(bool disposing) => _core.Dispose();
 

@@ -3,10 +3,7 @@ using System.Runtime.CompilerServices;
 
 namespace NativePool;
 
-/// <summary>
-/// A pool of native blocks for one unmanaged struct type: leases give <c>ref T Value</c>, <c>T*</c> and
-/// <see cref="Span{T}"/> views over aligned memory that never moves, ready to hand to native code.
-/// </summary>
+/// <summary>A pool of native blocks for one unmanaged struct type: leases give <c>ref T Value</c>, <c>T*</c> and <see cref="Span{T}"/> views over aligned memory that never moves, ready to hand to native code.</summary>
 /// <remarks>
 /// <para>
 /// Contract. <see cref="Rent()"/> leases one zeroed <typeparamref name="T"/>; <see cref="Rent(int)"/> leases a zeroed
