@@ -32,10 +32,7 @@ public static class PooledStreamManagerServiceCollectionExtensions
     }
 
     /// <summary>Registers a singleton <see cref="PooledStreamManager"/> whose options are bound from <paramref name="configuration"/>.</summary>
-    /// <remarks>
-    /// The keys are the options' names, bound by the binder's source generator. The configuration is checked now, and
-    /// nothing is registered when it fails; otherwise as <see cref="AddPooledStreamManager(IServiceCollection, Action{PooledStreamManagerOptions}?)"/>.
-    /// </remarks>
+    /// <remarks>The keys are the options' names, bound by the binder's source generator. The configuration is checked now, and nothing is registered when it fails; otherwise as <see cref="AddPooledStreamManager(IServiceCollection, Action{PooledStreamManagerOptions}?)"/>.</remarks>
     /// <param name="services">The service collection.</param>
     /// <param name="configuration">The section that holds the options, for example <c>configuration.GetSection("Streams")</c>.</param>
     /// <returns><paramref name="services"/>.</returns>

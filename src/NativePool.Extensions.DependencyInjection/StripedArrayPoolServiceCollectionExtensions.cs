@@ -40,10 +40,7 @@ public static class StripedArrayPoolServiceCollectionExtensions
     }
 
     /// <summary>Registers a <see cref="StripedArrayPool{T}"/> named <paramref name="name"/> as a keyed singleton (resolved as <see cref="StripedArrayPool{T}"/> or <see cref="ArrayPool{T}"/> with the key <paramref name="name"/>) whose options are bound from <paramref name="configuration"/>.</summary>
-    /// <remarks>
-    /// The keys are the options' names, bound by the binder's source generator. The configuration is checked now, and
-    /// nothing is registered when it fails; otherwise as <see cref="AddStripedArrayPool{T}(IServiceCollection, string, Action{StripedArrayPoolOptions}?)"/>.
-    /// </remarks>
+    /// <remarks>The keys are the options' names, bound by the binder's source generator. The configuration is checked now, and nothing is registered when it fails; otherwise as <see cref="AddStripedArrayPool{T}(IServiceCollection, string, Action{StripedArrayPoolOptions}?)"/>.</remarks>
     /// <typeparam name="T">The element type.</typeparam>
     /// <param name="services">The service collection.</param>
     /// <param name="name">The pool's key and the name of its options; not empty.</param>

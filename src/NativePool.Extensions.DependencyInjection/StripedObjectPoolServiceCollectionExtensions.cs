@@ -113,10 +113,7 @@ public static class StripedObjectPoolServiceCollectionExtensions
     }
 
     /// <summary>Registers a singleton pool of <typeparamref name="TImplementation"/> instances as <see cref="ObjectPool{T}"/> of <typeparamref name="TService"/> (and as <see cref="StripedObjectPool{T}"/>), whose options are bound from <paramref name="configuration"/>.</summary>
-    /// <remarks>
-    /// Its one key is <c>MaximumRetained</c>. The configuration is checked now, and nothing is registered when it fails;
-    /// otherwise as <see cref="AddStripedPooled{TService, TImplementation}(IServiceCollection, Action{PooledServiceOptions}?)"/>.
-    /// </remarks>
+    /// <remarks>Its one key is <c>MaximumRetained</c>. The configuration is checked now, and nothing is registered when it fails; otherwise as <see cref="AddStripedPooled{TService, TImplementation}(IServiceCollection, Action{PooledServiceOptions}?)"/>.</remarks>
     /// <typeparam name="TService">The type the pool hands out.</typeparam>
     /// <typeparam name="TImplementation">The type the pool creates.</typeparam>
     /// <param name="services">The service collection.</param>

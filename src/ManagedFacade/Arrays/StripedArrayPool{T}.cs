@@ -183,9 +183,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     /// <param name="maxArrayLength">The largest array length to keep; more than 0.</param>
     /// <param name="maxArraysPerBucket">The arrays to keep per size class; more than 0.</param>
     /// <returns>A new pool.</returns>
-    /// <exception cref="ArgumentOutOfRangeException">
-    /// <paramref name="maxArrayLength"/> or <paramref name="maxArraysPerBucket"/> is 0 or negative (as the BCL throws).
-    /// </exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="maxArrayLength"/> or <paramref name="maxArraysPerBucket"/> is 0 or negative (as the BCL throws).</exception>
     public static new StripedArrayPool<T> Create(int maxArrayLength, int maxArraysPerBucket) =>
         new(OptionsFromBclShape(maxArrayLength, maxArraysPerBucket, StripedPoolSettings.DefaultStripeCount), zeroNewArrays: true, isShared: false);
 
@@ -215,10 +213,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     /// <param name="array">The array; its length must be one this pool hands out.</param>
     /// <param name="clearArray">Clear the array before the pool keeps it.</param>
     /// <exception cref="ArgumentNullException"><paramref name="array"/> is null.</exception>
-    /// <exception cref="ArgumentException">
-    /// <paramref name="array"/>'s length is not a size class of this pool, or its type is not exactly <typeparamref name="T"/>[]
-    /// (an array of a derived element type seen as <typeparamref name="T"/>[] through array covariance).
-    /// </exception>
+    /// <exception cref="ArgumentException"><paramref name="array"/>'s length is not a size class of this pool, or its type is not exactly <typeparamref name="T"/>[] (an array of a derived element type seen as <typeparamref name="T"/>[] through array covariance).</exception>
     /// <exception cref="InvalidOperationException"><paramref name="array"/> is already in the pool (returned twice).</exception>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public override void Return(T[] array, bool clearArray = false) => Return(array, clearArray, CurrentCache());

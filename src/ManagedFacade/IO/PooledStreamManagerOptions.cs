@@ -3,10 +3,7 @@ using System;
 namespace NativePool;
 
 /// <summary>How a <see cref="PooledStreamManager"/> made by <see cref="PooledStreamManager.Create(PooledStreamManagerOptions)"/> is shaped.</summary>
-/// <remarks>
-/// The options inherited from <see cref="StripedPoolOptions"/> shape the manager's one array pool of blocks and buffers.
-/// <see cref="PoolOptions.Name"/> defaults to <c>PooledStreamManager</c>.
-/// </remarks>
+/// <remarks>The options inherited from <see cref="StripedPoolOptions"/> shape the manager's one array pool of blocks and buffers. <see cref="PoolOptions.Name"/> defaults to <c>PooledStreamManager</c>.</remarks>
 public sealed class PooledStreamManagerOptions : StripedPoolOptions
 {
     /// <summary>The default of <see cref="BlockSize"/>: 128 KiB.</summary>
