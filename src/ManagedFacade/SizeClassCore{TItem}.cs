@@ -134,10 +134,7 @@ internal struct SizeClassCore<TItem>
         ThrowHelper.ThrowObjectDisposed(poolName);
     }
 
-    /// <summary>
-    /// The one rent miss of every size-class facade, for a size within the classes: <see cref="StripedPool{T}.RentMiss"/>
-    /// with the <paramref name="cache"/> the inlined path read, then, when it had none, the thread's cache published.
-    /// </summary>
+    /// <summary>The one rent miss of every size-class facade, for a size within the classes: <see cref="StripedPool{T}.RentMiss"/> with the <paramref name="cache"/> the inlined path read, then, when it had none, the thread's cache published.</summary>
     public readonly TItem RentMiss(int size, int minimumShift, ThreadCache<TItem>? cache, bool isShared)
     {
         // The inlined take looked in the slot when it had the cache and the limit was open.

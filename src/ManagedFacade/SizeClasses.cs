@@ -3,10 +3,7 @@ using System.Runtime.CompilerServices;
 
 namespace NativePool;
 
-/// <summary>
-/// Power-of-two size classes for arrays: class <c>i</c> holds arrays of exactly <c>16 &lt;&lt; i</c> elements; and the
-/// one class table behind them and <see cref="NativeSizeClasses"/>, whose classes start at <c>1 &lt;&lt; minimumShift</c>.
-/// </summary>
+/// <summary>Power-of-two size classes for arrays: class <c>i</c> holds arrays of exactly <c>16 &lt;&lt; i</c> elements; and the one class table behind them and <see cref="NativeSizeClasses"/>, whose classes start at <c>1 &lt;&lt; minimumShift</c>.</summary>
 internal static class SizeClasses
 {
     /// <summary>The smallest class length, in elements.</summary>

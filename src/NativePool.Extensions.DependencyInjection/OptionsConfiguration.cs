@@ -4,10 +4,7 @@ using Microsoft.Extensions.Configuration;
 
 namespace NativePool.Extensions.DependencyInjection;
 
-/// <summary>
-/// What each options type takes from configuration (flat: a section's children are its options), checked when a
-/// registration is called. Any other key is refused, so a value in configuration is never silently ignored.
-/// </summary>
+/// <summary>What each options type takes from configuration (flat: a section's children are its options), checked when a registration is called. Any other key is refused, so a value in configuration is never silently ignored.</summary>
 internal static class OptionsConfiguration
 {
     /// <summary>The trimming options every pool takes.</summary>

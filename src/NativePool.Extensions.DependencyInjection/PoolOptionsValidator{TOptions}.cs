@@ -7,10 +7,7 @@ using Microsoft.Extensions.Options;
 
 namespace NativePool.Extensions.DependencyInjection;
 
-/// <summary>
-/// Validates a pool's options as the options pattern does (when a host starts with <c>ValidateOnStart</c>, else when the
-/// options are first read), with the rules the pool applies when it is created, and binds them from configuration.
-/// </summary>
+/// <summary>Validates a pool's options as the options pattern does (when a host starts with <c>ValidateOnStart</c>, else when the options are first read), with the rules the pool applies when it is created, and binds them from configuration.</summary>
 /// <remarks>One instance per options type validates every named instance of it; the failure names the option, the options' name, the value and the rule.</remarks>
 /// <typeparam name="TOptions">The options type.</typeparam>
 internal sealed class PoolOptionsValidator<[DynamicallyAccessedMembers(DynamicallyAccessedMemberTypes.PublicParameterlessConstructor)] TOptions> : IValidateOptions<TOptions>

@@ -14,10 +14,7 @@ public static class PooledStreamManagerServiceCollectionExtensions
     private static readonly PoolOptionsValidator<PooledStreamManagerOptions> s_validator = new(
         static options => options.Validate(), OptionsConfiguration.PooledStreamManagerKeys, static (section, options) => section.Bind(options, OptionsConfiguration.RefuseUnknownKeys));
 
-    /// <summary>
-    /// Registers a singleton <see cref="PooledStreamManager"/> shaped by <see cref="IOptions{TOptions}"/> of
-    /// <see cref="PooledStreamManagerOptions"/>.
-    /// </summary>
+    /// <summary>Registers a singleton <see cref="PooledStreamManager"/> shaped by <see cref="IOptions{TOptions}"/> of <see cref="PooledStreamManagerOptions"/>.</summary>
     /// <remarks>
     /// Every <c>Configure</c>, <c>PostConfigure</c> and configuration of the options applies; they are validated once, when
     /// the host starts or the manager is first resolved (<see cref="OptionsValidationException"/> then). Registered once:
@@ -34,13 +31,8 @@ public static class PooledStreamManagerServiceCollectionExtensions
         return AddManager(services);
     }
 
-    /// <summary>
-    /// Registers a singleton <see cref="PooledStreamManager"/> whose options are bound from <paramref name="configuration"/>.
-    /// </summary>
-    /// <remarks>
-    /// The keys are the options' names, bound by the binder's source generator. The configuration is checked now, and
-    /// nothing is registered when it fails; otherwise as <see cref="AddPooledStreamManager(IServiceCollection, Action{PooledStreamManagerOptions}?)"/>.
-    /// </remarks>
+    /// <summary>Registers a singleton <see cref="PooledStreamManager"/> whose options are bound from <paramref name="configuration"/>.</summary>
+    /// <remarks>The keys are the options' names, bound by the binder's source generator. The configuration is checked now, and nothing is registered when it fails; otherwise as <see cref="AddPooledStreamManager(IServiceCollection, Action{PooledStreamManagerOptions}?)"/>.</remarks>
     /// <param name="services">The service collection.</param>
     /// <param name="configuration">The section that holds the options, for example <c>configuration.GetSection("Streams")</c>.</param>
     /// <returns><paramref name="services"/>.</returns>

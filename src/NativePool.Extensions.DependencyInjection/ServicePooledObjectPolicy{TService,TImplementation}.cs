@@ -5,10 +5,7 @@ using Microsoft.Extensions.ObjectPool;
 
 namespace NativePool.Extensions.DependencyInjection;
 
-/// <summary>
-/// The policy of a pool registered with <c>AddStripedPooled</c>: instances come from <see cref="ActivatorUtilities"/> with
-/// the root provider, so the container does not track them.
-/// </summary>
+/// <summary>The policy of a pool registered with <c>AddStripedPooled</c>: instances come from <see cref="ActivatorUtilities"/> with the root provider, so the container does not track them.</summary>
 /// <typeparam name="TService">The registered service type.</typeparam>
 /// <typeparam name="TImplementation">The type created.</typeparam>
 internal sealed class ServicePooledObjectPolicy<TService, [DynamicallyAccessedMembers(DynamicallyAccessedMemberTypes.PublicConstructors)] TImplementation> : PooledObjectPolicy<TService>

@@ -16,10 +16,8 @@ public static class StripedArrayPoolServiceCollectionExtensions
         static options => options.Validate(), OptionsConfiguration.StripedArrayPoolKeys, static (section, options) => section.Bind(options, OptionsConfiguration.RefuseUnknownKeys));
 
     /// <summary>
-    /// Registers a <see cref="StripedArrayPool{T}"/> named <paramref name="name"/> as a keyed singleton, resolved as
-    /// <see cref="StripedArrayPool{T}"/> or <see cref="ArrayPool{T}"/> with the key <paramref name="name"/>
-    /// (<c>[FromKeyedServices("name")] ArrayPool&lt;byte&gt; pool</c>), and shaped by the
-    /// <see cref="StripedArrayPoolOptions"/> named <paramref name="name"/>.
+    /// Registers a <see cref="StripedArrayPool{T}"/> named <paramref name="name"/> as a keyed singleton, resolved as <see cref="StripedArrayPool{T}"/> or <see cref="ArrayPool{T}"/> with
+    /// the key <paramref name="name"/> (<c>[FromKeyedServices("name")] ArrayPool&lt;byte&gt; pool</c>), and shaped by the <see cref="StripedArrayPoolOptions"/> named <paramref name="name"/>.
     /// </summary>
     /// <remarks>
     /// Every <c>Configure</c>, <c>PostConfigure</c> and configuration of the options named <paramref name="name"/> applies;
@@ -41,15 +39,8 @@ public static class StripedArrayPoolServiceCollectionExtensions
         return AddPool<T>(services, name);
     }
 
-    /// <summary>
-    /// Registers a <see cref="StripedArrayPool{T}"/> named <paramref name="name"/> as a keyed singleton (resolved as
-    /// <see cref="StripedArrayPool{T}"/> or <see cref="ArrayPool{T}"/> with the key <paramref name="name"/>) whose
-    /// options are bound from <paramref name="configuration"/>.
-    /// </summary>
-    /// <remarks>
-    /// The keys are the options' names, bound by the binder's source generator. The configuration is checked now, and
-    /// nothing is registered when it fails; otherwise as <see cref="AddStripedArrayPool{T}(IServiceCollection, string, Action{StripedArrayPoolOptions}?)"/>.
-    /// </remarks>
+    /// <summary>Registers a <see cref="StripedArrayPool{T}"/> named <paramref name="name"/> as a keyed singleton (resolved as <see cref="StripedArrayPool{T}"/> or <see cref="ArrayPool{T}"/> with the key <paramref name="name"/>) whose options are bound from <paramref name="configuration"/>.</summary>
+    /// <remarks>The keys are the options' names, bound by the binder's source generator. The configuration is checked now, and nothing is registered when it fails; otherwise as <see cref="AddStripedArrayPool{T}(IServiceCollection, string, Action{StripedArrayPoolOptions}?)"/>.</remarks>
     /// <typeparam name="T">The element type.</typeparam>
     /// <param name="services">The service collection.</param>
     /// <param name="name">The pool's key and the name of its options; not empty.</param>

@@ -10,10 +10,7 @@ using NativePool.Extensions.DependencyInjection;
 // In the container's namespace, as every Microsoft.Extensions package does, so the methods need no extra using.
 namespace Microsoft.Extensions.DependencyInjection;
 
-/// <summary>
-/// Registers striped object pools with a dependency-injection container. In the NativePool.Extensions.DependencyInjection
-/// package, which adds the container, options and configuration packages to the NativePool package's dependencies.
-/// </summary>
+/// <summary>Registers striped object pools with a dependency-injection container. In the NativePool.Extensions.DependencyInjection package, which adds the container, options and configuration packages to the NativePool package's dependencies.</summary>
 public static class StripedObjectPoolServiceCollectionExtensions
 {
     private static readonly PoolOptionsValidator<StripedObjectPoolOptions> s_objectPoolValidator = new(
@@ -22,10 +19,7 @@ public static class StripedObjectPoolServiceCollectionExtensions
     private static readonly PoolOptionsValidator<PooledServiceOptions> s_pooledServiceValidator =
         new(static options => options.ToPoolOptions(disposeItems: false).Validate(), OptionsConfiguration.PooledServiceKeys, static (section, options) => section.Bind(options, OptionsConfiguration.RefuseUnknownKeys));
 
-    /// <summary>
-    /// Makes <see cref="ObjectPoolProvider"/> resolve to a <see cref="StripedObjectPoolProvider"/>, replacing whatever
-    /// provider was registered (a framework's later <c>TryAdd</c> of the default provider then does nothing).
-    /// </summary>
+    /// <summary>Makes <see cref="ObjectPoolProvider"/> resolve to a <see cref="StripedObjectPoolProvider"/>, replacing whatever provider was registered (a framework's later <c>TryAdd</c> of the default provider then does nothing).</summary>
     /// <param name="services">The service collection.</param>
     /// <returns><paramref name="services"/>.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="services"/> is null.</exception>
@@ -45,10 +39,7 @@ public static class StripedObjectPoolServiceCollectionExtensions
         return ReplaceProvider(services, _ => provider);
     }
 
-    /// <summary>
-    /// Makes <see cref="ObjectPoolProvider"/> resolve to a <see cref="StripedObjectPoolProvider"/> whose pools take their
-    /// <see cref="IOptions{TOptions}"/> of <see cref="StripedObjectPoolOptions"/>, bound from <paramref name="configuration"/>.
-    /// </summary>
+    /// <summary>Makes <see cref="ObjectPoolProvider"/> resolve to a <see cref="StripedObjectPoolProvider"/> whose pools take their <see cref="IOptions{TOptions}"/> of <see cref="StripedObjectPoolOptions"/>, bound from <paramref name="configuration"/>.</summary>
     /// <remarks>
     /// The keys are the options' names (for example <c>"MaximumRetained": 64</c>), bound by the binder's source generator;
     /// each pool's <see cref="StripedObjectPoolOptions.DisposeItems"/> and name are its own, so those keys are refused. The
@@ -70,11 +61,7 @@ public static class StripedObjectPoolServiceCollectionExtensions
             static serviceProvider => new StripedObjectPoolProvider(serviceProvider.GetRequiredService<IOptions<StripedObjectPoolOptions>>().Value));
     }
 
-    /// <summary>
-    /// Registers a pool of <typeparamref name="TService"/> instances as <see cref="ObjectPool{T}"/> and
-    /// <see cref="StripedObjectPool{T}"/>, shaped by the named <see cref="PooledServiceOptions"/> of
-    /// <typeparamref name="TService"/>.
-    /// </summary>
+    /// <summary>Registers a pool of <typeparamref name="TService"/> instances as <see cref="ObjectPool{T}"/> and <see cref="StripedObjectPool{T}"/>, shaped by the named <see cref="PooledServiceOptions"/> of <typeparamref name="TService"/>.</summary>
     /// <remarks>See <see cref="AddStripedPooled{TService, TImplementation}(IServiceCollection, Action{PooledServiceOptions}?)"/>.</remarks>
     /// <typeparam name="TService">The pooled type, created by the container's activator.</typeparam>
     /// <param name="services">The service collection.</param>
@@ -86,10 +73,7 @@ public static class StripedObjectPoolServiceCollectionExtensions
         where TService : class =>
         AddStripedPooled<TService, TService>(services, configure);
 
-    /// <summary>
-    /// Registers a pool of <typeparamref name="TService"/> instances whose options are bound from
-    /// <paramref name="configuration"/> (checked now).
-    /// </summary>
+    /// <summary>Registers a pool of <typeparamref name="TService"/> instances whose options are bound from <paramref name="configuration"/> (checked now).</summary>
     /// <remarks>See <see cref="AddStripedPooled{TService, TImplementation}(IServiceCollection, IConfiguration)"/>.</remarks>
     /// <typeparam name="TService">The pooled type, created by the container's activator.</typeparam>
     /// <param name="services">The service collection.</param>
@@ -103,11 +87,7 @@ public static class StripedObjectPoolServiceCollectionExtensions
         where TService : class =>
         AddStripedPooled<TService, TService>(services, configuration);
 
-    /// <summary>
-    /// Registers a singleton pool of <typeparamref name="TImplementation"/> instances as <see cref="ObjectPool{T}"/> of
-    /// <typeparamref name="TService"/> (and as <see cref="StripedObjectPool{T}"/>, for leases and scoped calls), shaped by
-    /// the named <see cref="PooledServiceOptions"/> of <typeparamref name="TService"/>.
-    /// </summary>
+    /// <summary>Registers a singleton pool of <typeparamref name="TImplementation"/> instances as <see cref="ObjectPool{T}"/> of <typeparamref name="TService"/> (and as <see cref="StripedObjectPool{T}"/>, for leases and scoped calls), shaped by the named <see cref="PooledServiceOptions"/> of <typeparamref name="TService"/>.</summary>
     /// <remarks>
     /// The options are named <c>typeof(TService).FullName</c>, as Microsoft's <c>AddPooled</c> names its own, and are
     /// validated once, when the host starts or the pool is first resolved. Instances are created by the container's
@@ -128,20 +108,12 @@ public static class StripedObjectPoolServiceCollectionExtensions
         where TImplementation : class, TService
     {
         ArgumentNullException.ThrowIfNull(services);
-        string name = PooledServiceName<TService>();
-        s_pooledServiceValidator.Configure(services, name, configure);
-        return AddPooledService<TService, TImplementation>(services, name);
+        s_pooledServiceValidator.Configure(services, typeof(TService).FullName!, configure);
+        return AddPooledService<TService, TImplementation>(services);
     }
 
-    /// <summary>
-    /// Registers a singleton pool of <typeparamref name="TImplementation"/> instances as <see cref="ObjectPool{T}"/> of
-    /// <typeparamref name="TService"/> (and as <see cref="StripedObjectPool{T}"/>), whose options are bound from
-    /// <paramref name="configuration"/>.
-    /// </summary>
-    /// <remarks>
-    /// Its one key is <c>MaximumRetained</c>. The configuration is checked now, and nothing is registered when it fails;
-    /// otherwise as <see cref="AddStripedPooled{TService, TImplementation}(IServiceCollection, Action{PooledServiceOptions}?)"/>.
-    /// </remarks>
+    /// <summary>Registers a singleton pool of <typeparamref name="TImplementation"/> instances as <see cref="ObjectPool{T}"/> of <typeparamref name="TService"/> (and as <see cref="StripedObjectPool{T}"/>), whose options are bound from <paramref name="configuration"/>.</summary>
+    /// <remarks>Its one key is <c>MaximumRetained</c>. The configuration is checked now, and nothing is registered when it fails; otherwise as <see cref="AddStripedPooled{TService, TImplementation}(IServiceCollection, Action{PooledServiceOptions}?)"/>.</remarks>
     /// <typeparam name="TService">The type the pool hands out.</typeparam>
     /// <typeparam name="TImplementation">The type the pool creates.</typeparam>
     /// <param name="services">The service collection.</param>
@@ -156,24 +128,20 @@ public static class StripedObjectPoolServiceCollectionExtensions
         where TImplementation : class, TService
     {
         ArgumentNullException.ThrowIfNull(services);
-        string name = PooledServiceName<TService>();
-        s_pooledServiceValidator.Configure(services, name, configuration);
-        return AddPooledService<TService, TImplementation>(services, name);
+        s_pooledServiceValidator.Configure(services, typeof(TService).FullName!, configuration);
+        return AddPooledService<TService, TImplementation>(services);
     }
 
-    /// <summary>The name of <typeparamref name="TService"/>'s <see cref="PooledServiceOptions"/>: its full name, as Microsoft's <c>AddPooled</c> names its options.</summary>
-    private static string PooledServiceName<TService>() => typeof(TService).FullName!;
-
-    /// <summary>Registers the pool of <typeparamref name="TService"/>, built from its options named <paramref name="name"/> when first resolved.</summary>
+    /// <summary>Registers the pool of <typeparamref name="TService"/>, built from its options (named by its full name, as Microsoft's <c>AddPooled</c> names them) when first resolved.</summary>
     private static IServiceCollection AddPooledService<TService, [DynamicallyAccessedMembers(DynamicallyAccessedMemberTypes.PublicConstructors)] TImplementation>(
-        IServiceCollection services, string name)
+        IServiceCollection services)
         where TService : class
         where TImplementation : class, TService
     {
         services.AddSingleton(serviceProvider =>
         {
             // The monitor's instance: the one ValidateOnStart validated, so the configure calls run once.
-            PooledServiceOptions options = serviceProvider.GetRequiredService<IOptionsMonitor<PooledServiceOptions>>().Get(name);
+            PooledServiceOptions options = serviceProvider.GetRequiredService<IOptionsMonitor<PooledServiceOptions>>().Get(typeof(TService).FullName);
             bool disposeItems = typeof(IDisposable).IsAssignableFrom(typeof(TImplementation));
             return new StripedObjectPool<TService>(
                 new ServicePooledObjectPolicy<TService, TImplementation>(serviceProvider), options.ToPoolOptions(disposeItems));

@@ -4,10 +4,7 @@ using System.Runtime.InteropServices;
 
 namespace NativePool;
 
-/// <summary>
-/// An array rented from a <see cref="StripedArrayPool{T}"/> for a synchronous scope:
-/// <c>using var scope = pool.RentScoped(n);</c>. Disposing it returns the array once.
-/// </summary>
+/// <summary>An array rented from a <see cref="StripedArrayPool{T}"/> for a synchronous scope: <c>using var scope = pool.RentScoped(n);</c>. Disposing it returns the array once.</summary>
 /// <remarks>
 /// <para>
 /// A <see langword="ref"/> struct: it allocates nothing, lives on the renting thread and costs what a hand-written

@@ -2,10 +2,7 @@ using System.Runtime.CompilerServices;
 
 namespace NativePool;
 
-/// <summary>
-/// How the engine allocates arrays: unmanaged elements pinned, uninitialized and placed with their data on a cache-line
-/// boundary; reference-holding ones ordinarily.
-/// </summary>
+/// <summary>How the engine allocates arrays: unmanaged elements pinned, uninitialized and placed with their data on a cache-line boundary; reference-holding ones ordinarily.</summary>
 /// <remarks>
 /// A pinned array of at least <see cref="PinnedArrayPlacement.MinimumPlacedBytes"/> bytes is placed so that its data
 /// starts on a 64-byte boundary where the heap allows, so the distance between pooled buffers (native blocks included)

@@ -22,10 +22,7 @@ public sealed class StripedArrayPoolOptions : StripedPoolOptions
     {
     }
 
-    /// <summary>
-    /// The largest array length, in elements, the pool keeps. Rounded up to a power of two; 16 to 2^30
-    /// (1 073 741 824, the default). Longer requests are allocated at their exact length and dropped on return.
-    /// </summary>
+    /// <summary>The largest array length the pool keeps, rounded up to a power of two: 16 to 2^30 (the default). Longer requests are allocated exactly and dropped on return.</summary>
     public int MaximumArrayLength { get; set; } = 1 << 30;
 
     /// <summary>Clear every array when it is returned, whatever <c>clearArray</c> says. Default false.</summary>
@@ -33,18 +30,15 @@ public sealed class StripedArrayPoolOptions : StripedPoolOptions
 
     /// <summary>
     /// Clear arrays whose elements hold references whenever the pool keeps them, so a pooled array never keeps objects
-    /// alive, at one pass over the array per return. Default false, as in <see cref="System.Buffers.ArrayPool{T}"/>: only
-    /// <c>clearArray: true</c> clears. No effect for unmanaged element types.
+    /// alive, at one pass per return; no effect for unmanaged elements. Default false: as in <see cref="System.Buffers.ArrayPool{T}"/>, only <c>clearArray: true</c> clears.
     /// </summary>
     public bool ClearReferencesOnReturn { get; set; }
 
     /// <summary>
-    /// Guarded mode: track every rented array and detect double returns while the array is still in the pool, returns
-    /// of arrays this pool never handed out, and (for unmanaged elements, by a poison pattern checked on the next rent)
-    /// writes after return; each is handled per <see cref="MisusePolicy"/>. Stale returns are not detected (see
-    /// <see cref="StripedArrayPool{T}"/>). A debugging aid: every rent and return takes a lock and touches the whole
-    /// array. The AppContext switch <c>NativePool.Guarded</c> or <c>NATIVEPOOL_GUARDED=1</c> turns it on for every pool
-    /// of the process. Default false.
+    /// Guarded mode, a debugging aid (every rent and return takes a lock and touches the whole array): detect double
+    /// returns while the array is in the pool, returns of arrays this pool never handed out, and (unmanaged elements, by a
+    /// poison pattern checked on the next rent) writes after return, each handled per <see cref="MisusePolicy"/>. The
+    /// AppContext switch <c>NativePool.Guarded</c> or <c>NATIVEPOOL_GUARDED=1</c> turns it on process-wide. Default false.
     /// </summary>
     public bool Guarded { get; set; }
 
@@ -53,24 +47,19 @@ public sealed class StripedArrayPoolOptions : StripedPoolOptions
     internal bool WithoutThreadTier { get; set; }
 
     /// <summary>
-    /// Remember the stack that rented each array until it is returned, so <see cref="StripedArrayPool{T}.GetLeaks"/>
-    /// can say where the arrays still out were rented. Works in Release builds; costs a stack trace per rent. Leaks are
-    /// reported only by <see cref="StripedArrayPool{T}.GetLeaks"/>: the pool holds each outstanding array until it comes
-    /// back, so an array never returned stays alive and is never reported on collection. Default false.
+    /// Remember the stack that rented each array until it is returned, for <see cref="StripedArrayPool{T}.GetLeaks"/>, the
+    /// only report of leaks (the pool holds each outstanding array, so one never returned is never collected). Works in
+    /// Release builds; costs a stack trace per rent. Default false.
     /// </summary>
     public bool TrackLeaks { get; set; }
 
-    /// <summary>
-    /// What a guarded pool does when it detects misuse. Default <see cref="PoolMisusePolicy.Throw"/>. A value the enum
-    /// does not define is out of range (checked whether or not the pool is guarded).
-    /// </summary>
+    /// <summary>What a guarded pool does when it detects misuse. Default <see cref="PoolMisusePolicy.Throw"/>; an undefined value is out of range, guarded or not.</summary>
     public PoolMisusePolicy MisusePolicy { get; set; }
 
     /// <summary>
-    /// What an unguarded pool does when it sees a double return (it sees those where the array is still the calling
-    /// thread's or the stripe's most recent). Default <see cref="PoolMisusePolicy.Throw"/>; either way the array is kept once.
-    /// A value the enum does not define is out of range. <see cref="StripedArrayPool{T}.Shared"/> takes its policy from a
-    /// process-wide setting instead (default <see cref="PoolMisusePolicy.Report"/>; see there).
+    /// What an unguarded pool does when it sees a double return (the array is still the thread's or the stripe's most
+    /// recent); the array is kept once. Default <see cref="PoolMisusePolicy.Throw"/>; an undefined value is out of range.
+    /// <see cref="StripedArrayPool{T}.Shared"/> takes its policy from a process-wide setting instead (see there).
     /// </summary>
     public PoolMisusePolicy DoubleReturnPolicy { get; set; }
 

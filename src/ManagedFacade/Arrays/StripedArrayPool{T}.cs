@@ -8,10 +8,7 @@ using System.Runtime.InteropServices;
 
 namespace NativePool;
 
-/// <summary>
-/// A drop-in <see cref="ArrayPool{T}"/> on the NativePool engine: a per-thread slot per size class in front of per-core,
-/// cache-line padded, pinned stripes. Use <see cref="Shared"/> where you used <see cref="ArrayPool{T}.Shared"/>.
-/// </summary>
+/// <summary>A drop-in <see cref="ArrayPool{T}"/> on the NativePool engine: a per-thread slot per size class in front of per-core, cache-line padded, pinned stripes. Use <see cref="Shared"/> where you used <see cref="ArrayPool{T}.Shared"/>.</summary>
 /// <remarks>
 /// <para>
 /// Contract: the BCL's. <c>Rent(0)</c> returns <see cref="Array.Empty{T}"/>; <c>Rent(n)</c> returns an array of at least
@@ -176,10 +173,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     /// <returns>A new pool.</returns>
     public static new StripedArrayPool<T> Create() => new(new StripedArrayPoolOptions(), zeroNewArrays: true, isShared: false);
 
-    /// <summary>
-    /// Creates an independent pool shaped like <see cref="ArrayPool{T}.Create(int, int)"/>, so code written against the
-    /// BCL overload gets a striped pool rather than the BCL's configurable one.
-    /// </summary>
+    /// <summary>Creates an independent pool shaped like <see cref="ArrayPool{T}.Create(int, int)"/>, so code written against the BCL overload gets a striped pool.</summary>
     /// <remarks>
     /// <see cref="StripedArrayPoolOptions.MaximumArrayLength"/> is <paramref name="maxArrayLength"/> clamped to 16 … 2^30
     /// (as the BCL clamps it); the stripes are the default count lowered to the largest power of two not above
@@ -189,9 +183,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     /// <param name="maxArrayLength">The largest array length to keep; more than 0.</param>
     /// <param name="maxArraysPerBucket">The arrays to keep per size class; more than 0.</param>
     /// <returns>A new pool.</returns>
-    /// <exception cref="ArgumentOutOfRangeException">
-    /// <paramref name="maxArrayLength"/> or <paramref name="maxArraysPerBucket"/> is 0 or negative (as the BCL throws).
-    /// </exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="maxArrayLength"/> or <paramref name="maxArraysPerBucket"/> is 0 or negative (as the BCL throws).</exception>
     public static new StripedArrayPool<T> Create(int maxArrayLength, int maxArraysPerBucket) =>
         new(OptionsFromBclShape(maxArrayLength, maxArraysPerBucket, StripedPoolSettings.DefaultStripeCount), zeroNewArrays: true, isShared: false);
 
@@ -202,10 +194,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     /// <exception cref="ArgumentOutOfRangeException">An option is out of range; the exception's ParamName names it.</exception>
     public static StripedArrayPool<T> Create(StripedArrayPoolOptions options) => new(options, zeroNewArrays: true, isShared: false);
 
-    /// <summary>
-    /// The length <see cref="Rent()"/> and <see cref="RentScoped()"/> rent when no length is given: 4 KiB worth of
-    /// elements (4096 bytes, 1024 ints), as <see cref="System.Buffers.MemoryPool{T}.Shared"/>'s <c>Rent()</c> does.
-    /// </summary>
+    /// <summary>The length <see cref="Rent()"/> and <see cref="RentScoped()"/> rent: 4 KiB worth of elements (4096 bytes, 1024 ints), as <see cref="System.Buffers.MemoryPool{T}.Shared"/>'s <c>Rent()</c> does.</summary>
     public static int DefaultLength => 1 + (4095 / Unsafe.SizeOf<T>());
 
     /// <summary>Rents an array of at least <see cref="DefaultLength"/> elements: <c>StripedArrayPool&lt;byte&gt;.Shared.Rent()</c>.</summary>
@@ -224,10 +213,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     /// <param name="array">The array; its length must be one this pool hands out.</param>
     /// <param name="clearArray">Clear the array before the pool keeps it.</param>
     /// <exception cref="ArgumentNullException"><paramref name="array"/> is null.</exception>
-    /// <exception cref="ArgumentException">
-    /// <paramref name="array"/>'s length is not a size class of this pool, or its type is not exactly <typeparamref name="T"/>[]
-    /// (an array of a derived element type seen as <typeparamref name="T"/>[] through array covariance).
-    /// </exception>
+    /// <exception cref="ArgumentException"><paramref name="array"/>'s length is not a size class of this pool, or its type is not exactly <typeparamref name="T"/>[] (an array of a derived element type seen as <typeparamref name="T"/>[] through array covariance).</exception>
     /// <exception cref="InvalidOperationException"><paramref name="array"/> is already in the pool (returned twice).</exception>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public override void Return(T[] array, bool clearArray = false) => Return(array, clearArray, CurrentCache());
@@ -355,9 +341,8 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
         return new ArrayScope<T>(array.Length == 0 ? null : this, array, minimumLength, clearOnReturn, cache ?? CurrentCache(), _guard is not null);
     }
 
-    /// <summary>Rents an array of <see cref="DefaultLength"/> elements for a synchronous scope: <c>using var lease = pool.RentScoped();</c>.</summary>
-    /// <returns>A scope whose <see cref="ArrayScope{T}.Length"/> is <see cref="DefaultLength"/>; disposing it returns the array (disposing a copy returns it again unless the pool is guarded; analyzer NP0012 rejects copies).</returns>
-    /// <remarks>As <see cref="RentScoped(int, bool)"/>.</remarks>
+    /// <summary>Rents an array of <see cref="DefaultLength"/> elements for a synchronous scope, as <see cref="RentScoped(int, bool)"/>: <c>using var lease = pool.RentScoped();</c>.</summary>
+    /// <returns>A scope whose <see cref="ArrayScope{T}.Length"/> is <see cref="DefaultLength"/>.</returns>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public ArrayScope<T> RentScoped() => RentScoped(DefaultLength);
 
@@ -377,20 +362,12 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     /// <summary>Releases idle arrays now, as the periodic trim would (everything under high memory pressure).</summary>
     /// <returns>How many arrays were released.</returns>
     /// <exception cref="InvalidOperationException">This is <see cref="Shared"/> and a process setting it reads is malformed.</exception>
-    public int Trim()
-    {
-        ThrowIfRejected();
-        return _core.Engine.Trim();
-    }
+    public int Trim() => CheckedEngine.Trim();
 
     /// <summary>Releases every pooled array now, whatever its age.</summary>
     /// <returns>How many arrays were released.</returns>
     /// <exception cref="InvalidOperationException">This is <see cref="Shared"/> and a process setting it reads is malformed.</exception>
-    public int Clear()
-    {
-        ThrowIfRejected();
-        return _core.Engine.Trim(releaseAll: true);
-    }
+    public int Clear() => CheckedEngine.Trim(releaseAll: true);
 
     /// <summary>Where the arrays rented and not yet returned were rented (leak tracking or guarded mode; otherwise empty).</summary>
     /// <returns>One rent stack per outstanding array; each is also raised as a <c>Leak</c> event of the <c>NativePool</c> event source.</returns>
@@ -422,10 +399,16 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     /// <summary>Reads the pool's counters (summed over threads and stripes; exact when the pool is quiet).</summary>
     /// <returns>A snapshot.</returns>
     /// <exception cref="InvalidOperationException">This is <see cref="Shared"/> and a process setting it reads is malformed.</exception>
-    public PoolStatistics GetStatistics()
+    public PoolStatistics GetStatistics() => CheckedEngine.GetStatistics();
+
+    /// <summary>The engine, for the public members that reach it without the rent and return paths' check (see <see cref="ThrowIfRejected"/>).</summary>
+    private StripedPool<T[]> CheckedEngine
     {
-        ThrowIfRejected();
-        return _core.Engine.GetStatistics();
+        get
+        {
+            ThrowIfRejected();
+            return _core.Engine;
+        }
     }
 
     /// <summary>In the stand-in <see cref="Shared"/> of a malformed process setting: writes the rejection event and throws its exception, on every use.</summary>

@@ -6,10 +6,7 @@ using System.Runtime.InteropServices;
 
 namespace NativePool;
 
-/// <summary>
-/// A guarded or leak-tracking array pool's bookkeeping: <see cref="ItemGuard{TItem}"/>, plus for unmanaged elements a
-/// poison pattern written on return and checked on the next rent, which sees a write made while the array sat in the pool.
-/// </summary>
+/// <summary>A guarded or leak-tracking array pool's bookkeeping: <see cref="ItemGuard{TItem}"/>, plus for unmanaged elements a poison pattern written on return and checked on the next rent, which sees a write made while the array sat in the pool.</summary>
 /// <typeparam name="T">The element type.</typeparam>
 internal sealed class ArrayGuard<T>
 {

@@ -2,10 +2,7 @@ using System;
 
 namespace NativePool;
 
-/// <summary>
-/// The process-wide guarded-mode switch of the pools that can guard their items (array, object, stream), read once at
-/// the first of them (values: docs/diagnostics.md). A malformed value is never ignored: those pools refuse to be created.
-/// </summary>
+/// <summary>The process-wide guarded-mode switch of the pools that can guard their items (array, object, stream), read once at the first of them (values: docs/diagnostics.md). A malformed value is never ignored: those pools refuse to be created.</summary>
 internal static class GuardedMode
 {
     /// <summary>The runtime setting's name (an AppContext switch).</summary>

@@ -150,10 +150,7 @@ internal sealed class ItemGuard<TItem>
 
     private int SizeOf(TItem item) => _itemBytes is null ? 0 : _itemBytes(item);
 
-    /// <summary>
-    /// What the guard knows about one item the pool handed out: whether it is in the pool (returned and not rented since),
-    /// whether its last return asked for clearing, and where it was last rented (while it is out and stacks are kept).
-    /// </summary>
+    /// <summary>What the guard knows about one item the pool handed out: whether it is in the pool (returned and not rented since), whether its last return asked for clearing, and where it was last rented (while it is out and stacks are kept).</summary>
     private sealed class RentRecord
     {
         public bool Returned;

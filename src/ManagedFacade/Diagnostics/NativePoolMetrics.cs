@@ -6,10 +6,7 @@ using System.Threading;
 
 namespace NativePool;
 
-/// <summary>
-/// The <c>NativePool</c> meter: observable instruments that read every live pool's statistics when a listener
-/// observes them (nothing is counted on a rent or return).
-/// </summary>
+/// <summary>The <c>NativePool</c> meter: observable instruments that read every live pool's statistics when a listener observes them (nothing is counted on a rent or return).</summary>
 /// <remarks>
 /// The instruments (counts, bytes, per size class, stream storage, the process budget) are listed in
 /// <c>docs/diagnostics.md</c>. Every measurement is tagged with the pool's name, kind and instance number, unique in the

@@ -3,10 +3,7 @@ using System.Runtime.CompilerServices;
 
 namespace NativePool;
 
-/// <summary>
-/// Every pool created in the process, held weakly, so the metrics enumerate the live pools when they are observed
-/// without keeping any pool alive.
-/// </summary>
+/// <summary>Every pool created in the process, held weakly, so the metrics enumerate the live pools when they are observed without keeping any pool alive.</summary>
 internal static class PoolRegistry
 {
     private static readonly WeakList<IObservablePool> s_pools = new();

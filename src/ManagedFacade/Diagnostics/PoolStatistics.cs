@@ -6,13 +6,12 @@ namespace NativePool;
 /// <summary>A snapshot of one pool's counters.</summary>
 /// <remarks>
 /// Rents and returns are not counted (a hit writes nothing but the thread's slot); the counters are kept on the slow
-/// paths and <c>Outstanding = Allocated − Pooled − Dropped − Trimmed</c>. Once no other thread rents or returns, a
-/// snapshot is exact, whatever trims, disposal or dead threads' clean-up run meanwhile (the read retries when they
-/// moved items). While other threads use the pool, the read does not stop them: an item that moves between places
-/// during the read can be counted twice or not at all, so <see cref="Pooled"/> and <see cref="Outstanding"/> are each
-/// off by at most the rents, returns and creations made during the read, and <see cref="IsConserved"/> can read false
-/// on correct code. Alert on it only in readings taken while the pool is quiet, or when <see cref="Outstanding"/> stays
-/// below zero over successive readings.
+/// paths. Once no other thread rents or returns, a snapshot is exact, whatever trims, disposal or dead threads' clean-up
+/// run meanwhile (the read retries when they moved items). While other threads use the pool, the read does not stop
+/// them: an item that moves during the read can be counted twice or not at all, so <see cref="Pooled"/> and
+/// <see cref="Outstanding"/> are each off by at most the rents, returns and creations made during the read, and
+/// <see cref="IsConserved"/> can read false on correct code. Alert on it only in readings taken while the pool is quiet,
+/// or when <see cref="Outstanding"/> stays below zero over successive readings.
 /// </remarks>
 [StructLayout(LayoutKind.Auto)]
 public readonly record struct PoolStatistics
@@ -45,11 +44,7 @@ public readonly record struct PoolStatistics
     /// <summary>Items callers hold now: <see cref="Allocated"/> − <see cref="Pooled"/> − <see cref="Dropped"/> − <see cref="Trimmed"/>.</summary>
     public long Outstanding => Allocated - Pooled - Dropped - Trimmed;
 
-    /// <summary>
-    /// True when the counts are consistent: nothing is outstanding below zero (an item returned twice, accepted by a pool
-    /// that cannot see the repeat, would make it negative). Holds whenever the pool is quiet and used correctly; a
-    /// reading taken while other threads rent and return may be false on correct code (see the remarks).
-    /// </summary>
+    /// <summary>True when nothing is outstanding below zero (an item returned twice, accepted by a pool that cannot see the repeat, would make it negative); holds whenever the pool is quiet and used correctly (see the remarks).</summary>
     public bool IsConserved => Outstanding >= 0;
 
     /// <inheritdoc />

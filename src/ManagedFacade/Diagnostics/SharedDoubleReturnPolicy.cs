@@ -2,10 +2,7 @@ using System;
 
 namespace NativePool;
 
-/// <summary>
-/// What <see cref="StripedArrayPool{T}.Shared"/> does on a double return, for the whole process, read once at the first
-/// shared array pool. A malformed value stops only the shared array pools (and writers made without a pool) that read it.
-/// </summary>
+/// <summary>What <see cref="StripedArrayPool{T}.Shared"/> does on a double return, for the whole process, read once at the first shared array pool. A malformed value stops only the shared array pools (and writers made without a pool) that read it.</summary>
 internal static class SharedDoubleReturnPolicy
 {
     /// <summary>The runtime setting's name.</summary>

@@ -14,6 +14,8 @@ namespace NativePool;
 /// The contract of CommunityToolkit's <c>ArrayPoolBufferWriter&lt;T&gt;</c>: after <see cref="Dispose"/> every member but
 /// <see cref="WrittenCount"/> throws <see cref="ObjectDisposedException"/>. One writer at a time; only
 /// <see cref="Dispose"/> may race. The spans handed out must not be used after the next growth or <see cref="Dispose"/>.
+/// A writer over <see cref="StripedArrayPool{T}.Shared"/> throws <see cref="InvalidOperationException"/> on its rents while
+/// the shared pool's process settings are malformed; a writer given a pool does not read them.
 /// </remarks>
 /// <typeparam name="T">The element type.</typeparam>
 public sealed class PooledBufferWriter<T> : IBufferWriter<T>, IDisposable
@@ -26,14 +28,12 @@ public sealed class PooledBufferWriter<T> : IBufferWriter<T>, IDisposable
     private int _index;
 
     /// <summary>Creates a writer over <see cref="StripedArrayPool{T}.Shared"/> with <see cref="DefaultInitialCapacity"/> elements.</summary>
-    /// <remarks>Its rents throw <see cref="InvalidOperationException"/> while the shared pool's process settings are malformed; a writer given a pool does not read them.</remarks>
     public PooledBufferWriter()
         : this(StripedArrayPool<T>.Shared, DefaultInitialCapacity)
     {
     }
 
     /// <summary>Creates a writer over <see cref="StripedArrayPool{T}.Shared"/>.</summary>
-    /// <remarks>Its rents throw <see cref="InvalidOperationException"/> while the shared pool's process settings are malformed; a writer given a pool does not read them.</remarks>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="initialCapacity"/> is negative.</exception>
     public PooledBufferWriter(int initialCapacity)
         : this(StripedArrayPool<T>.Shared, initialCapacity)

@@ -89,11 +89,7 @@ public sealed partial class PooledStream
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="bufferSize"/> is not positive.</exception>
     /// <exception cref="NotSupportedException"><paramref name="destination"/> cannot be written.</exception>
     /// <exception cref="ObjectDisposedException">This stream or <paramref name="destination"/> is disposed.</exception>
-    /// <remarks>
-    /// The writes read the blocks in place, so the copy holds a reader's claim until the task completes: a write to this
-    /// stream meanwhile throws <see cref="InvalidOperationException"/>, and a <c>Dispose</c> meanwhile returns the blocks
-    /// when the copy ends.
-    /// </remarks>
+    /// <remarks>The copy reads the blocks in place under a reader's claim until the task completes: a write meanwhile throws <see cref="InvalidOperationException"/>, and a <c>Dispose</c> meanwhile returns the blocks when the copy ends.</remarks>
     public override Task CopyToAsync(Stream destination, int bufferSize, CancellationToken cancellationToken)
     {
         ValidateCopyToArguments(destination, bufferSize);
@@ -172,10 +168,7 @@ public sealed partial class PooledStream
         CopyOut(offset, buffer.AsSpan(targetIndex, (int)count));
     }
 
-    /// <summary>
-    /// Reads up to <paramref name="count"/> bytes at <paramref name="streamPosition"/> and moves that position past them,
-    /// leaving <see cref="Position"/> alone: any number of threads may read one stream this way at once, each with its own position.
-    /// </summary>
+    /// <summary>Reads up to <paramref name="count"/> bytes at <paramref name="streamPosition"/> and moves that position past them, leaving <see cref="Position"/> alone: any number of threads may read one stream this way at once.</summary>
     /// <exception cref="ArgumentNullException"><paramref name="buffer"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="offset"/>, <paramref name="count"/> or <paramref name="streamPosition"/> is negative.</exception>
     /// <exception cref="ArgumentException">The range is not within <paramref name="buffer"/>.</exception>

@@ -7,11 +7,8 @@ namespace NativePool;
 /// <summary>The views of the contents: one buffer, a copy, a sequence over the blocks, and the stream as a buffer writer.</summary>
 public sealed partial class PooledStream
 {
-    /// <summary>
-    /// The contents as one array whose first <see cref="Length"/> bytes are the stream's, at least
-    /// <see cref="Capacity64"/> long. A stream of more than one block is first moved into one pooled buffer (a copy of the
-    /// contents, once); the blocks stay the stream's until <c>Dispose</c>.
-    /// </summary>
+    /// <summary>The contents as one array, at least <see cref="Capacity64"/> long, whose first <see cref="Length"/> bytes are the stream's.</summary>
+    /// <remarks>A stream of more than one block is first moved into one pooled buffer (a copy of the contents, once); the blocks stay the stream's until <c>Dispose</c>.</remarks>
     /// <exception cref="InvalidOperationException">The stream's capacity is more than an array can hold (<see cref="Array.MaxLength"/>), or the stream is in use by another thread.</exception>
     public override byte[] GetBuffer()
     {
@@ -38,12 +35,8 @@ public sealed partial class PooledStream
         return true;
     }
 
-    /// <summary>
-    /// Copies the contents into a new array. This allocates the whole length, which pooling exists to avoid: prefer
-    /// <see cref="GetReadOnlySequence"/>, <see cref="CopyTo(System.IO.Stream, int)"/> or <see cref="WriteTo(System.IO.Stream)"/>.
-    /// Raises the manager's <see cref="PooledStreamManager.StreamConvertedToArray"/> event, and on a stream long enough for the
-    /// large object heap (85 000 bytes or more) the event source's <c>StreamCopiedToArray</c>.
-    /// </summary>
+    /// <summary>Copies the contents into a new array, allocating the whole length: prefer <see cref="GetReadOnlySequence"/>, <see cref="CopyTo(System.IO.Stream, int)"/> or <see cref="WriteTo(System.IO.Stream)"/>.</summary>
+    /// <remarks>Raises the manager's <see cref="PooledStreamManager.StreamConvertedToArray"/>, and for 85 000 bytes or more (the large object heap) the event source's <c>StreamCopiedToArray</c>.</remarks>
     /// <exception cref="NotSupportedException">The manager's <see cref="PooledStreamManagerOptions.ThrowExceptionOnToArray"/> is set.</exception>
     /// <exception cref="InvalidOperationException">The stream is longer than an array can be, or being written by another thread.</exception>
     public override byte[] ToArray()
@@ -102,11 +95,7 @@ public sealed partial class PooledStream
     /// <summary>Writable memory at the position of at least <paramref name="sizeHint"/> bytes (1 for 0); <see cref="Advance"/> commits it.</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="sizeHint"/> is negative.</exception>
     /// <exception cref="System.IO.IOException">The stream would be longer than the manager allows.</exception>
-    /// <remarks>
-    /// Where the request fits in the current block (or buffer), the memory is the storage itself; otherwise it is a
-    /// pooled buffer that <see cref="Advance"/> copies in. Either stays valid until <see cref="Advance"/> or
-    /// <c>Dispose</c>, even across a <see cref="GetBuffer"/> that moves the contents.
-    /// </remarks>
+    /// <remarks>The storage itself where the request fits in the current block (or buffer), else a pooled buffer that <see cref="Advance"/> copies in; valid until <see cref="Advance"/> or <c>Dispose</c>, even across a <see cref="GetBuffer"/> that moves the contents.</remarks>
     public Memory<byte> GetMemory(int sizeHint = 0) => Grant(sizeHint, out int offset, out int length).AsMemory(offset, length);
 
     /// <summary>Writable span at the position of at least <paramref name="sizeHint"/> bytes (1 for 0); <see cref="Advance"/> commits it.</summary>

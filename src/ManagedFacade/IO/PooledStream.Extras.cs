@@ -5,10 +5,7 @@ using System.Threading;
 
 namespace NativePool;
 
-/// <summary>
-/// What few streams need — an id once read, a tag, the buffer writer's grant, retired storage — lives in one object
-/// made on first need, so a stream that is written, read and disposed is as small as the base class allows.
-/// </summary>
+/// <summary>What few streams need — an id once read, a tag, the buffer writer's grant, retired storage — lives in one object made on first need, so a stream that is written, read and disposed is as small as the base class allows.</summary>
 public sealed partial class PooledStream
 {
     /// <summary>The extra state, or null until something needs it.</summary>

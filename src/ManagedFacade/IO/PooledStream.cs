@@ -118,10 +118,7 @@ public sealed partial class PooledStream : MemoryStream, IBufferWriter<byte>
         }
     }
 
-    /// <summary>
-    /// The bytes the stream holds without renting more: a whole number of blocks, or the size of its contiguous buffer.
-    /// Setting it rents at least that much; it never gives storage back before <c>Dispose</c>.
-    /// </summary>
+    /// <summary>The bytes the stream holds without renting more: a whole number of blocks, or the size of its contiguous buffer. Setting it rents at least that much; it never gives storage back before <c>Dispose</c>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The value set is less than <see cref="Length"/>.</exception>
     /// <exception cref="InvalidOperationException">The capacity is more than <see cref="int.MaxValue"/>: read <see cref="Capacity64"/>.</exception>
     /// <exception cref="IOException">The value set is more than the manager's <see cref="PooledStreamManagerOptions.MaximumStreamCapacity"/>.</exception>

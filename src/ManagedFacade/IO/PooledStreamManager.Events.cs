@@ -6,10 +6,7 @@ using System.Runtime.CompilerServices;
 
 namespace NativePool;
 
-/// <content>
-/// The manager's events — RecyclableMemoryStreamManager's, raised in process — and the hooks its streams call, which
-/// also write the <c>NativePool</c> event source's stream events.
-/// </content>
+/// <content>The manager's events — RecyclableMemoryStreamManager's, raised in process — and the hooks its streams call, which also write the <c>NativePool</c> event source's stream events.</content>
 /// <remarks>
 /// Each event is raised on the thread whose call caused it, and a handler's exception propagates to that call; a handler
 /// sees what happens after it is attached. A manager nobody observes pays a few field tests (<see cref="ObservesStreams"/>) per stream created and disposed;

@@ -8,10 +8,9 @@ using System.Threading;
 namespace NativePool;
 
 /// <summary>
-/// Hands out <see cref="PooledStream"/>s whose contents live in pooled, pinned byte arrays of the NativePool engine: a
-/// list of fixed-size blocks while the stream grows, one contiguous buffer once someone asks for it
-/// (<see cref="PooledStream.GetBuffer"/>). Use <see cref="Shared"/>, or <see cref="Create(PooledStreamManagerOptions)"/>
-/// for a manager of your own shape.
+/// Hands out <see cref="PooledStream"/>s whose contents live in pooled, pinned byte arrays: fixed-size blocks while the
+/// stream grows, one contiguous buffer once <see cref="PooledStream.GetBuffer"/> asks for it. Use <see cref="Shared"/>, or
+/// <see cref="Create(PooledStreamManagerOptions)"/> for a manager of your own shape.
 /// </summary>
 /// <remarks>
 /// Blocks and buffers come from one <see cref="StripedArrayPool{T}"/> of bytes per manager, named as the manager, so they
@@ -152,10 +151,7 @@ public sealed partial class PooledStreamManager
     /// <exception cref="System.IO.IOException"><paramref name="requiredSize"/> is more than <see cref="MaximumStreamCapacity"/>.</exception>
     public PooledStream GetStream(string? tag, long requiredSize) => GetStream(tag, requiredSize, asContiguousBuffer: false);
 
-    /// <summary>
-    /// Creates an empty stream named by <paramref name="tag"/> with room for at least <paramref name="requiredSize"/>
-    /// bytes, in one contiguous buffer when <paramref name="asContiguousBuffer"/> is true and the size is more than a block.
-    /// </summary>
+    /// <summary>Creates an empty stream named by <paramref name="tag"/> with room for at least <paramref name="requiredSize"/> bytes, in one contiguous buffer when <paramref name="asContiguousBuffer"/> is true and the size is more than a block.</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="requiredSize"/> is negative, or more than <see cref="Array.MaxLength"/> for a contiguous buffer.</exception>
     /// <exception cref="System.IO.IOException"><paramref name="requiredSize"/> is more than <see cref="MaximumStreamCapacity"/>.</exception>
     public PooledStream GetStream(string? tag, long requiredSize, bool asContiguousBuffer)

@@ -3,10 +3,7 @@ using System;
 namespace NativePool;
 
 /// <summary>How a <see cref="PooledStreamManager"/> made by <see cref="PooledStreamManager.Create(PooledStreamManagerOptions)"/> is shaped.</summary>
-/// <remarks>
-/// The options inherited from <see cref="StripedPoolOptions"/> shape the manager's one array pool of blocks and buffers.
-/// <see cref="PoolOptions.Name"/> defaults to <c>PooledStreamManager</c>.
-/// </remarks>
+/// <remarks>The options inherited from <see cref="StripedPoolOptions"/> shape the manager's one array pool of blocks and buffers. <see cref="PoolOptions.Name"/> defaults to <c>PooledStreamManager</c>.</remarks>
 public sealed class PooledStreamManagerOptions : StripedPoolOptions
 {
     /// <summary>The default of <see cref="BlockSize"/>: 128 KiB.</summary>
@@ -27,16 +24,10 @@ public sealed class PooledStreamManagerOptions : StripedPoolOptions
     /// <summary>The bytes of one block a stream's contents are stored in: a power of two from 1 KiB to 64 MiB. Default 128 KiB.</summary>
     public int BlockSize { get; set; } = DefaultBlockSize;
 
-    /// <summary>
-    /// The largest buffer kept in the pool, in bytes: a power of two from <see cref="BlockSize"/> to 1 GiB; a longer
-    /// contiguous buffer is an exact-size array dropped on dispose. Default 128 MiB.
-    /// </summary>
+    /// <summary>The largest buffer kept in the pool, in bytes: a power of two from <see cref="BlockSize"/> to 1 GiB (a longer one is exact and dropped on dispose). Default 128 MiB.</summary>
     public int MaximumBufferSize { get; set; } = DefaultMaximumBufferSize;
 
-    /// <summary>
-    /// The most bytes one stream may hold, or 0 (the default) for <see cref="BlockSize"/> × <see cref="Array.MaxLength"/>;
-    /// a call that would need more throws <see cref="System.IO.IOException"/>. Not negative.
-    /// </summary>
+    /// <summary>The most bytes one stream may hold (more throws <see cref="System.IO.IOException"/>), or 0 (the default) for <see cref="BlockSize"/> × <see cref="Array.MaxLength"/>. Not negative.</summary>
     public long MaximumStreamCapacity { get; set; }
 
     /// <summary>Make <see cref="PooledStream.ToArray"/> throw <see cref="NotSupportedException"/>, to find the calls that copy a stream into an unpooled array.</summary>
@@ -45,10 +36,7 @@ public sealed class PooledStreamManagerOptions : StripedPoolOptions
     /// <summary>Zero the bytes a stream wrote before its buffers go back to the pool, at the cost of a pass over them per dispose.</summary>
     public bool ZeroOnReturn { get; set; }
 
-    /// <summary>
-    /// Guarded mode, a debugging aid: remember each stream's creation stack, treat a second <c>Dispose</c> as misuse and
-    /// guard the buffers as a guarded <see cref="StripedArrayPool{T}"/> does (also on process-wide with <c>NATIVEPOOL_GUARDED=1</c>).
-    /// </summary>
+    /// <summary>Guarded mode, a debugging aid: remember each stream's creation stack, treat a second <c>Dispose</c> as misuse and guard the buffers as <see cref="StripedArrayPoolOptions.Guarded"/> does (also process-wide).</summary>
     public bool Guarded { get; set; }
 
     /// <summary>Remember each stream's creation stack until it is disposed, for <see cref="PooledStreamManager.GetLeaks"/>.</summary>

@@ -18,10 +18,7 @@ public sealed class StreamDisposedEventArgs : StreamEventArgs
     /// <summary>The stream's length when it was disposed.</summary>
     public long Length { get; }
 
-    /// <summary>
-    /// The time from the stream's creation to its disposal; null for a stream created while no handler of
-    /// <see cref="PooledStreamManager.StreamDisposed"/> was attached (its creation time is taken only then).
-    /// </summary>
+    /// <summary>The time from the stream's creation to its disposal; null for a stream created while no handler of <see cref="PooledStreamManager.StreamDisposed"/> was attached (its creation time is taken only then).</summary>
     public TimeSpan? Lifetime { get; }
 
     /// <summary>Where the stream was created, when the manager tracks streams (<see cref="PooledStreamManagerOptions.TrackLeaks"/> or guarded mode); otherwise null.</summary>

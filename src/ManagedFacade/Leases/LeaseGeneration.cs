@@ -4,11 +4,7 @@ using System.Threading;
 
 namespace NativePool;
 
-/// <summary>
-/// Loads and stores of a 64-bit lease generation that are one 8-byte access in every process: plain where a 64-bit
-/// access is atomic, interlocked in 32-bit processes, where a plain one is two 4-byte accesses another thread could see
-/// half of.
-/// </summary>
+/// <summary>Loads and stores of a 64-bit lease generation that are one 8-byte access in every process: plain where a 64-bit access is atomic, interlocked in 32-bit processes, where a plain one is two 4-byte accesses another thread could see half of.</summary>
 /// <remarks>
 /// Generations are 64-bit so that they never come round: 2^64 leases of one token or block take over 500 years at
 /// 10^9 a second (a 32-bit one came round in minutes, and a stale copy then ended a current lease). Ends are

@@ -4,10 +4,7 @@ using System.Runtime.InteropServices;
 
 namespace NativePool;
 
-/// <summary>
-/// The one lease primitive of the scoped leases: a <see cref="LeaseToken"/> and the generation the lease was made in,
-/// carried by every copy, so the first end wins and every other finds the generation moved on. A default handle never ends.
-/// </summary>
+/// <summary>The one lease primitive of the scoped leases: a <see cref="LeaseToken"/> and the generation the lease was made in, carried by every copy, so the first end wins and every other finds the generation moved on. A default handle never ends.</summary>
 [StructLayout(LayoutKind.Auto)]
 internal readonly struct LeaseHandle : IEquatable<LeaseHandle>
 {

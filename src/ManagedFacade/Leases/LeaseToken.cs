@@ -3,10 +3,7 @@ using System.Threading;
 
 namespace NativePool;
 
-/// <summary>
-/// The generation word shared by all copies of one scoped lease: whichever copy disposes first advances it and returns
-/// the item; every other copy, and any later dispose, finds the generation moved on and does nothing.
-/// </summary>
+/// <summary>The generation word shared by all copies of one scoped lease: whichever copy disposes first advances it and returns the item; every other copy, and any later dispose, finds the generation moved on and does nothing.</summary>
 /// <remarks>
 /// Tokens are reused through a short per-thread free list, whose head is the engine's opaque
 /// <see cref="ThreadCacheTable.SideExtension"/> (a scope's rent, return and token share one thread-static base). A token

@@ -6,10 +6,7 @@ using System.Threading;
 
 namespace NativePool;
 
-/// <summary>
-/// A pooled <see cref="MemoryManager{T}"/> over memory that never moves (a pinned array, a native block), stamped with
-/// the generation of its current lease.
-/// </summary>
+/// <summary>A pooled <see cref="MemoryManager{T}"/> over memory that never moves (a pinned array, a native block), stamped with the generation of its current lease.</summary>
 /// <remarks>
 /// <see cref="Generation"/> is the current lease's number while leased and 0 while pooled. <see cref="Lease"/> publishes
 /// the next number with a plain store (the renter holds the block alone); <see cref="TryEndLease"/> puts 0 back with one

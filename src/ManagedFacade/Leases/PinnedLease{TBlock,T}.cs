@@ -4,10 +4,7 @@ using System.Runtime.InteropServices;
 
 namespace NativePool;
 
-/// <summary>
-/// <see cref="LeaseHandle"/>'s counterpart for pinned memory: the generation lives on the block, because the block is
-/// itself the memory manager a lease's <see cref="Memory{T}"/> reaches, so it must know on its own whether it is leased.
-/// </summary>
+/// <summary><see cref="LeaseHandle"/>'s counterpart for pinned memory: the generation lives on the block, because the block is itself the memory manager a lease's <see cref="Memory{T}"/> reaches, so it must know on its own whether it is leased.</summary>
 /// <typeparam name="TBlock">The block type.</typeparam>
 /// <typeparam name="T">The element type of the block's views.</typeparam>
 [StructLayout(LayoutKind.Auto)]

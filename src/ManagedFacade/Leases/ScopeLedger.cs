@@ -4,10 +4,7 @@ using System.Runtime.InteropServices;
 
 namespace NativePool;
 
-/// <summary>
-/// One thread's record of its live scopes (the <see langword="ref"/> struct leases): each scope gets a number no other
-/// scope of the thread ever had, and is live while its number is in the ledger.
-/// </summary>
+/// <summary>One thread's record of its live scopes (the <see langword="ref"/> struct leases): each scope gets a number no other scope of the thread ever had, and is live while its number is in the ledger.</summary>
 /// <remarks>
 /// <para>
 /// A <see langword="ref"/> struct cannot leave its thread, so the ledger is touched by that thread alone, with plain

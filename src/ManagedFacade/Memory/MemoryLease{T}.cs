@@ -5,10 +5,7 @@ using System.Runtime.InteropServices;
 
 namespace NativePool;
 
-/// <summary>
-/// A pinned buffer rented from a <see cref="StripedMemoryPool{T}"/> under a lease that may be stored, passed on or kept across an <see langword="await"/>: <c>using var lease = pool.RentLease(n);</c>.
-/// Disposing it returns the buffer once.
-/// </summary>
+/// <summary>A pinned buffer rented from a <see cref="StripedMemoryPool{T}"/> under a lease that may be stored, passed on or kept across an <see langword="await"/>: <c>using var lease = pool.RentLease(n);</c>. Disposing it returns the buffer once.</summary>
 /// <remarks>
 /// A struct that allocates nothing and carries its owner's generation, so, unlike a kept <see cref="IMemoryOwner{T}"/>
 /// reference, a stale lease never returns a newer renter's buffer; its <see cref="Memory"/> and <see cref="Span"/>

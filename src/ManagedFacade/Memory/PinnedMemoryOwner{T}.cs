@@ -5,10 +5,7 @@ using System.Runtime.InteropServices;
 
 namespace NativePool;
 
-/// <summary>
-/// The owner a <see cref="StripedMemoryPool{T}"/> hands out: a pooled <see cref="MemoryManager{T}"/> bound for life to
-/// one array on the pinned object heap. The engine pools these owners, so a rent allocates nothing.
-/// </summary>
+/// <summary>The owner a <see cref="StripedMemoryPool{T}"/> hands out: a pooled <see cref="MemoryManager{T}"/> bound for life to one array on the pinned object heap. The engine pools these owners, so a rent allocates nothing.</summary>
 /// <remarks>
 /// Its generation (see <see cref="PinnedBlockManager{T}"/>) is 0 while pooled. Being reused, it is never the
 /// <see cref="IMemoryOwner{T}"/> of a rent unless the pool reuses owners

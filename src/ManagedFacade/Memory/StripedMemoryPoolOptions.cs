@@ -17,29 +17,21 @@ public sealed class StripedMemoryPoolOptions : StripedPoolOptions
     {
     }
 
-    /// <summary>
-    /// The largest buffer, in elements, the pool hands out: rounded up to a power of two, 16 to 2^30 (the default).
-    /// It is the pool's <see cref="System.Buffers.MemoryPool{T}.MaxBufferSize"/>; longer rents throw.
-    /// </summary>
+    /// <summary>The largest buffer, in elements, the pool hands out (its <see cref="System.Buffers.MemoryPool{T}.MaxBufferSize"/>; longer rents throw): rounded up to a power of two, 16 to 2^30 (the default).</summary>
     public int MaximumBufferLength { get; set; } = 1 << 30;
 
-    /// <summary>
-    /// The length of <c>Rent()</c> and <c>Rent(-1)</c>, in elements, 1 to <see cref="MaximumBufferLength"/>; 0 (the
-    /// default) means 4 KiB worth of elements (<c>ceil(4096 / sizeof(T))</c>, as <see cref="System.Buffers.MemoryPool{T}.Shared"/>).
-    /// </summary>
+    /// <summary>The length of <c>Rent()</c> and <c>Rent(-1)</c>, in elements, 1 to <see cref="MaximumBufferLength"/>; 0 (the default) means 4 KiB worth (<c>ceil(4096 / sizeof(T))</c>, as <see cref="System.Buffers.MemoryPool{T}.Shared"/>).</summary>
     public int DefaultBufferLength { get; set; }
 
     /// <summary>Clear every buffer when its owner is disposed (so no data outlives a lease). Default false.</summary>
     public bool ClearOnReturn { get; set; }
 
     /// <summary>
-    /// Whether <c>Rent</c> hands out the pooled owner object itself. Default false: every rent gets a small owner made
-    /// for it (24 bytes, as <see cref="System.Buffers.MemoryPool{T}.Shared"/>'s per-rent owner is), so an owner kept
-    /// after <c>Dispose</c> stays harmless. True makes <c>Rent</c> + <c>Dispose</c> allocate nothing, but the same object
-    /// then goes to later renters: a reference kept after <c>Dispose</c> (a second, late <c>Dispose</c>, or a read of
-    /// <c>Memory</c>) acts on whichever lease the object serves at that moment, and can end another renter's lease and
-    /// let two renters share one buffer. Set it only where every owner is disposed exactly once and dropped at once (as
-    /// System.IO.Pipelines does with its segments). <c>RentLease</c> allocates nothing and is stale-safe either way.
+    /// Whether <c>Rent</c> hands out the pooled owner itself, allocating nothing, instead of a small owner per rent (see
+    /// <see cref="StripedMemoryPool{T}"/>). The object then serves later renters: a reference kept after <c>Dispose</c> (a
+    /// late second <c>Dispose</c>, or a read of <c>Memory</c>) acts on whichever lease it serves then, and can end another
+    /// renter's lease or let two share one buffer. Set it only where every owner is disposed exactly once and dropped at
+    /// once (as System.IO.Pipelines does with its segments). Default false.
     /// </summary>
     public bool ReuseOwners { get; set; }
 

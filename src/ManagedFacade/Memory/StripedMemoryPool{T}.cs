@@ -41,7 +41,6 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
     private static readonly Func<StripedMemoryPool<T>> s_createShared = static () => new StripedMemoryPool<T>(new StripedMemoryPoolOptions(), isShared: true);
     private static readonly StripedMemoryPool<T>? s_shared = SharedPool.TryCreate(s_createShared);
 
-
     private readonly int _maxBufferSize;
     private readonly int _defaultLength;
     private readonly int _classCount;
@@ -111,10 +110,7 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
 
     /// <summary>Rents a pinned buffer whose <c>Memory</c> is exactly <paramref name="minBufferSize"/> elements long.</summary>
     /// <param name="minBufferSize">The length, 0 to <see cref="MaxBufferSize"/>; -1 for <see cref="DefaultBufferLength"/>.</param>
-    /// <returns>
-    /// The owner of this rent; dispose it to return the buffer. A new small object per rent (disposing it twice, or long
-    /// after, does nothing), or the pooled owner itself when the pool reuses owners.
-    /// </returns>
+    /// <returns>The owner of this rent, which returns the buffer when disposed: a new small object per rent (see the remarks on the class), or the pooled owner itself when the pool reuses owners.</returns>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="minBufferSize"/> is below -1 or above <see cref="MaxBufferSize"/>.</exception>
     /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -216,10 +212,7 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
         _core.Engine.RecordUnpooledReturn();
     }
 
-    /// <summary>
-    /// Disposes an instance made by <c>Create</c>: pooled buffers are released, later rents throw
-    /// <see cref="ObjectDisposedException"/>, owners still out are dropped when disposed. Does nothing for <see cref="Shared"/>.
-    /// </summary>
+    /// <summary>Disposes an instance made by <c>Create</c>: pooled buffers are released, later rents throw <see cref="ObjectDisposedException"/>, owners still out are dropped when disposed. Does nothing for <see cref="Shared"/>.</summary>
     /// <param name="disposing">True from <see cref="IDisposable.Dispose"/>.</param>
     protected override void Dispose(bool disposing) => _core.Dispose();
 

@@ -3,10 +3,7 @@ using System.Runtime.CompilerServices;
 
 namespace NativePool;
 
-/// <summary>
-/// The shared machinery of <see cref="NativeBlockPool"/> and <see cref="NativeStructPool{T}"/>: the engine over block
-/// headers, the byte classes, the budget, the counters and disposal.
-/// </summary>
+/// <summary>The shared machinery of <see cref="NativeBlockPool"/> and <see cref="NativeStructPool{T}"/>: the engine over block headers, the byte classes, the budget, the counters and disposal.</summary>
 /// <remarks>
 /// <para>
 /// The engine's discard callback frees the native memory, so a block dropped past the budget, trimmed (from another live

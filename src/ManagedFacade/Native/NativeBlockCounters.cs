@@ -4,10 +4,7 @@ using System.Threading;
 namespace NativePool;
 
 /// <summary>Counts one pool's native allocations and frees. Changed only on slow paths (allocation, free).</summary>
-/// <remarks>
-/// Blocks reference this object rather than their pool, so a block parked in some thread's slot never keeps a dropped
-/// pool alive, and a block freed by its finalizer after the pool is gone is still counted.
-/// </remarks>
+/// <remarks>Blocks reference this object rather than their pool, so a block parked in some thread's slot never keeps a dropped pool alive, and a block freed by its finalizer after the pool is gone is still counted.</remarks>
 internal sealed class NativeBlockCounters
 {
     private long _allocatedBlocks;

@@ -5,10 +5,7 @@ using System.Runtime.InteropServices;
 
 namespace NativePool;
 
-/// <summary>
-/// A native block leased from a <see cref="NativeBlockPool"/>: <c>using var lease = pool.Rent(n);</c>. Disposing it
-/// returns the block once.
-/// </summary>
+/// <summary>A native block leased from a <see cref="NativeBlockPool"/>: <c>using var lease = pool.Rent(n);</c>. Disposing it returns the block once.</summary>
 /// <remarks>
 /// <para>
 /// A struct that allocates nothing. Its address is aligned to the pool's alignment (at least 128 bytes), never moves,

@@ -89,9 +89,6 @@ public sealed class NativeBlockPool : IDisposable
     /// <returns>A snapshot (exact when the pool is quiet).</returns>
     public NativeBlockStatistics GetStatistics() => _core.GetStatistics();
 
-    /// <summary>
-    /// Frees every pooled block and makes later rents throw <see cref="ObjectDisposedException"/>; blocks still leased are
-    /// freed when their leases are disposed. Does nothing for <see cref="Shared"/> or a second time.
-    /// </summary>
+    /// <summary>Frees every pooled block and makes later rents throw <see cref="ObjectDisposedException"/>; blocks still leased are freed when their leases are disposed. Does nothing for <see cref="Shared"/> or a second time.</summary>
     public void Dispose() => _core.Dispose();
 }

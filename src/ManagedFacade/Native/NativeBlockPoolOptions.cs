@@ -30,16 +30,10 @@ public sealed class NativeBlockPoolOptions : StripedPoolOptions
     {
     }
 
-    /// <summary>
-    /// The alignment of every block's address, in bytes: a power of two from 128 (the default; whole cache lines, so
-    /// two blocks never share one) to 2 MiB.
-    /// </summary>
+    /// <summary>The alignment of every block's address, in bytes: a power of two from 128 (the default; whole cache lines, so two blocks never share one) to 2 MiB.</summary>
     public int Alignment { get; set; } = MinimumAlignment;
 
-    /// <summary>
-    /// The largest block the pool keeps, in bytes: rounded up to a power of two, 128 to 2^30. Default 1 MiB. Larger
-    /// requests are allocated at their exact size and freed when their lease is disposed.
-    /// </summary>
+    /// <summary>The largest block the pool keeps, in bytes, rounded up to a power of two: 128 to 2^30, default 1 MiB. Larger requests are allocated exactly and freed when their lease ends.</summary>
     public int MaximumBlockSize { get; set; } = DefaultMaximumBlockSize;
 
     /// <summary>

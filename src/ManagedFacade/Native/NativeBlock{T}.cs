@@ -5,11 +5,7 @@ using System.Threading;
 
 namespace NativePool;
 
-/// <summary>
-/// The engine's item for a native block: a small managed header that owns one block from
-/// <see cref="NativeMemory.AlignedAlloc"/>, and the <see cref="MemoryManager{T}"/> that lets <see cref="Memory{T}"/>
-/// consumers use it.
-/// </summary>
+/// <summary>The engine's item for a native block: a small managed header that owns one block from <see cref="NativeMemory.AlignedAlloc"/>, and the <see cref="MemoryManager{T}"/> that lets <see cref="Memory{T}"/> consumers use it.</summary>
 /// <remarks>
 /// Freed exactly once: <see cref="Free"/> swaps the address to zero with one exchange and only the caller that got it
 /// frees it, whoever calls (a return past the budget, a trim, disposal, a late lease, or this header's finalizer).

@@ -4,10 +4,7 @@ using System.Runtime.InteropServices;
 
 namespace NativePool;
 
-/// <summary>
-/// What <see cref="NativeBlockLease"/> and <see cref="NativeStructLease{T}"/> share: the core that takes the block back,
-/// the lease of the block, the lease's length, and the views every accessor checks the lease for.
-/// </summary>
+/// <summary>What <see cref="NativeBlockLease"/> and <see cref="NativeStructLease{T}"/> share: the core that takes the block back, the lease of the block, the lease's length, and the views every accessor checks the lease for.</summary>
 /// <typeparam name="T">The element type of the views.</typeparam>
 [StructLayout(LayoutKind.Auto)]
 internal readonly unsafe struct NativeLeaseView<T> : IEquatable<NativeLeaseView<T>>

@@ -2,10 +2,7 @@ using System.Runtime.CompilerServices;
 
 namespace NativePool;
 
-/// <summary>
-/// Power-of-two byte classes for native blocks: class <c>i</c> holds blocks of exactly <c>128 &lt;&lt; i</c> bytes, so
-/// every block covers whole cache lines and no two blocks ever share one (<see cref="SizeClasses"/>' table from 128).
-/// </summary>
+/// <summary>Power-of-two byte classes for native blocks: class <c>i</c> holds blocks of exactly <c>128 &lt;&lt; i</c> bytes, so every block covers whole cache lines and no two blocks ever share one (<see cref="SizeClasses"/>' table from 128).</summary>
 internal static class NativeSizeClasses
 {
     /// <summary>The smallest block, in bytes: one <see cref="CacheLine.Size"/>.</summary>

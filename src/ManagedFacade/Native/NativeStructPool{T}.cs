@@ -3,20 +3,14 @@ using System.Runtime.CompilerServices;
 
 namespace NativePool;
 
-/// <summary>
-/// A pool of native blocks for one unmanaged struct type: leases give <c>ref T Value</c>, <c>T*</c> and
-/// <see cref="Span{T}"/> views over aligned memory that never moves, ready to hand to native code.
-/// </summary>
+/// <summary>A pool of native blocks for one unmanaged struct type: leases give <c>ref T Value</c>, <c>T*</c> and <see cref="Span{T}"/> views over aligned memory that never moves, ready to hand to native code.</summary>
 /// <remarks>
 /// <para>
 /// Contract. <see cref="Rent()"/> leases one zeroed <typeparamref name="T"/>; <see cref="Rent(int)"/> leases a zeroed
 /// array of <c>count</c> structs; <see cref="RentUninitialized(int)"/> skips the zeroing. Blocks are aligned to the pool's
 /// alignment (at least 128 bytes, which covers any struct's own alignment) and come from the same byte classes, budget
 /// and engine as <see cref="NativeBlockPool"/>; arrays larger than <see cref="NativeBlockPoolOptions.MaximumBlockSize"/>
-/// bytes are allocated exactly and freed when their lease is disposed.
-/// </para>
-/// <para>
-/// Freeing and concurrency are <see cref="NativeBlockPool"/>'s.
+/// bytes are allocated exactly and freed when their lease is disposed. Freeing and concurrency are <see cref="NativeBlockPool"/>'s.
 /// </para>
 /// </remarks>
 /// <typeparam name="T">The struct type.</typeparam>
@@ -110,9 +104,6 @@ public sealed unsafe class NativeStructPool<T> : IDisposable
     /// <returns>A snapshot (exact when the pool is quiet).</returns>
     public NativeBlockStatistics GetStatistics() => _core.GetStatistics();
 
-    /// <summary>
-    /// Frees every pooled block and makes later rents throw <see cref="ObjectDisposedException"/>; blocks still leased are
-    /// freed when their leases are disposed. Does nothing for <see cref="Shared"/> or a second time.
-    /// </summary>
+    /// <summary>Frees every pooled block and makes later rents throw <see cref="ObjectDisposedException"/>; blocks still leased are freed when their leases are disposed. Does nothing for <see cref="Shared"/> or a second time.</summary>
     public void Dispose() => _core.Dispose();
 }
