@@ -11,7 +11,7 @@ internal sealed partial class StripedPool<T>
 {
     /// <summary>The calling thread's cache of this pool in <paramref name="caches"/>, or null: checked against its owner, since a dead pool's cache may sit under a reused id.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public ThreadCache<T>? CacheOf(ThreadCaches caches)
+    public ThreadCache<T>? CacheOf(ThreadCacheTable caches)
     {
         object? entry = caches.Get(_id);
         return entry is not null && ReferenceEquals(Unsafe.As<ThreadCacheBase>(entry).Owner, _owner)

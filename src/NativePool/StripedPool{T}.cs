@@ -144,7 +144,7 @@ internal sealed partial class StripedPool<T> where T : class
 
     /// <summary>Rents an item of class <paramref name="sizeClass"/>; <paramref name="caches"/> is <see cref="ThreadCacheTable.Current"/>.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public T Rent(int sizeClass, ThreadCaches caches)
+    public T Rent(int sizeClass, ThreadCacheTable caches)
     {
         Debug.Assert((uint)sizeClass < (uint)_classCount, "The facade maps every rent to one of the pool's size classes before it calls the engine.");
         ThreadCache<T>? cache = CacheOf(caches);
@@ -162,7 +162,7 @@ internal sealed partial class StripedPool<T> where T : class
 
     /// <summary>Returns <paramref name="item"/> of class <paramref name="sizeClass"/>; <paramref name="caches"/> is <see cref="ThreadCacheTable.Current"/>.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public ReturnResult Return(int sizeClass, T item, ThreadCaches caches)
+    public ReturnResult Return(int sizeClass, T item, ThreadCacheTable caches)
     {
         Debug.Assert((uint)sizeClass < (uint)_classCount, "The facade maps every return to one of the pool's size classes before it calls the engine.");
         Debug.Assert(item is not null, "The facade rejects a null return before it calls the engine.");

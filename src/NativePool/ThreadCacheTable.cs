@@ -5,22 +5,22 @@ using System.Runtime.CompilerServices;
 
 namespace NativePool;
 
-/// <summary>Each thread's table of pool caches, indexed by pool id: the thread-local tier of every pool instance.</summary>
+/// <summary>One thread's table of pool caches, indexed by pool id: the thread-local tier of every pool instance.</summary>
 /// <remarks>
 /// One <c>[ThreadStatic]</c> array serves shared and created pools alike. Ids are recycled, lowest free first, so a
 /// table is as long as the most pools alive at once; an entry may therefore hold a dead pool's cache, which a pool uses
-/// only when it names it as owner (<see cref="ThreadCacheBase.Owner"/>) and otherwise replaces, to be finalized.
+/// only when it names it as owner (<see cref="ThreadCacheBase.Owner"/>) and otherwise replaces, to be finalized. A value
+/// of this type is the calling thread's table as <see cref="Current"/> read it: facades read it once and pass it on, so
+/// an inlined rent followed by an inlined return computes the thread-static base once. It is valid only on the reading
+/// thread and only until its next cache is stored (which may grow the table), so slow paths read it again.
 /// </remarks>
-internal static class ThreadCacheTable
+internal readonly struct ThreadCacheTable
 {
     /// <summary>The most pools that may be alive at once (ids 0 … MaximumPools − 1).</summary>
     internal const int MaximumPools = 1 << 24;
 
-    /// <summary>The table index of the thread's <see cref="Extension"/>; pool ids start after it.</summary>
-    internal const int ExtensionIndex = 0;
-
     private static readonly SortedSet<int> s_freeIds = [];
-    private static int s_nextPoolId = ExtensionIndex + 1;
+    private static int s_nextPoolId;
     private static int s_maximumPools = MaximumPools;
 
 #pragma warning disable IDE1006 // dotnet/runtime names thread statics t_; .editorconfig naming rules cannot select by attribute.
@@ -28,32 +28,35 @@ internal static class ThreadCacheTable
     private static object?[]? t_caches;
 
     [ThreadStatic]
-    private static object? t_sideExtension;
+    private static ScopeLedger? t_ledger;
+
+    [ThreadStatic]
+    private static LeaseToken? t_spareTokens;
 #pragma warning restore IDE1006
 
-    /// <summary>The facade's per-thread object (its scope ledger), or null; the engine never reads it.</summary>
-    /// <remarks>It lives at <see cref="ExtensionIndex"/> of the table (no pool has that id), so a scope's rent, ledger and return share one thread-static access.</remarks>
-    internal static object? Extension
+    private readonly object?[]? _entries;
+
+    private ThreadCacheTable(object?[]? entries) => _entries = entries;
+
+    /// <summary>The calling thread's scope ledger where no pool cache carries one, or null until its first such scope.</summary>
+    /// <remarks>A thread static of this type, so a scope's rent, ledger and return share one thread-static base.</remarks>
+    internal static ScopeLedger? Ledger
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        get
-        {
-            object?[]? caches = t_caches;
-            return caches is not null && caches.Length != 0 ? caches[ExtensionIndex] : null;
-        }
+        get => t_ledger;
 
-        [MethodImpl(MethodImplOptions.NoInlining)]
-        set => SetEntry(ExtensionIndex, value);
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        set => t_ledger = value;
     }
 
-    /// <summary>A second per-thread object of the facade's (its lease-token free list), sharing this class's thread-static base; the engine never reads it.</summary>
-    internal static object? SideExtension
+    /// <summary>The head of the calling thread's free list of lease tokens, or null; shares the thread-static base as <see cref="Ledger"/> does.</summary>
+    internal static LeaseToken? SpareTokens
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        get => t_sideExtension;
+        get => t_spareTokens;
 
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        set => t_sideExtension = value;
+        set => t_spareTokens = value;
     }
 
     /// <summary>The number of ids handed out and not given back (tests).</summary>
@@ -63,7 +66,7 @@ internal static class ThreadCacheTable
         {
             lock (s_freeIds)
             {
-                return s_nextPoolId - (ExtensionIndex + 1) - s_freeIds.Count;
+                return s_nextPoolId - s_freeIds.Count;
             }
         }
     }
@@ -120,23 +123,28 @@ internal static class ThreadCacheTable
     {
         lock (s_freeIds)
         {
-            return poolId > ExtensionIndex && poolId < s_nextPoolId && s_freeIds.Add(poolId);
+            return poolId >= 0 && poolId < s_nextPoolId && s_freeIds.Add(poolId);
         }
     }
 
     /// <summary>The calling thread's table (empty until its first cache).</summary>
-    /// <remarks>Facades read it first thing on every path, so the JIT computes the thread-static base once for an inlined <c>Rent</c> followed by an inlined <c>Return</c>.</remarks>
-    public static ThreadCaches Current
+    public static ThreadCacheTable Current
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         get => new(t_caches);
     }
 
+    /// <summary>The entry at <paramref name="poolId"/> (a cache of that pool or of a dead one that had the id), or null.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public object? Get(int poolId)
+    {
+        object?[]? entries = _entries;
+        return entries is not null && (uint)poolId < (uint)entries.Length ? entries[poolId] : null;
+    }
+
     /// <summary>Stores this thread's cache for pool <paramref name="poolId"/>, growing the table as needed.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    public static void Set(int poolId, ThreadCacheBase cache) => SetEntry(poolId, cache);
-
-    private static void SetEntry(int poolId, object? cache)
+    public static void Set(int poolId, ThreadCacheBase cache)
     {
         object?[]? caches = t_caches;
         if (caches is null || (uint)poolId >= (uint)caches.Length)

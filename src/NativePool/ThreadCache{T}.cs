@@ -62,8 +62,8 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     /// so get-return-one-at-a-time settles on the slot.</summary>
     internal long _pairPopOperation = -1;
 
-    /// <summary>The facade's per-thread object for this pool (its scope ledger), or null; owner-only, never read by the engine.</summary>
-    internal object? Extension { get; set; }
+    /// <summary>The scopes of this pool on this thread, or null until its first (owner-only).</summary>
+    internal ScopeLedger? Ledger { get; set; }
 
     /// <summary>Items created because the pool had none (owner-written).</summary>
     internal long _allocated;

@@ -105,7 +105,7 @@ public ref struct ArrayScope<T>
     {
         // The ledger rides on the pool's cache of this thread when there is one; otherwise the thread's own ledger serves.
         ScopeLedger ledger = cache is not null
-            ? Unsafe.As<ScopeLedger?>(cache.Extension) ?? (ScopeLedger)(cache.Extension = new ScopeLedger())
+            ? cache.Ledger ??= new ScopeLedger()
             : ScopeLedger.Current;
         return (ledger, ledger.Begin());
     }

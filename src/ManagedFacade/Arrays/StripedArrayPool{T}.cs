@@ -399,7 +399,7 @@ public sealed class StripedArrayPool<T> : ArrayPool<T>, IObservationSubscriber
     /// <summary>Reads the pool's counters (summed over threads and stripes; exact when the pool is quiet).</summary>
     /// <returns>A snapshot.</returns>
     /// <exception cref="InvalidOperationException">This is <see cref="Shared"/> and a process setting it reads is malformed.</exception>
-    public PoolStatistics GetStatistics() => CheckedEngine.GetStatistics();
+    public PoolStatistics GetStatistics() => PoolStatistics.From(CheckedEngine.ReadCounts());
 
     /// <summary>The engine, for the public members that reach it without the rent and return paths' check (see <see cref="ThrowIfRejected"/>).</summary>
     private StripedPool<T[]> CheckedEngine

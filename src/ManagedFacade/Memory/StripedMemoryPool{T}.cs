@@ -176,7 +176,7 @@ public sealed class StripedMemoryPool<T> : MemoryPool<T>
 
     /// <summary>Reads the pool's counters (summed over threads and stripes; exact when the pool is quiet).</summary>
     /// <returns>A snapshot: items are buffers, bytes are element bytes.</returns>
-    public PoolStatistics GetStatistics() => _core.Engine.GetStatistics();
+    public PoolStatistics GetStatistics() => PoolStatistics.From(_core.Engine.ReadCounts());
 
     /// <summary>Takes an owner back (called once per lease by the owner): the thread's empty slot inline, else out of line.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]

@@ -18,7 +18,7 @@ public sealed partial class StripedObjectPool<T>
     {
         // As Get, keeping the thread's cache for the scope's return. A pool that guards or tracks its objects is observed
         // from its creation on (its fast paths never open), so every scope rented here is a default one.
-        ThreadCaches caches = ThreadCacheTable.Current;
+        ThreadCacheTable caches = ThreadCacheTable.Current;
         if (_fastOpen)
         {
             ThreadCache<T>? cache = CacheOf(caches);
@@ -30,7 +30,7 @@ public sealed partial class StripedObjectPool<T>
 
     /// <summary>The scope's rent while anybody observes pools: the get in full, and the ledger in a guarded (or tracking) pool.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private ObjectScope<T> RentScopedInFull(ThreadCaches caches) => new(this, GetInFull(caches), cache: null, _guard is not null);
+    private ObjectScope<T> RentScopedInFull(ThreadCacheTable caches) => new(this, GetInFull(caches), cache: null, _guard is not null);
 
     /// <summary>Gets an object under a lease, which may be stored or kept across an <see langword="await"/>: <c>using var lease = pool.RentLease();</c> returns it once.</summary>
     /// <returns>A lease whose <see cref="ObjectLease{T}.Value"/> is the object; disposing the lease returns it.</returns>

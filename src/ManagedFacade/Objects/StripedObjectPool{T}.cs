@@ -219,13 +219,13 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     public override T Get()
     {
         // Read on every path, before any branch, so an inlined Get and Return share one thread-static access.
-        ThreadCaches caches = ThreadCacheTable.Current;
+        ThreadCacheTable caches = ThreadCacheTable.Current;
         return _fastOpen ? GetFast(CacheOf(caches), pairs: true) : GetInFull(caches);
     }
 
     /// <summary>This pool's cache of the calling thread in <paramref name="caches"/>, or null when the thread has none yet.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private ThreadCache<T>? CacheOf(ThreadCaches caches) => _engine.CacheOf(caches);
+    private ThreadCache<T>? CacheOf(ThreadCacheTable caches) => _engine.CacheOf(caches);
 
     /// <summary>The engine's get and the re-check of the shutdown mark, with the thread's cache already found (null: the engine creates it); <paramref name="pairs"/> while nobody observes pools.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -244,7 +244,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
 
     /// <summary>The get while anybody observes pools or after <see cref="Dispose"/>: the disposed check, events, guards.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private T GetInFull(ThreadCaches caches)
+    private T GetInFull(ThreadCacheTable caches)
     {
         // Dispose publishes the mark from another thread; a stale read here is settled by GetFast's re-check.
         if (_engine.IsShutDown)
@@ -283,7 +283,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     public override void Return(T obj)
     {
         // Read on every path, before any branch, so an inlined Get and Return share one thread-static access.
-        ThreadCaches caches = ThreadCacheTable.Current;
+        ThreadCacheTable caches = ThreadCacheTable.Current;
         if (obj is not null && _fastOpen)
         {
             PolicyThenKeep(obj, CacheOf(caches));
@@ -343,7 +343,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
 
     /// <summary>The return of a null, or while anybody observes pools, or after <see cref="Dispose"/>; and every return of <see cref="Prefill"/> (<paramref name="prefilled"/>).</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private void ReturnInFull(T? obj, ThreadCaches caches, bool prefilled = false)
+    private void ReturnInFull(T? obj, ThreadCacheTable caches, bool prefilled = false)
     {
         if (obj is null)
         {
@@ -372,7 +372,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
 
     /// <summary>Reads the pool's counters (summed over threads and stripes; exact when the pool is quiet).</summary>
     /// <returns>A snapshot.</returns>
-    public PoolStatistics GetStatistics() => _engine.GetStatistics();
+    public PoolStatistics GetStatistics() => PoolStatistics.From(_engine.ReadCounts());
 
     /// <summary>Closes the short paths while anybody observes pools, and for good once the pool is disposed.</summary>
     /// <param name="observed">Whether a listener is attached or a guarded pool exists.</param>

@@ -39,7 +39,7 @@ internal sealed class ScopeLedger
     public static ScopeLedger Current
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        get => Unsafe.As<ScopeLedger?>(ThreadCacheTable.Extension) ?? Create();
+        get => ThreadCacheTable.Ledger ?? Create();
     }
 
     /// <summary>The number of slots the ledger holds (tests).</summary>
@@ -103,7 +103,7 @@ internal sealed class ScopeLedger
     private static ScopeLedger Create()
     {
         var ledger = new ScopeLedger();
-        ThreadCacheTable.Extension = ledger;
+        ThreadCacheTable.Ledger = ledger;
         return ledger;
     }
 

@@ -5,8 +5,8 @@ namespace NativePool;
 
 /// <summary>The generation word shared by all copies of one scoped lease: whichever copy disposes first advances it and returns the item; every other copy, and any later dispose, finds the generation moved on and does nothing.</summary>
 /// <remarks>
-/// Tokens are reused through a short per-thread free list, whose head is the engine's opaque
-/// <see cref="ThreadCacheTable.SideExtension"/> (a scope's rent, return and token share one thread-static base). A token
+/// Tokens are reused through a short per-thread free list, whose head is <see cref="ThreadCacheTable.SpareTokens"/> (a
+/// scope's rent, return and token share one thread-static base). A token
 /// goes back only after its generation moved on, and the generation never comes round (<see cref="LeaseGeneration"/>).
 /// </remarks>
 internal sealed class LeaseToken
@@ -31,13 +31,13 @@ internal sealed class LeaseToken
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static LeaseToken Take()
     {
-        LeaseToken? token = Unsafe.As<LeaseToken?>(ThreadCacheTable.SideExtension);
+        LeaseToken? token = ThreadCacheTable.SpareTokens;
         if (token is null)
         {
             return new LeaseToken();
         }
 
-        ThreadCacheTable.SideExtension = token._next;
+        ThreadCacheTable.SpareTokens = token._next;
         return token;
     }
 
@@ -52,13 +52,13 @@ internal sealed class LeaseToken
         }
 
         // The free list is this thread's alone; its length rides on the head token so one thread-static is touched.
-        LeaseToken? head = Unsafe.As<LeaseToken?>(ThreadCacheTable.SideExtension);
+        LeaseToken? head = ThreadCacheTable.SpareTokens;
         int depth = head is null ? 0 : head._depth;
         if (depth < MaxSparePerThread)
         {
             _next = head;
             _depth = depth + 1;
-            ThreadCacheTable.SideExtension = this;
+            ThreadCacheTable.SpareTokens = this;
         }
 
         return true;
