@@ -23,10 +23,12 @@ namespace NativePool;
 /// The thread statics are per item type, so those of <c>StripedArrayPool&lt;byte&gt;</c> (whose items are <c>byte[]</c>)
 /// and of <c>StripedMemoryPool&lt;byte&gt;</c> (pinned memory owners) never meet. Each item type belongs to one facade
 /// type with one <c>Shared</c>, so the shared slot never holds another pool's cache; that is what lets <c>Shared</c>
-/// skip the owner check. The memo of the last independent pool keeps its owner in a thread static of its own, written
-/// with the cache, so the owner check and the cache's load both hang off the thread-static base instead of one another.
-/// A memo whose pool has died keeps that pool's <see cref="PoolOwner"/> and cache reachable until the thread uses another
-/// independent pool of the same item type or ends; the cache's items are its own to lose to the trimmer.
+/// skip the owner check. Independent pools are remembered in two entries, the last published and the one before, so a
+/// thread that alternates two pools finds both inline instead of publishing on every switch. Each entry keeps its owner
+/// in a thread static of its own, written with the cache, so the owner check and the cache's load both hang off the
+/// thread-static base instead of one another. An entry whose pool has died keeps that pool's <see cref="PoolOwner"/> and
+/// cache reachable until the thread publishes two other independent pools of the same item type or ends; the cache's
+/// items are its own to lose to the trimmer.
 /// </para>
 /// </remarks>
 /// <typeparam name="TItem">The pool's item type.</typeparam>
@@ -38,13 +40,21 @@ internal struct SizeClassCore<TItem>
     [ThreadStatic]
     private static ThreadCache<TItem>? t_shared;
 
-    /// <summary>The cache of the independent pool this thread used last; used only when <see cref="t_instanceOwner"/> matches.</summary>
+    /// <summary>The cache of the independent pool this thread published last; used only when <see cref="t_instanceOwner"/> matches.</summary>
     [ThreadStatic]
     private static ThreadCache<TItem>? t_instance;
 
     /// <summary>The owner of <see cref="t_instance"/> (always written with it).</summary>
     [ThreadStatic]
     private static PoolOwner? t_instanceOwner;
+
+    /// <summary>The cache <see cref="t_instance"/> held before, so a thread that alternates two independent pools finds both; used only when <see cref="t_previousOwner"/> matches.</summary>
+    [ThreadStatic]
+    private static ThreadCache<TItem>? t_previous;
+
+    /// <summary>The owner of <see cref="t_previous"/> (always written with it).</summary>
+    [ThreadStatic]
+    private static PoolOwner? t_previousOwner;
 #pragma warning restore IDE1006
 
     private readonly StripedPool<TItem> _engine;
@@ -204,7 +214,12 @@ internal struct SizeClassCore<TItem>
             return t_shared;
         }
 
-        return ReferenceEquals(instanceOwner, owner) ? t_instance : null;
+        if (ReferenceEquals(instanceOwner, owner))
+        {
+            return t_instance;
+        }
+
+        return ReferenceEquals(t_previousOwner, owner) ? t_previous : null;
     }
 
     /// <summary>Makes <paramref name="cache"/>, the calling thread's own, reachable from the inlined paths once it may park items.</summary>
@@ -221,6 +236,8 @@ internal struct SizeClassCore<TItem>
         }
         else
         {
+            t_previousOwner = t_instanceOwner;
+            t_previous = t_instance;
             t_instanceOwner = cache.Owner;
             t_instance = cache;
         }

@@ -11,7 +11,8 @@ namespace NativePool.Benchmarks.Interleaved.Scenarios;
 /// <remarks>
 /// Two more rows, reported without a goal, run <c>StripedArrayPool&lt;byte&gt;.Shared</c> itself through the same two
 /// call sites: what a Create() pool would cost if finding its thread's cache were free, so the gap between a Create()
-/// row and its floor row is the price of that look-up.
+/// row and its floor row is the price of that look-up. A fifth, also reported, alternates two Create() pools on one
+/// thread, one Rent + Return each in turn: the price of finding a thread's cache when the pool changes every operation.
 /// </remarks>
 public static class CreatedPoolScenarios
 {
@@ -41,6 +42,11 @@ public static class CreatedPoolScenarios
             double.PositiveInfinity,
             () => new MixedSite<SharedPool>(StripedArrayPool<byte>.Shared),
             () => default),
+        new InterleavedScenario<Alternating, SharedPeer>(
+            "byte[4096] two Create() pools taking turns on one thread, vs ArrayPool.Shared",
+            double.PositiveInfinity,
+            () => new Alternating(StripedArrayPool<byte>.Create(), StripedArrayPool<byte>.Create()),
+            () => default),
     ];
 
     /// <summary>Marks the loops that serve a Create() pool (each marker gets its own compiled loop, so each loop serves one pool).</summary>
@@ -56,6 +62,18 @@ public static class CreatedPoolScenarios
         {
             for (int i = 0; i < count; i++)
             {
+                pool.Return(pool.Rent(Length));
+            }
+        }
+    }
+
+    private readonly struct Alternating(StripedArrayPool<byte> first, StripedArrayPool<byte> second) : IOperation
+    {
+        public void Run(int count)
+        {
+            for (int i = 0; i < count; i++)
+            {
+                StripedArrayPool<byte> pool = (i & 1) == 0 ? first : second;
                 pool.Return(pool.Rent(Length));
             }
         }
