@@ -28,12 +28,12 @@ internal sealed partial class StripedPool<T>
 
         // A slot read empty stays empty until this thread fills it (a trimmer or a shutdown only ever takes from it), so
         // a get that finds it empty goes straight to the stripes, without the operation mark that taking from it needs.
-        if (cache is not null && cache.Slot(0) is not null && cache.TryEnter())
+        if (cache is not null && cache.Slot(0) is not null && cache.TryEnter(out long mark))
         {
             ref T? slot = ref cache.Slot(0);
             T? item = slot;
             slot = null;
-            cache.Exit();
+            cache.Exit(mark);
             if (item is not null)
             {
                 return item;
@@ -101,7 +101,7 @@ internal sealed partial class StripedPool<T>
     private ReturnResult ReturnObjectMiss(T item, ThreadCache<T> cache, bool pairs)
     {
         StripeSet<T>? stripes = _classes[0];
-        if (!cache._slotsEnabled || stripes is null || !cache.TryEnter())
+        if (!cache._slotsEnabled || stripes is null || !cache.TryEnter(out long mark))
         {
             // Slots never opened, the first return to the stripes, or a trimmer reclaiming this thread's tier: the
             // general return, which handles each.
@@ -172,7 +172,7 @@ internal sealed partial class StripedPool<T>
         }
         finally
         {
-            cache.Exit();
+            cache.Exit(mark);
         }
     }
 

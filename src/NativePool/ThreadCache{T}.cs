@@ -128,17 +128,18 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
         Owner.EndMove(0);
     }
 
-    /// <summary>Enters an operation on the thread tier: marks <see cref="_operation"/> odd, then reads <see cref="_closed"/>; false (mark even again) when a trimmer closed the cache.</summary>
+    /// <summary>Enters an operation on the thread tier: marks <see cref="_operation"/> odd (<paramref name="mark"/>, for <see cref="Exit"/>), then reads <see cref="_closed"/>; false (mark even again) when a trimmer closed the cache.</summary>
     /// <remarks>Every owner take from a slot or magazine, or move between them, runs between a true <see cref="TryEnter"/> and <see cref="Exit"/>; a store that only fills
     /// an empty slot needs no mark, since a trimmer takes slots with an exchange. The proof is on <c>StripedPool.Trim</c>.</remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public bool TryEnter()
+    public bool TryEnter(out long mark)
     {
         long operation = _operation;
+        mark = operation + 1;
 
         // Volatile: the mark is written before the read of _closed below, in program order; the trimmer's process-wide
         // barrier makes the pair sequentially consistent (see StripedPool.Trim): either it sees this mark, or we see its close.
-        Volatile.Write(ref _operation, operation + 1);
+        Volatile.Write(ref _operation, mark);
 
         // Volatile: read after the mark (acquire: the slot's load cannot move above it).
         if (Volatile.Read(ref _closed) == 0)
@@ -151,10 +152,12 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
         return false;
     }
 
-    /// <summary>Leaves an operation entered with <see cref="TryEnter"/>.</summary>
+    /// <summary>Leaves the operation that <see cref="TryEnter"/> entered with <paramref name="mark"/>.</summary>
+    /// <remarks>Only the owner writes the mark, so the next value comes from the register, not from a reload: an operation's store is
+    /// then the only one the next operation's load waits for.</remarks>
     // Volatile: release; the slot and magazine stores of the operation are visible before the even mark.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public void Exit() => Volatile.Write(ref _operation, _operation + 1);
+    public void Exit(long mark) => Volatile.Write(ref _operation, mark + 1);
 
     /// <summary>The thread tier's one take: the item parked in the slot of <paramref name="sizeClass"/>, or null (owner-only).</summary>
     /// <remarks>Inside an operation mark, so a trimmer reclaiming an idle thread's slots never takes the item being handed out.</remarks>
@@ -162,12 +165,12 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     public T? TryTake(int sizeClass)
     {
         T? item = null;
-        if (TryEnter())
+        if (TryEnter(out long mark))
         {
             ref T? slot = ref Slot(sizeClass);
             item = slot;
             slot = null;
-            Exit();
+            Exit(mark);
         }
 
         return item;
