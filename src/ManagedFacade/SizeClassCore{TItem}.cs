@@ -20,43 +20,13 @@ namespace NativePool;
 /// slot too, and one that began while it stored may have drained before the store.
 /// </para>
 /// <para>
-/// The thread statics are per item type, so those of <c>StripedArrayPool&lt;byte&gt;</c> (whose items are <c>byte[]</c>)
-/// and of <c>StripedMemoryPool&lt;byte&gt;</c> (pinned memory owners) never meet. Each item type belongs to one facade
-/// type with one <c>Shared</c>, so the shared slot never holds another pool's cache; that is what lets <c>Shared</c>
-/// skip the owner check. Independent pools are remembered in two entries, the last published and the one before, so a
-/// thread that alternates two pools finds both inline instead of publishing on every switch. Each entry keeps its owner
-/// in a thread static of its own, written with the cache, so the owner check and the cache's load both hang off the
-/// thread-static base instead of one another. An entry whose pool has died keeps that pool's <see cref="PoolOwner"/> and
-/// cache reachable until the thread publishes two other independent pools of the same item type or ends; the cache's
-/// items are its own to lose to the trimmer.
+/// The inlined paths reach the thread's cache through <see cref="ThreadCacheMemo{TItem}"/>; a miss publishes it there.
 /// </para>
 /// </remarks>
 /// <typeparam name="TItem">The pool's item type.</typeparam>
 internal struct SizeClassCore<TItem>
     where TItem : class
 {
-#pragma warning disable IDE1006 // dotnet/runtime names thread statics t_; .editorconfig naming rules cannot select by attribute.
-    /// <summary>The facade's <c>Shared</c> pool's cache on this thread (null until the thread's first miss).</summary>
-    [ThreadStatic]
-    private static ThreadCache<TItem>? t_shared;
-
-    /// <summary>The cache of the independent pool this thread published last; used only when <see cref="t_instanceOwner"/> matches.</summary>
-    [ThreadStatic]
-    private static ThreadCache<TItem>? t_instance;
-
-    /// <summary>The owner of <see cref="t_instance"/> (always written with it).</summary>
-    [ThreadStatic]
-    private static PoolOwner? t_instanceOwner;
-
-    /// <summary>The cache <see cref="t_instance"/> held before, so a thread that alternates two independent pools finds both; used only when <see cref="t_previousOwner"/> matches.</summary>
-    [ThreadStatic]
-    private static ThreadCache<TItem>? t_previous;
-
-    /// <summary>The owner of <see cref="t_previous"/> (always written with it).</summary>
-    [ThreadStatic]
-    private static PoolOwner? t_previousOwner;
-#pragma warning restore IDE1006
-
     private readonly StripedPool<TItem> _engine;
     private readonly PoolOwner _owner;
     private readonly bool _isShared;
@@ -101,7 +71,7 @@ internal struct SizeClassCore<TItem>
     /// <summary>The calling thread's cache of this pool if the inlined paths may use it, else null (they then miss).</summary>
     /// <param name="isShared">Whether the pool is its facade's <c>Shared</c> (a compare the JIT folds where it knows the receiver).</param>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public readonly ThreadCache<TItem>? Current(bool isShared) => Current(isShared, _owner);
+    public readonly ThreadCache<TItem>? Current(bool isShared) => ThreadCacheMemo<TItem>.Current(isShared, _owner);
 
     /// <summary>The inlined take: the slot's item of the class serving <paramref name="size"/> (the smallest class holds <c>1 &lt;&lt; minimumShift</c>) when there is a cache and the rent limit admits the size, else null.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -153,7 +123,7 @@ internal struct SizeClassCore<TItem>
         TItem item = _engine.RentMiss(SizeClasses.GetIndex(size, minimumShift), ref cache, slotProbed);
         if (publish)
         {
-            Publish(cache!, isShared);
+            ThreadCacheMemo<TItem>.Publish(cache!, isShared);
         }
 
         return item;
@@ -167,7 +137,7 @@ internal struct SizeClassCore<TItem>
         ReturnResult result = _engine.ReturnMiss(sizeClass, item, ref cache);
         if (publish)
         {
-            Publish(cache!, isShared);
+            ThreadCacheMemo<TItem>.Publish(cache!, isShared);
         }
 
         if (_engine.IsShutDown)
@@ -201,45 +171,5 @@ internal struct SizeClassCore<TItem>
         SetLimits(0, 0);
         PoolRegistry.Unregister(_engine);
         _engine.Shutdown();
-    }
-
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static ThreadCache<TItem>? Current(bool isShared, PoolOwner owner)
-    {
-        // Read before the branch, whichever pool asks: both arms then hang off one thread-static base access, computed
-        // inline, where an arm the JIT's profile thought cold would reach its thread static through a helper call.
-        PoolOwner? instanceOwner = t_instanceOwner;
-        if (isShared)
-        {
-            return t_shared;
-        }
-
-        if (ReferenceEquals(instanceOwner, owner))
-        {
-            return t_instance;
-        }
-
-        return ReferenceEquals(t_previousOwner, owner) ? t_previous : null;
-    }
-
-    /// <summary>Makes <paramref name="cache"/>, the calling thread's own, reachable from the inlined paths once it may park items.</summary>
-    private static void Publish(ThreadCache<TItem> cache, bool isShared)
-    {
-        if (!cache.SlotsEnabled)
-        {
-            return;
-        }
-
-        if (isShared)
-        {
-            t_shared = cache;
-        }
-        else
-        {
-            t_previousOwner = t_instanceOwner;
-            t_previous = t_instance;
-            t_instanceOwner = cache.Owner;
-            t_instance = cache;
-        }
     }
 }

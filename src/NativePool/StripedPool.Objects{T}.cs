@@ -19,16 +19,16 @@ internal sealed partial class StripedPool<T>
             : null;
     }
 
-    /// <summary>Gets an item: the thread's slot, else its home stripe's top (then the nearest stripes), else a new one; a null <paramref name="cache"/> creates the thread's.</summary>
+    /// <summary>Gets an item: the thread's slot, else its home stripe's top (then the nearest stripes), else a new one.</summary>
     /// <remarks>With <paramref name="pairs"/>, a claim on a stripe holding three or more also takes the item below into the empty slot: a drain claims once per two gets.</remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public T RentObject(ThreadCache<T>? cache, bool pairs)
+    public T RentObject(ThreadCache<T> cache, bool pairs)
     {
         AssertObjectRoad();
 
         // A slot read empty stays empty until this thread fills it (a trimmer or a shutdown only ever takes from it), so
         // a get that finds it empty goes straight to the stripes, without the operation mark that taking from it needs.
-        if (cache is not null && cache.Slot(0) is not null && cache.TryEnter(out long mark))
+        if (cache.Slot(0) is not null && cache.TryEnter(out long mark))
         {
             ref T? slot = ref cache.Slot(0);
             T? item = slot;
@@ -40,17 +40,17 @@ internal sealed partial class StripedPool<T>
             }
         }
 
-        return RentObjectMiss(cache ?? CreateCache(), pairs);
+        return RentObjectMiss(cache, pairs);
     }
 
     /// <summary>Returns <paramref name="item"/>: into the empty slot, else onto the home stripe (then the nearest with room), else dropped; <see cref="ReturnResult.Duplicate"/>, pool unchanged, when it holds the item.</summary>
     /// <remarks>With <paramref name="pairs"/>, a taken slot sends its item and this one to the stripe under one claim (a refill claims once per two returns); otherwise
-    /// this one takes the slot, so the slot always holds the thread's last return. A null <paramref name="cache"/> creates the thread's.</remarks>
+    /// this one takes the slot, so the slot always holds the thread's last return.</remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public ReturnResult ReturnObject(T item, ThreadCache<T>? cache, bool pairs)
+    public ReturnResult ReturnObject(T item, ThreadCache<T> cache, bool pairs)
     {
         AssertObjectRoad();
-        if (cache is not null && cache._slotsEnabled)
+        if (cache._slotsEnabled)
         {
             ref T? slot = ref cache.Slot(0);
             if (slot is null && !ReferenceEquals(item, cache._pushedTop))
@@ -61,7 +61,7 @@ internal sealed partial class StripedPool<T>
             }
         }
 
-        return ReturnObjectMiss(item, cache ?? CreateCache(), pairs);
+        return ReturnObjectMiss(item, cache, pairs);
     }
 
     /// <summary>The get's stripes and allocation, once each (the slot was probed, or the cache has just been made).</summary>

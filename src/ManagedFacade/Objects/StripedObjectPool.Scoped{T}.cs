@@ -17,20 +17,11 @@ public sealed partial class StripedObjectPool<T>
     public ObjectScope<T> RentScoped()
     {
         // As Get, keeping the thread's cache for the scope's return. A pool that guards or tracks its objects is observed
-        // from its creation on (its fast paths never open), so every scope rented here is a default one.
-        ThreadCacheTable caches = ThreadCacheTable.Current;
-        if (_fastOpen)
-        {
-            ThreadCache<T>? cache = CacheOf(caches);
-            return new(this, GetFast(cache, pairs: true), cache, guarded: false);
-        }
-
-        return RentScopedInFull(caches);
+        // from its creation on (its fast paths never open), so only a get in full (no cache) may need the ledger.
+        ThreadCache<T>? cache = CurrentCache();
+        T item = cache is not null && _fastOpen ? GetFast(cache, pairs: true) : GetMiss(out cache);
+        return new(this, item, cache, guarded: cache is null && _guard is not null);
     }
-
-    /// <summary>The scope's rent while anybody observes pools: the get in full, and the ledger in a guarded (or tracking) pool.</summary>
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private ObjectScope<T> RentScopedInFull(ThreadCacheTable caches) => new(this, GetInFull(caches), cache: null, _guard is not null);
 
     /// <summary>Gets an object under a lease, which may be stored or kept across an <see langword="await"/>: <c>using var lease = pool.RentLease();</c> returns it once.</summary>
     /// <returns>A lease whose <see cref="ObjectLease{T}.Value"/> is the object; disposing the lease returns it.</returns>
@@ -122,7 +113,7 @@ public sealed partial class StripedObjectPool<T>
             // Fresh or already reset: they go back as they are, the warmest (first taken) last so it lands in the slot.
             for (int i = taken - 1; i >= 0; i--)
             {
-                ReturnInFull(items[i], ThreadCacheTable.Current, prefilled: true);
+                ReturnInFull(items[i], prefilled: true);
             }
         }
     }

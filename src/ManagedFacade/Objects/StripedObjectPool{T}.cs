@@ -70,10 +70,13 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
 
     private const string ObjectName = "StripedObjectPool";
 
-    /// <summary>The most frames a rent stack leaves out: the guard's, <see cref="OnGetObserved"/>, <see cref="GetInFull"/> and <see cref="Get"/>.</summary>
-    private const int GuardFrames = 4;
+    /// <summary>The most frames a rent stack leaves out: the guard's, <see cref="OnGetObserved"/>, <see cref="GetInFull"/>, the two <c>GetMiss</c> and <see cref="Get"/>.</summary>
+    private const int GuardFrames = 6;
 
     private readonly StripedPool<T> _engine;
+
+    /// <summary>The engine's owner, which the inlined paths check the thread's memo against.</summary>
+    private readonly PoolOwner _owner;
     private readonly IPooledObjectPolicy<T> _policy;
     private readonly PooledObjectPolicy<T>? _fastPolicy;
     private readonly bool _isDefaultPolicy;
@@ -158,6 +161,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         // The process switch is read before the engine exists: a malformed one fails the construction with nothing built.
         bool guarded = options.Guarded || GuardedMode.IsOnProcessWide;
         _engine = new StripedPool<T>(settings, CreateForEngine, disposeItems ? DisposeItem : null);
+        _owner = _engine.Owner;
         if (guarded || options.TrackLeaks)
         {
             _guard = new ItemGuard<T>(
@@ -218,18 +222,47 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public override T Get()
     {
-        // Read on every path, before any branch, so an inlined Get and Return share one thread-static access.
-        ThreadCacheTable caches = ThreadCacheTable.Current;
-        return _fastOpen ? GetFast(CacheOf(caches), pairs: true) : GetInFull(caches);
+        ThreadCache<T>? cache = CurrentCache();
+        return cache is not null && _fastOpen ? GetFast(cache, pairs: true) : GetMiss();
     }
 
-    /// <summary>This pool's cache of the calling thread in <paramref name="caches"/>, or null when the thread has none yet.</summary>
+    /// <summary>This pool's cache on the calling thread if the inlined paths may use it, else null (they then miss): the thread's memo.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private ThreadCache<T>? CacheOf(ThreadCacheTable caches) => _engine.CacheOf(caches);
+    internal ThreadCache<T>? CurrentCache() => ThreadCacheMemo<T>.Current(isShared: false, _owner);
 
-    /// <summary>The engine's get and the re-check of the shutdown mark, with the thread's cache already found (null: the engine creates it); <paramref name="pairs"/> while nobody observes pools.</summary>
+    /// <summary>Every get the memo does not serve (see <see cref="GetMiss(out ThreadCache{T}?)"/>); apart, so the inlined get keeps no local for the cache.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private T GetMiss() => GetMiss(out _);
+
+    /// <summary>Every get the memo does not serve: the thread's cache found in the engine's table (or made) and published, or, while observed or disposed, the get in full (<paramref name="cache"/> null).</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private T GetMiss(out ThreadCache<T>? cache)
+    {
+        if (!_fastOpen)
+        {
+            cache = null;
+            return GetInFull();
+        }
+
+        T item = GetThroughTable(pairs: true, out ThreadCache<T> own);
+        cache = own;
+        return item;
+    }
+
+    /// <summary>The get of a miss: the thread's cache from the engine's table (made if it has none), then published in the thread's memo.</summary>
+    private T GetThroughTable(bool pairs, out ThreadCache<T> cache)
+    {
+        cache = _engine.GetOrCreateCache();
+        T item = GetFast(cache, pairs);
+
+        // After the get, which may have opened a cold cache's slots.
+        ThreadCacheMemo<T>.Publish(cache, isShared: false);
+        return item;
+    }
+
+    /// <summary>The engine's get and the re-check of the shutdown mark, with the thread's cache already found; <paramref name="pairs"/> while nobody observes pools.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private T GetFast(ThreadCache<T>? cache, bool pairs)
+    private T GetFast(ThreadCache<T> cache, bool pairs)
     {
         T item = _engine.RentObject(cache, pairs);
 
@@ -244,7 +277,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
 
     /// <summary>The get while anybody observes pools or after <see cref="Dispose"/>: the disposed check, events, guards.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private T GetInFull(ThreadCacheTable caches)
+    private T GetInFull()
     {
         // Dispose publishes the mark from another thread; a stale read here is settled by GetFast's re-check.
         if (_engine.IsShutDown)
@@ -252,7 +285,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
             ThrowHelper.ThrowObjectDisposed(ObjectName);
         }
 
-        T item = GetFast(CacheOf(caches), pairs: false);
+        T item = GetThroughTable(pairs: false, out _);
         if (PoolObservation.IsActive)
         {
             OnGetObserved(item);
@@ -282,18 +315,38 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public override void Return(T obj)
     {
-        // Read on every path, before any branch, so an inlined Get and Return share one thread-static access.
-        ThreadCacheTable caches = ThreadCacheTable.Current;
-        if (obj is not null && _fastOpen)
+        ThreadCache<T>? cache = CurrentCache();
+        if (obj is not null && cache is not null && _fastOpen)
         {
-            PolicyThenKeep(obj, CacheOf(caches));
+            PolicyThenKeep(obj, cache);
             return;
         }
 
-        ReturnInFull(obj, caches);
+        ReturnMiss(obj);
     }
 
-    /// <summary>The return of a scope's object on its renting thread, with the cache the rent found: no thread-static access or look-up; as <see cref="Return"/> without one or while observed.</summary>
+    /// <summary>Every return the memo does not serve: as <see cref="GetMiss(out ThreadCache{T}?)"/>, or the return in full for a null or while observed or disposed.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ReturnMiss(T? obj)
+    {
+        if (obj is null || !_fastOpen)
+        {
+            ReturnInFull(obj);
+            return;
+        }
+
+        KeepThroughTable(obj, prefilled: false);
+    }
+
+    /// <summary>The end of a return's miss: the thread's cache from the engine's table (made if it has none), then published in the thread's memo.</summary>
+    private void KeepThroughTable(T obj, bool prefilled)
+    {
+        ThreadCache<T> cache = _engine.GetOrCreateCache();
+        PolicyThenKeep(obj, cache, prefilled);
+        ThreadCacheMemo<T>.Publish(cache, isShared: false);
+    }
+
+    /// <summary>The return of a scope's object on its renting thread, with the cache the rent found: no thread-static access; as <see cref="Return"/> without one or while observed.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal void ReturnFromScope(T obj, ThreadCache<T>? cache)
     {
@@ -308,7 +361,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
 
     /// <summary>The end of every return: the policy (not for <paramref name="prefilled"/> objects, straight from <see cref="Get"/>), then the engine, then the re-check of the shutdown mark.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private void PolicyThenKeep(T obj, ThreadCache<T>? cache, bool prefilled = false)
+    private void PolicyThenKeep(T obj, ThreadCache<T> cache, bool prefilled = false)
     {
         if (!prefilled && !AcceptReturn(obj))
         {
@@ -343,7 +396,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
 
     /// <summary>The return of a null, or while anybody observes pools, or after <see cref="Dispose"/>; and every return of <see cref="Prefill"/> (<paramref name="prefilled"/>).</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private void ReturnInFull(T? obj, ThreadCacheTable caches, bool prefilled = false)
+    private void ReturnInFull(T? obj, bool prefilled = false)
     {
         if (obj is null)
         {
@@ -367,7 +420,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
             return;
         }
 
-        PolicyThenKeep(obj, CacheOf(caches), prefilled);
+        KeepThroughTable(obj, prefilled);
     }
 
     /// <summary>Reads the pool's counters (summed over threads and stripes; exact when the pool is quiet).</summary>
