@@ -16,10 +16,17 @@ public sealed partial class StripedObjectPool<T>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public ObjectScope<T> RentScoped()
     {
-        // As Get, keeping the thread's cache for the scope's return. A pool that guards or tracks its objects is observed
-        // from its creation on (its fast paths never open), so only a get in full (no cache) may need the ledger.
+        // As Get, keeping the thread's cache for the scope's return.
         ThreadCache<T>? cache = CurrentCache();
-        T item = cache is not null && _fastOpen ? GetFast(cache, pairs: true) : GetMiss(out cache);
+        return cache is not null && _fastOpen ? new(this, GetFast(cache, pairs: true), cache, guarded: false) : RentScopedMiss();
+    }
+
+    /// <summary>Every scope's rent the memo does not serve; apart, so the inlined rent takes no local's address. A pool that guards or tracks its objects is observed
+    /// from its creation on (its fast paths never open), so only a get in full (no cache) may need the ledger.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private ObjectScope<T> RentScopedMiss()
+    {
+        T item = GetMiss(out ThreadCache<T>? cache);
         return new(this, item, cache, guarded: cache is null && _guard is not null);
     }
 
