@@ -4,9 +4,10 @@ using System.Runtime.CompilerServices;
 namespace NativePool;
 
 /// <summary>
-/// The one way a facade's inlined paths reach the calling thread's cache of a pool: a few thread statics per item type,
-/// read without a table look-up. A facade that misses here finds the cache in the engine's table, out of line, and
-/// publishes it.
+/// The way the size-class facades' inlined paths reach the calling thread's cache of a pool: a few thread statics per
+/// item type, read without a table look-up. A facade that misses here finds the cache in the engine's table, out of
+/// line, and publishes it. The object pool, whose code is shared between reference item types, uses the engine's
+/// non-generic memo of the same shape instead (<see cref="ThreadCacheTable.Recent"/>).
 /// </summary>
 /// <remarks>
 /// <para>
@@ -14,7 +15,7 @@ namespace NativePool;
 /// and of <c>StripedMemoryPool&lt;byte&gt;</c> (pinned memory owners) never meet. A size-class facade's <c>Shared</c> pool
 /// has an entry of its own: each item type belongs to one size-class facade with one <c>Shared</c>, so that entry never
 /// holds another pool's cache, which is what lets <c>Shared</c> skip the owner check. Every other pool (a
-/// <c>Create()</c> pool, an object pool) is remembered in two entries, the last published and the one before, so a
+/// <c>Create()</c> pool) is remembered in two entries, the last published and the one before, so a
 /// thread that alternates two pools of one item type finds both inline instead of publishing on every switch. Each
 /// entry keeps its owner in a thread static of its own, written with the cache, so the owner check and the cache's load
 /// both hang off the thread-static base instead of one another: two dependent loads from the base to a checked cache,

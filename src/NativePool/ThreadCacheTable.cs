@@ -32,7 +32,55 @@ internal readonly struct ThreadCacheTable
 
     [ThreadStatic]
     private static LeaseToken? t_spareTokens;
+
+    [ThreadStatic]
+    private static ThreadCacheBase? t_recent;
+
+    [ThreadStatic]
+    private static PoolOwner? t_recentOwner;
+
+    [ThreadStatic]
+    private static ThreadCacheBase? t_previous;
+
+    [ThreadStatic]
+    private static PoolOwner? t_previousOwner;
 #pragma warning restore IDE1006
+
+    /// <summary>The calling thread's cache of the pool <paramref name="owner"/> owns if it is one of the two this thread remembered last (<see cref="Remember"/>), else null.</summary>
+    /// <remarks>
+    /// The object pools' memo in front of the table: two entries, each with its owner in a thread static of its own,
+    /// written with it, so the owner check and the cache's load both hang off the thread-static base: two loads to a
+    /// checked cache, where the table takes four (the array, the entry, its owner, the compare). Not generic: an object
+    /// pool of a reference type runs code shared between item types, where a generic thread static would cost a look-up
+    /// in the generic dictionary on every call. An entry whose pool has died keeps that pool's <see cref="PoolOwner"/>
+    /// and cache reachable until the thread remembers two other pools or ends.
+    /// </remarks>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static ThreadCacheBase? Recent(PoolOwner owner)
+    {
+        if (ReferenceEquals(t_recentOwner, owner))
+        {
+            return t_recent;
+        }
+
+        return ReferenceEquals(t_previousOwner, owner) ? t_previous : null;
+    }
+
+    /// <summary>Makes <paramref name="cache"/>, the calling thread's own, the newest entry of <see cref="Recent"/>; the newest before it becomes the other, and the oldest is forgotten.</summary>
+    public static void Remember(ThreadCacheBase cache)
+    {
+        // A pool whose inlined paths are closed (observed) remembers on every call: the newest entry then stays as it
+        // is, so the other survives.
+        if (ReferenceEquals(t_recent, cache))
+        {
+            return;
+        }
+
+        t_previousOwner = t_recentOwner;
+        t_previous = t_recent;
+        t_recentOwner = cache.Owner;
+        t_recent = cache;
+    }
 
     private readonly object?[]? _entries;
 

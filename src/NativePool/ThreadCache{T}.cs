@@ -102,6 +102,15 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
         _discard = discard;
     }
 
+    /// <summary>The calling thread's cache of the pool <paramref name="owner"/> owns, from the thread's memo (<see cref="ThreadCacheTable.Recent"/>), or null.</summary>
+    /// <remarks>The entry is this type: its owner is the pool's, and all of a pool's caches hold its item type.</remarks>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static ThreadCache<T>? Recent(PoolOwner owner)
+    {
+        ThreadCacheBase? cache = ThreadCacheTable.Recent(owner);
+        return cache is null ? null : Unsafe.As<ThreadCache<T>>(cache);
+    }
+
     /// <summary>Counts a rent the slots did not serve; a cold cache opens its slots at the <see cref="ColdRents"/>th (owner-only).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void CountRent()

@@ -226,9 +226,9 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         return cache is not null && _fastOpen ? GetFast(cache, pairs: true) : GetMiss();
     }
 
-    /// <summary>This pool's cache on the calling thread if the inlined paths may use it, else null (they then miss): the thread's memo.</summary>
+    /// <summary>This pool's cache on the calling thread if the inlined paths may use it, else null (they then miss): the thread's memo of the last two object pools it used (<see cref="ThreadCacheTable.Recent"/>).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal ThreadCache<T>? CurrentCache() => ThreadCacheMemo<T>.Current(isShared: false, _owner);
+    internal ThreadCache<T>? CurrentCache() => ThreadCache<T>.Recent(_owner);
 
     /// <summary>Every get the memo does not serve (see <see cref="GetMiss(out ThreadCache{T}?)"/>); apart, so the inlined get keeps no local for the cache.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
@@ -254,9 +254,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     {
         cache = _engine.GetOrCreateCache();
         T item = GetFast(cache, pairs);
-
-        // After the get, which may have opened a cold cache's slots.
-        ThreadCacheMemo<T>.Publish(cache, isShared: false);
+        ThreadCacheTable.Remember(cache);
         return item;
     }
 
@@ -343,7 +341,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     {
         ThreadCache<T> cache = _engine.GetOrCreateCache();
         PolicyThenKeep(obj, cache, prefilled);
-        ThreadCacheMemo<T>.Publish(cache, isShared: false);
+        ThreadCacheTable.Remember(cache);
     }
 
     /// <summary>The return of a scope's object on its renting thread, with the cache the rent found: no thread-static access; as <see cref="Return"/> without one or while observed.</summary>

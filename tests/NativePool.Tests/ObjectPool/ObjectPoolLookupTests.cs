@@ -2,9 +2,8 @@ namespace NativePool.Tests.ObjectPool;
 
 /// <summary>
 /// A thread finds its cache of an object pool through the thread's memo, without the engine's table, for the last two
-/// pools of one item type it used, so a get and return one object at a time stay on the inlined paths; a third pool
-/// pushes the oldest out; a disposed pool's entry is never used; pools of other facades with the same item type share
-/// the memo without mixing caches. Read from the pools' own look-up on a thread of the test's own; no timing.
+/// object pools it used, so a get and return one object at a time stay on the inlined paths; a third pool pushes the
+/// oldest out; a disposed pool's entry is never used; an array pool of the same item type keeps its own cache. Read from the pools' own look-up on a thread of the test's own; no timing.
 /// </summary>
 public sealed class ObjectPoolLookupTests
 {
