@@ -76,7 +76,6 @@ internal static class ThreadCacheMemo<TItem>
     }
 
     /// <summary>Makes <paramref name="cache"/>, the calling thread's own, reachable from the inlined paths once it may park items (before that, every call misses).</summary>
-    /// <remarks>A pool whose inlined paths are closed (observed) publishes on every call: the newest entry is then left as it is, so the one before survives.</remarks>
     public static void Publish(ThreadCache<TItem> cache, bool isShared)
     {
         if (!cache.SlotsEnabled)
@@ -88,7 +87,7 @@ internal static class ThreadCacheMemo<TItem>
         {
             t_shared = cache;
         }
-        else if (!ReferenceEquals(t_instance, cache))
+        else
         {
             t_previousOwner = t_instanceOwner;
             t_previous = t_instance;
