@@ -28,12 +28,12 @@ internal sealed partial class StripedPool<T>
 
         // A slot read empty stays empty until this thread fills it (a trimmer or a shutdown only ever takes from it), so
         // a get that finds it empty goes straight to the stripes, without the operation mark that taking from it needs.
-        if (cache.Slot(0) is not null && cache.TryEnter(out long mark))
+        if (cache.Slot(0) is not null && cache.TryEnter())
         {
             ref T? slot = ref cache.Slot(0);
             T? item = slot;
             slot = null;
-            cache.Exit(mark);
+            cache.Exit();
             if (item is not null)
             {
                 return item;
@@ -78,7 +78,9 @@ internal sealed partial class StripedPool<T>
                 // Fills the empty slot: no mark needed. A shutdown that began meanwhile may have drained the slot before
                 // this store; the facade's re-check of the shutdown mark drains again.
                 cache.Slot(0) = second;
-                cache._pairPopOperation = cache._operation;
+
+                // Owner-written, outside an operation: only says what the slot holds (the trimmer reads anything but Inside as outside).
+                cache._mark = ThreadCache<T>.PairParked;
             }
 
             if (item is not null)
@@ -101,7 +103,11 @@ internal sealed partial class StripedPool<T>
     private ReturnResult ReturnObjectMiss(T item, ThreadCache<T> cache, bool pairs)
     {
         StripeSet<T>? stripes = _classes[0];
-        if (!cache._slotsEnabled || stripes is null || !cache.TryEnter(out long mark))
+
+        // Read before the mark moves: the slot still holds what this thread's last get popped into it when no tier
+        // operation came between (owner-only; a trimmer's reset to Idle only costs this return its single push).
+        bool slotFromPairPop = cache._mark == ThreadCache<T>.PairParked;
+        if (!cache._slotsEnabled || stripes is null || !cache.TryEnter())
         {
             // Slots never opened, the first return to the stripes, or a trimmer reclaiming this thread's tier: the
             // general return, which handles each.
@@ -128,7 +134,7 @@ internal sealed partial class StripedPool<T>
             T pushed = parked;
             if (pairs)
             {
-                if (cache._operation == cache._pairPopOperation + 1)
+                if (slotFromPairPop)
                 {
                     pushed = item;
                 }
@@ -172,7 +178,7 @@ internal sealed partial class StripedPool<T>
         }
         finally
         {
-            cache.Exit(mark);
+            cache.Exit();
         }
     }
 

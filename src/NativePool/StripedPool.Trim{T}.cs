@@ -29,20 +29,26 @@ internal sealed partial class StripedPool<T>
     /// that exchanged the slot between the two would hold the item the owner is handing out (a native block freed
     /// while in use; a managed item counted as trimmed and as outstanding). So every owner path that takes from a slot
     /// or magazine, or moves items between them, runs inside an operation mark (<see cref="ThreadCache{T}.TryEnter"/>):
-    /// W1, the owner writes its mark odd; R1, it reads the cache's closed flag, and keeps out of the tier if set; then
-    /// works; W2, it writes the mark even. A pass reclaims a cache in four steps: R0, it reads the mark, even and
-    /// unchanged since a pass at least the tier age ago (or, under high pressure, merely even); W3, it sets the closed
-    /// flag; B, <see cref="Interlocked.MemoryBarrierProcessWide"/>; R2, it reads the mark again, and only if it still
-    /// equals R0 does it take the tier's items (with exchanges), then clears the flag.
+    /// W1, the owner writes its mark Inside; R1, it reads the cache's closed flag, and keeps out of the tier if set; then
+    /// works; W2, it writes the mark Active. Both are stores of constants, so the mark costs the hit path no load. A pass
+    /// tells an idle thread from a busy one by resetting the mark: R0, it reads the mark, and an Active one it
+    /// compare-exchanges to Idle, starting the cache's idle clock; any later owner write moves it off Idle again. A pass
+    /// reclaims a cache whose R0 read Idle for at least the tier age (or, under high pressure, anything but Inside) in
+    /// three more steps: W3, it sets the closed flag; B, <see cref="Interlocked.MemoryBarrierProcessWide"/>; R2, it reads
+    /// the mark again, and only if it is still Idle (under high pressure: not Inside) does it take the tier's items (with
+    /// exchanges), then clears the flag.
     /// </para>
     /// <para>
     /// Why no item is both taken and handed out. B runs a full fence on every thread at some point P of its execution,
     /// such that whatever the thread wrote before P is visible after B, and whatever it reads after P sees what was
-    /// written before B. Take the owner's first operation whose W1 is not visible to R0. If its W1 came before P, R2
-    /// reads a newer mark and the pass takes nothing. If it came after P, its R1 (later in program order; the JIT does
-    /// not move a volatile read above a volatile write) reads after P and sees W3, so that operation, and every later one
-    /// until the flag clears, keeps out of the tier. Either way, while the pass takes, the owner is not between a W1
-    /// whose R1 saw the tier open and its W2. A store that only fills an empty slot (a return's park, or an object pool's
+    /// written before B. Take any owner operation. If its W1 came before P, R2 reads that W1 or a later mark: Inside
+    /// while the operation runs (the pass takes nothing), Active once W2 has published its stores (not Idle, so an idle
+    /// reclaim takes nothing; a high-pressure one takes only what the finished operation left). If W1 came after P, its R1
+    /// (later in program order; the JIT does not move a volatile read above a volatile write) reads after P and sees W3,
+    /// so that operation, and every later one until the flag clears, keeps out of the tier. Either way, while the pass
+    /// takes, the owner is not between a W1 whose R1 saw the tier open and its W2. The mark is one location, so the
+    /// pass's compare-exchange to Idle and the owner's stores have one order: a reset never hides an Inside written
+    /// before it (the exchange fails), and a W1 after it is seen as above. A store that only fills an empty slot (a return's park, or an object pool's
     /// get parking the second item of a pair) runs without the mark: the pass takes slots with exchanges, so such a store
     /// lands before the exchange (and the item is trimmed, being in the pool) or after it (and stays for the owner). Each removal is a move in <see cref="PoolOwner"/>, counted
     /// as trimmed before it closes, so the statistics stay exact; dead threads' tiers go through their finalizers.
@@ -109,7 +115,7 @@ internal sealed partial class StripedPool<T>
     {
         int removed = 0;
         object? own = ThreadCacheTable.Current.Get(_id);
-        List<(ThreadCache<T> Cache, long Operation)>? closed = null;
+        List<ThreadCache<T>>? closed = null;
         foreach (ThreadCache<T> cache in LiveThreadCaches())
         {
             if (all && ReferenceEquals(own, cache))
@@ -120,20 +126,21 @@ internal sealed partial class StripedPool<T>
             }
 
             // Volatile: R0, the owner's mark, written on its own thread.
-            long operation = Volatile.Read(ref cache._operation);
-            bool outside = (operation & 1) == 0;
-            bool idle = outside && operation == cache._trimSeenOperation && nowMs - cache._trimSeenAtMs >= tierAgeMs;
-            if (operation != cache._trimSeenOperation)
+            int mark = Volatile.Read(ref cache._mark);
+            if (mark is ThreadCache<T>.Active or ThreadCache<T>.PairParked
+                && Interlocked.CompareExchange(ref cache._mark, ThreadCache<T>.Idle, mark) == mark)
             {
-                cache._trimSeenOperation = operation;
-                cache._trimSeenAtMs = nowMs;
+                // Compare-exchange: an owner entering since R0 has written Inside, which must not be overwritten; the
+                // owner's next write of any kind then moves the mark off Idle again, and the idle clock starts here.
+                cache._idleSinceMs = nowMs;
             }
 
-            if ((idle || (all && outside)) && CountParked(cache, 0, _classCount) != 0)
+            bool idle = mark == ThreadCache<T>.Idle && nowMs - cache._idleSinceMs >= tierAgeMs;
+            if ((idle || (all && mark != ThreadCache<T>.Inside)) && CountParked(cache, 0, _classCount) != 0)
             {
                 // Volatile: W3, the close; ordered before the barrier below, which publishes it to the owner.
                 Volatile.Write(ref cache._closed, 1);
-                (closed ??= []).Add((cache, operation));
+                (closed ??= []).Add(cache);
                 continue;
             }
 
@@ -146,12 +153,14 @@ internal sealed partial class StripedPool<T>
             return removed;
         }
 
-        // B: every owner is now either seen inside or past an operation (its mark moved), or sees its cache closed.
+        // B: every owner is now either seen inside or past an operation, or sees its cache closed.
         Interlocked.MemoryBarrierProcessWide();
-        foreach ((ThreadCache<T> cache, long operation) in closed)
+        foreach (ThreadCache<T> cache in closed)
         {
-            // Volatile: R2; an unchanged mark means the owner has kept out of the tier since R0 and will until reopened.
-            if (Volatile.Read(ref cache._operation) == operation)
+            // Volatile: R2; not Inside: the owner is outside and keeps out until reopened; Idle (what an idle reclaim
+            // needs): it has not touched the tier since the pass that started its idle clock.
+            int mark = Volatile.Read(ref cache._mark);
+            if (all ? mark != ThreadCache<T>.Inside : mark == ThreadCache<T>.Idle)
             {
                 removed += EmptyOwnedThreadCache(cache);
 

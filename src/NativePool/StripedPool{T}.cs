@@ -231,7 +231,7 @@ internal sealed partial class StripedPool<T> where T : class
         // Only a rent that touches the magazines enters the tier (a rent straight from the stripes, the object pools'
         // and the large classes', needs no mark). A cache a trimmer is reclaiming is left alone: the rent goes to the
         // stripes, as with no thread tier.
-        if ((throughMagazine || flush) && cache.TryEnter(out long mark))
+        if ((throughMagazine || flush) && cache.TryEnter())
         {
             T? item = null;
             try
@@ -251,7 +251,7 @@ internal sealed partial class StripedPool<T> where T : class
             }
             finally
             {
-                cache.Exit(mark);
+                cache.Exit();
             }
 
             if (item is not null)
@@ -310,7 +310,7 @@ internal sealed partial class StripedPool<T> where T : class
             return KeepOnStripes(sizeClass, item, item, cache, swapped: false);
         }
 
-        if (!cache.TryEnter(out long mark))
+        if (!cache.TryEnter())
         {
             // A trimmer is reclaiming this thread's tier: the item goes to the stripes, as with no thread tier. The
             // cheap double-return check still looks at the slot (a read; only the owner and the trimmer write it).
@@ -325,7 +325,7 @@ internal sealed partial class StripedPool<T> where T : class
         }
         finally
         {
-            cache.Exit(mark);
+            cache.Exit();
         }
     }
 

@@ -38,18 +38,29 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     /// <summary>1 when the trimmer asks the owner to empty its magazines into the stripes (trimmer sets, owner clears).</summary>
     internal int _flushRequested;
 
-    /// <summary>The owner's operation mark (owner-written): odd while the owner is inside an operation that may take from its slots or move items to its magazine, even outside.</summary>
-    /// <remarks>See <see cref="TryEnter"/> and the reclaim protocol in <c>StripedPool.Trim</c>.</remarks>
-    internal long _operation;
+    /// <summary><see cref="_mark"/>: no tier operation since a trimmer last saw activity here (trimmer-written, from <see cref="Active"/> or <see cref="PairParked"/>).</summary>
+    internal const int Idle = 0;
+
+    /// <summary><see cref="_mark"/>: the owner is inside an operation that may take from its slots or move items to its magazine (owner-written).</summary>
+    internal const int Inside = 1;
+
+    /// <summary><see cref="_mark"/>: the owner is outside, and has operated on the tier since a trimmer last set <see cref="Idle"/> (owner-written).</summary>
+    internal const int Active = 2;
+
+    /// <summary><see cref="_mark"/>: as <see cref="Active"/>, and the owner's last move on the tier was an object pool's pair pop that parked an object in the slot (owner-written).</summary>
+    internal const int PairParked = 3;
+
+    /// <summary>The owner's operation mark: <see cref="Inside"/> during an operation that may take from the slots or move items to the magazines, else <see cref="Active"/>,
+    /// <see cref="PairParked"/>, or <see cref="Idle"/> once a trimmer saw the owner outside and nothing has happened since. Owner-written with constants, so an operation's
+    /// mark is two stores that depend on no load; the trimmer's one write is a compare-exchange to <see cref="Idle"/>.</summary>
+    /// <remarks>See <see cref="TryEnter"/> and the reclaim protocol in <c>StripedPool.Trim</c>. Starts <see cref="Active"/>, so a new cache's idle time counts from the first pass that sees it.</remarks>
+    internal int _mark = Active;
 
     /// <summary>1 while a trimmer reclaims this cache: the owner then keeps out of its slots and magazines (trimmer-written).</summary>
     internal int _closed;
 
-    /// <summary>The trimmer's last reading of <see cref="_operation"/>; -1 before its first (trimmer-owned).</summary>
-    internal long _trimSeenOperation = -1;
-
-    /// <summary>The trim clock's reading (ms) when the trimmer first saw the current <see cref="_operation"/> (trimmer-owned).</summary>
-    internal long _trimSeenAtMs;
+    /// <summary>The trim clock's reading (ms) when a trimmer last set <see cref="_mark"/> to <see cref="Idle"/> (trimmer-owned).</summary>
+    internal long _idleSinceMs;
 
     /// <summary>The returned object this thread's last push left on top of a stripe while its slot stays free (an object pool's return), or null; owner-only.
     /// Its later return into the empty slot goes through the stripe, where a repeat is seen on top.</summary>
@@ -57,10 +68,6 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
 
     /// <summary>The stripe <see cref="_pushedTop"/> went onto (owner-only).</summary>
     internal int _pushedTopStripe;
-
-    /// <summary><see cref="_operation"/> as the last pair pop left it, having parked an object in the slot (owner-only): a return one mark past it pushes only its own object,
-    /// so get-return-one-at-a-time settles on the slot.</summary>
-    internal long _pairPopOperation = -1;
 
     /// <summary>The scopes of this pool on this thread, or null until its first (owner-only).</summary>
     internal ScopeLedger? Ledger { get; set; }
@@ -137,36 +144,32 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
         Owner.EndMove(0);
     }
 
-    /// <summary>Enters an operation on the thread tier: marks <see cref="_operation"/> odd (<paramref name="mark"/>, for <see cref="Exit"/>), then reads <see cref="_closed"/>; false (mark even again) when a trimmer closed the cache.</summary>
+    /// <summary>Enters an operation on the thread tier: sets <see cref="_mark"/> to <see cref="Inside"/>, then reads <see cref="_closed"/>; false (mark <see cref="Active"/> again)
+    /// when a trimmer closed the cache.</summary>
     /// <remarks>Every owner take from a slot or magazine, or move between them, runs between a true <see cref="TryEnter"/> and <see cref="Exit"/>; a store that only fills
     /// an empty slot needs no mark, since a trimmer takes slots with an exchange. The proof is on <c>StripedPool.Trim</c>.</remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public bool TryEnter(out long mark)
+    public bool TryEnter()
     {
-        long operation = _operation;
-        mark = operation + 1;
+        // Volatile: W1, written before the read of _closed below in program order; the trimmer's process-wide barrier
+        // makes the pair sequentially consistent (see StripedPool.Trim): either it sees this mark, or we see its close.
+        Volatile.Write(ref _mark, Inside);
 
-        // Volatile: the mark is written before the read of _closed below, in program order; the trimmer's process-wide
-        // barrier makes the pair sequentially consistent (see StripedPool.Trim): either it sees this mark, or we see its close.
-        Volatile.Write(ref _operation, mark);
-
-        // Volatile: read after the mark (acquire: the slot's load cannot move above it).
+        // Volatile: R1, read after the mark (acquire: the slot's load cannot move above it).
         if (Volatile.Read(ref _closed) == 0)
         {
             return true;
         }
 
         // Volatile: leaves the operation without having touched the tier.
-        Volatile.Write(ref _operation, operation + 2);
+        Volatile.Write(ref _mark, Active);
         return false;
     }
 
-    /// <summary>Leaves the operation that <see cref="TryEnter"/> entered with <paramref name="mark"/>.</summary>
-    /// <remarks>Only the owner writes the mark, so the next value comes from the register, not from a reload: an operation's store is
-    /// then the only one the next operation's load waits for.</remarks>
-    // Volatile: release; the slot and magazine stores of the operation are visible before the even mark.
+    /// <summary>Leaves the operation that <see cref="TryEnter"/> entered.</summary>
+    // Volatile: W2, release; the slot and magazine stores of the operation are visible before the mark leaves Inside.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public void Exit(long mark) => Volatile.Write(ref _operation, mark + 1);
+    public void Exit() => Volatile.Write(ref _mark, Active);
 
     /// <summary>The thread tier's one take: the item parked in the slot of <paramref name="sizeClass"/>, or null (owner-only).</summary>
     /// <remarks>Inside an operation mark, so a trimmer reclaiming an idle thread's slots never takes the item being handed out.</remarks>
@@ -174,12 +177,12 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     public T? TryTake(int sizeClass)
     {
         T? item = null;
-        if (TryEnter(out long mark))
+        if (TryEnter())
         {
             ref T? slot = ref Slot(sizeClass);
             item = slot;
             slot = null;
-            Exit(mark);
+            Exit();
         }
 
         return item;
