@@ -156,6 +156,21 @@ internal sealed partial class StripeSet<T> where T : class
         return PopSlow(ref home);
     }
 
+    /// <summary>As <see cref="Pop(ref int)"/>; with <paramref name="pair"/>, the claim on <paramref name="home"/> also takes the item below the top into
+    /// <paramref name="second"/> when the stripe holds three or more (a pair never empties a stripe, so other threads still find an item there).</summary>
+    /// <remarks>The object pool's get: a drain claims once per two gets.</remarks>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public T? Pop(ref int home, bool pair, out T? second)
+    {
+        if (pair && CountOf(home) > 2 && TryPopRun(home, pair: true, default, out T? item, out second, out _) == StripeResult.Done)
+        {
+            return item;
+        }
+
+        second = null;
+        return Pop(ref home);
+    }
+
     /// <summary>As <see cref="Push(ref int, T, T)"/>, for a caller that keeps no home.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public StripeResult Push(int home, T item, T probe) => Push(ref home, item, probe);
@@ -174,103 +189,18 @@ internal sealed partial class StripeSet<T> where T : class
         return PushSlow(ref home, item, probe);
     }
 
-    /// <summary>The object pool's inlined pop: the top of <paramref name="home"/> under one claim when it holds items and is not full, else <see cref="Pop(ref int)"/>.</summary>
-    /// <remarks>With <paramref name="pair"/>, the same claim also takes the item below into <paramref name="second"/> when the stripe holds three or more: a pair never
-    /// empties a stripe, so other threads still find an item there.</remarks>
+    /// <summary>The object pool's pair push: <paramref name="below"/>, then <paramref name="top"/> (the returned item, so a double return is caught) onto <paramref name="home"/> under one claim.</summary>
+    /// <remarks>False, with the stripe unchanged, otherwise: the caller then pushes one item through <see cref="Push(ref int, T, T)"/>, which handles every edge.</remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public T? PopTop(ref int home, bool pair, out T? second)
+    public bool TryPushPair(ref int home, T below, T top)
     {
-        ref StripeHeader header = ref Header(home);
-
-        // Volatile: as in Pop, a count read without the claim only picks the path; it is read again under the claim.
-        int count = Volatile.Read(ref header.Count);
-        if (count != 0 && count != header.Capacity && TryClaim(ref header))
+        if (CountOf(home) + 2 > Header(home).Capacity)
         {
-            count = header.Count;
-            if (count != 0 && count != header.Capacity)
-            {
-                ref T? slot = ref Unsafe.Add(ref Region(home), count - 1);
-                T? item = slot;
-                slot = null;
-                int taken = 1;
-                second = null;
-                if (pair && count > 2)
-                {
-                    ref T? next = ref Unsafe.Add(ref slot, -1);
-                    second = next;
-                    next = null;
-                    taken = 2;
-                }
-
-                header.Count = count - taken;
-                header.Touched = 1;
-                Release(ref header);
-                return item;
-            }
-
-            Release(ref header);
+            return false;
         }
 
-        second = null;
-        return PopOutOfLine(ref home);
+        return TryPushRun(home, below, top, default, top, out _) == StripeResult.Done;
     }
-
-    /// <summary>The object pool's inlined pair push: <paramref name="below"/>, then <paramref name="top"/> (the returned item, so a double return is caught) onto <paramref name="home"/> under one claim.</summary>
-    /// <remarks>False, with the stripe unchanged, otherwise: the caller then pushes one item through <see cref="PushTop"/>, which handles every edge.</remarks>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public bool TryPushPair(ref int home, T below, T top) => TryPushOnTop(home, below, top, top);
-
-    /// <summary>The object pool's inlined push: onto <paramref name="home"/> under one claim (<see cref="TryPushOnTop"/>), else <see cref="Push(ref int, T, T)"/>, which keeps the occupancy bits and walks.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public StripeResult PushTop(ref int home, T item, T probe) =>
-        TryPushOnTop(home, null, item, probe) ? StripeResult.Done : PushOutOfLine(ref home, item, probe);
-
-    /// <summary>The one push of the object pool's inlined paths: <paramref name="below"/> (if any), then <paramref name="top"/>, when the stripe holds items, has room and
-    /// does not have <paramref name="probe"/> on top; false, with the stripe unchanged, otherwise.</summary>
-    /// <remarks>A stripe that holds items and keeps room changes neither occupancy bit, so this body never touches the masks.</remarks>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private bool TryPushOnTop(int stripe, T? below, T top, T probe)
-    {
-        ref StripeHeader header = ref Header(stripe);
-        int pushed = below is null ? 1 : 2;
-
-        // Volatile: as in PopTop, the count read without the claim only picks the path.
-        int count = Volatile.Read(ref header.Count);
-        if (count != 0 && count + pushed <= header.Capacity && TryClaim(ref header))
-        {
-            count = header.Count;
-            if (count != 0 && count + pushed <= header.Capacity)
-            {
-                ref T? current = ref Unsafe.Add(ref Region(stripe), count - 1);
-                if (!ReferenceEquals(current, probe))
-                {
-                    if (below is not null)
-                    {
-                        current = ref Unsafe.Add(ref current, 1);
-                        current = below;
-                    }
-
-                    Unsafe.Add(ref current, 1) = top;
-                    header.Count = count + pushed;
-                    header.Touched = 1;
-                    Release(ref header);
-                    return true;
-                }
-            }
-
-            Release(ref header);
-        }
-
-        return false;
-    }
-
-    /// <summary><see cref="Pop(ref int)"/>, out of line so the inlined <see cref="PopTop"/> stays small.</summary>
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private T? PopOutOfLine(ref int home) => Pop(ref home);
-
-    /// <summary><see cref="Push(ref int, T, T)"/>, out of line so the inlined <see cref="PushTop"/> stays small.</summary>
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private StripeResult PushOutOfLine(ref int home, T item, T probe) => Push(ref home, item, probe);
 
     /// <summary>Moves up to <paramref name="destination"/>.Length items, coldest first, off one stripe (home first) with one claim; 0 when the stripes hold none.</summary>
     public int PopBatch(int home, Span<T?> destination) => MoveBatch(home, destination, default, pop: true);
@@ -294,7 +224,10 @@ internal sealed partial class StripeSet<T> where T : class
                 for (int attempt = 0; candidates != 0 && attempt <= MaxStealAttempts;)
                 {
                     int stripe = NearestStripe(candidates, home);
-                    StripeResult result = TryMoveBatch(stripe, destination, source, pop, out int moved);
+                    int moved;
+                    StripeResult result = pop
+                        ? TryPopRun(stripe, pair: false, destination, out _, out _, out moved)
+                        : TryPushRun(stripe, null, null, source, probe: null, out moved);
                     if (result == StripeResult.Done)
                     {
                         return moved;
@@ -322,12 +255,29 @@ internal sealed partial class StripeSet<T> where T : class
         }
     }
 
-    /// <summary>One attempt to move up to <paramref name="destination"/>.Length items off the top of stripe <paramref name="stripe"/>, the warmest last (<paramref name="pop"/>),
-    /// or as many of <paramref name="source"/> as fit onto it.</summary>
-    private StripeResult TryMoveBatch(int stripe, Span<T?> destination, ReadOnlySpan<T?> source, bool pop, out int moved)
+    /// <summary>One attempt to pop the top item of stripe <paramref name="stripe"/>.</summary>
+    public StripeResult TryPop(int stripe, out T? item)
+    {
+        return TryPopRun(stripe, pair: false, default, out item, out _, out _);
+    }
+
+    /// <summary>One attempt to push <paramref name="item"/> onto stripe <paramref name="stripe"/>.</summary>
+    public StripeResult TryPush(int stripe, T item) => TryPush(stripe, item, item);
+
+    /// <summary>One attempt to push <paramref name="item"/>; <see cref="StripeResult.Duplicate"/> if <paramref name="probe"/> is on top.</summary>
+    public StripeResult TryPush(int stripe, T item, T probe) => TryPushRun(stripe, null, item, default, probe, out _);
+
+    /// <summary>The one pop: under one claim, the top item of stripe <paramref name="stripe"/> into <paramref name="top"/>, and with <paramref name="pair"/> the one below it
+    /// into <paramref name="second"/> when the stripe holds three or more (a pair never empties a stripe); or, given a <paramref name="batch"/>, as many of the top items as it has
+    /// room for (or as the stripe holds) into it instead, coldest first, so the top one is last.</summary>
+    /// <remarks>Inlined where it is called, so a single or pair pop keeps its items in registers. Keeps the occupancy bits on their edges: a stripe found empty loses its
+    /// <c>HasItems</c> bit, one that was full loses its <c>Full</c> bit.</remarks>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private StripeResult TryPopRun(int stripe, bool pair, Span<T?> batch, out T? top, out T? second, out int moved)
     {
         ref StripeHeader header = ref Header(stripe);
-
+        top = null;
+        second = null;
         if (!TryClaim(ref header))
         {
             moved = 0;
@@ -335,91 +285,55 @@ internal sealed partial class StripeSet<T> where T : class
         }
 
         int count = header.Count;
-        moved = pop ? Math.Min(count, destination.Length) : Math.Min(header.Capacity - count, source.Length);
+        moved = batch.Length != 0 ? Math.Min(count, batch.Length) : pair && count > 2 ? 2 : Math.Min(count, 1);
         if (moved != 0)
         {
-            int bottom = pop ? count - moved : count;
-            Span<T?> run = MemoryMarshal.CreateSpan(ref Unsafe.Add(ref Region(stripe), bottom), moved);
-            if (pop)
+            int bottom = count - moved;
+            ref T? run = ref Unsafe.Add(ref Region(stripe), bottom);
+            if (batch.Length != 0)
             {
-                run.CopyTo(destination);
-                run.Clear();
+                Span<T?> items = MemoryMarshal.CreateSpan(ref run, moved);
+                items.CopyTo(batch);
+                items.Clear();
             }
             else
             {
-                source[..moved].CopyTo(run);
+                ref T? place = ref Unsafe.Add(ref run, moved - 1);
+                top = place;
+                place = null;
+                if (moved == 2)
+                {
+                    second = run;
+                    run = null;
+                }
             }
 
-            header.Count = pop ? bottom : count + moved;
-            header.Touched = 1;
-            if (pop && count == header.Capacity)
-            {
-                OccupancyMasks.Clear(ref _masks.Full, stripe);
-            }
-            else if (!pop && count == 0)
-            {
-                OccupancyMasks.Set(ref _masks.HasItems, stripe);
-            }
-        }
-        else if (pop)
-        {
-            OccupancyMasks.Clear(ref _masks.HasItems, stripe);
-        }
-        else if (source.Length != 0)
-        {
-            OccupancyMasks.Set(ref _masks.Full, stripe);
-        }
-
-        Release(ref header);
-        return moved != 0 ? StripeResult.Done : pop ? StripeResult.Empty : StripeResult.Full;
-    }
-
-    /// <summary>One attempt to pop the top item of stripe <paramref name="stripe"/>.</summary>
-    public StripeResult TryPop(int stripe, out T? item)
-    {
-        ref StripeHeader header = ref Header(stripe);
-
-        if (!TryClaim(ref header))
-        {
-            item = null;
-            return StripeResult.Contended;
-        }
-
-        StripeResult result;
-        int count = header.Count;
-        if (count != 0)
-        {
-            ref T? slot = ref Unsafe.Add(ref Region(stripe), count - 1);
-            item = slot;
-            slot = null;
-            header.Count = count - 1;
+            header.Count = bottom;
             header.Touched = 1;
             if (count == header.Capacity)
             {
                 OccupancyMasks.Clear(ref _masks.Full, stripe);
             }
-
-            result = StripeResult.Done;
         }
         else
         {
             OccupancyMasks.Clear(ref _masks.HasItems, stripe);
-            item = null;
-            result = StripeResult.Empty;
         }
 
         Release(ref header);
-        return result;
+        return moved != 0 ? StripeResult.Done : StripeResult.Empty;
     }
 
-    /// <summary>One attempt to push <paramref name="item"/> onto stripe <paramref name="stripe"/>.</summary>
-    public StripeResult TryPush(int stripe, T item) => TryPush(stripe, item, item);
-
-    /// <summary>One attempt to push <paramref name="item"/>; <see cref="StripeResult.Duplicate"/> if <paramref name="probe"/> is on top.</summary>
-    public StripeResult TryPush(int stripe, T item, T probe)
+    /// <summary>The one push: under one claim, <paramref name="below"/> (if any) and then <paramref name="top"/> onto stripe <paramref name="stripe"/>, both or neither; or,
+    /// given a <paramref name="batch"/> (coldest first, so the last ends on top), as many of its items as fit instead. <see cref="StripeResult.Duplicate"/>, stripe unchanged,
+    /// when <paramref name="probe"/> is on top.</summary>
+    /// <remarks>The probe is checked before the room: a full stripe with the item on top is a double return too, and dropping the second copy would let a disposing
+    /// pool dispose the copy still in the stripe. Keeps the occupancy bits on their edges: a stripe that was empty gets its <c>HasItems</c> bit, one found full its <c>Full</c> bit.</remarks>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private StripeResult TryPushRun(int stripe, T? below, T? top, ReadOnlySpan<T?> batch, T? probe, out int moved)
     {
         ref StripeHeader header = ref Header(stripe);
-
+        moved = 0;
         if (!TryClaim(ref header))
         {
             return StripeResult.Contended;
@@ -428,16 +342,35 @@ internal sealed partial class StripeSet<T> where T : class
         StripeResult result;
         int count = header.Count;
         ref T? region = ref Region(stripe);
-        if (count != 0 && ReferenceEquals(Unsafe.Add(ref region, count - 1), probe))
+        int room = header.Capacity - count;
+        int wanted = batch.Length != 0 ? batch.Length : below is null ? 1 : 2;
+        if (probe is not null && count != 0 && ReferenceEquals(Unsafe.Add(ref region, count - 1), probe))
         {
-            // Checked before the capacity: a full stripe with the item on top is a double return too, and dropping
-            // the second copy would let a disposing pool dispose the copy still in the stripe.
             result = StripeResult.Duplicate;
         }
-        else if (count < header.Capacity)
+        else if (room >= wanted || (batch.Length != 0 && room != 0))
         {
-            Unsafe.Add(ref region, count) = item;
-            header.Count = count + 1;
+            ref T? next = ref Unsafe.Add(ref region, count);
+            if (batch.Length != 0)
+            {
+                moved = Math.Min(room, wanted);
+                batch[..moved].CopyTo(MemoryMarshal.CreateSpan(ref next, moved));
+            }
+            else
+            {
+                moved = wanted;
+                if (below is not null)
+                {
+                    next = below;
+                    Unsafe.Add<T?>(ref next, 1) = top;
+                }
+                else
+                {
+                    next = top;
+                }
+            }
+
+            header.Count = count + moved;
             header.Touched = 1;
             if (count == 0)
             {
@@ -448,7 +381,11 @@ internal sealed partial class StripeSet<T> where T : class
         }
         else
         {
-            OccupancyMasks.Set(ref _masks.Full, stripe);
+            if (room == 0)
+            {
+                OccupancyMasks.Set(ref _masks.Full, stripe);
+            }
+
             result = StripeResult.Full;
         }
 

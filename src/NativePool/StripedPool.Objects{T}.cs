@@ -72,7 +72,7 @@ internal sealed partial class StripedPool<T>
         StripeSet<T>? stripes = _classes[0];
         if (stripes is not null)
         {
-            T? item = stripes.PopTop(ref HomeStripe(cache), pairs && cache._slotsEnabled, out T? second);
+            T? item = stripes.Pop(ref HomeStripe(cache), pairs && cache._slotsEnabled, out T? second);
             if (second is not null)
             {
                 // Fills the empty slot: no mark needed. A shutdown that began meanwhile may have drained the slot before
@@ -153,7 +153,7 @@ internal sealed partial class StripedPool<T>
 
             slot = ReferenceEquals(pushed, item) ? parked : item;
             ref int stripe = ref HomeStripe(cache);
-            StripeResult result = stripes.PushTop(ref stripe, pushed, item);
+            StripeResult result = stripes.Push(ref stripe, pushed, item);
             if (result == StripeResult.Done)
             {
                 if (ReferenceEquals(pushed, item))
@@ -194,7 +194,7 @@ internal sealed partial class StripedPool<T>
         }
 
         int stripe = cache._pushedTopStripe;
-        StripeResult result = stripes.PushTop(ref stripe, item, item);
+        StripeResult result = stripes.Push(ref stripe, item, item);
         if (result == StripeResult.Duplicate)
         {
             return ReturnResult.Duplicate;

@@ -234,7 +234,7 @@ public class StripeSetTests
     }
 
     [Fact]
-    public void TheObjectPoolsInlinedPopAndPushKeepTheOccupancyBitsCatchADuplicateAndWalkAsPopAndPushDo()
+    public void PopAndPushFromAHomeKeepTheOccupancyBitsCatchADuplicateAndWalkToANewHome()
     {
         var set = new StripeSet<Item>(stripeCount: 2, capacityPerStripe: 2);
         var first = new Item(1);
@@ -242,29 +242,29 @@ public class StripeSetTests
         var third = new Item(3);
         int home = 0;
 
-        // Onto an empty stripe: the general push, which sets the stripe's bit.
-        Assert.Equal(StripeResult.Done, set.PushTop(ref home, first, first));
+        // Onto an empty stripe: the push sets the stripe's bit.
+        Assert.Equal(StripeResult.Done, set.Push(ref home, first, first));
         Assert.Equal(0b01L, set.HasItemsMask);
 
         // The item on top again: a double return, and the stripe is unchanged.
-        Assert.Equal(StripeResult.Duplicate, set.PushTop(ref home, first, first));
+        Assert.Equal(StripeResult.Duplicate, set.Push(ref home, first, first));
         Assert.Equal(1, set.CountOf(0));
 
-        // The inlined push fills the home stripe (a push found it full: its bit is set); the next push walks to stripe 1,
-        // its new home.
-        Assert.Equal(StripeResult.Done, set.PushTop(ref home, second, second));
+        // The push fills the home stripe (a push found it full: its bit is set); the next push walks to stripe 1, its new
+        // home.
+        Assert.Equal(StripeResult.Done, set.Push(ref home, second, second));
         Assert.Equal(StripeResult.Full, set.TryPush(0, new Item(9)));
         Assert.Equal(0b01L, set.FullMask);
-        Assert.Equal(StripeResult.Done, set.PushTop(ref home, third, third));
+        Assert.Equal(StripeResult.Done, set.Push(ref home, third, third));
         Assert.Equal(1, home);
 
         // LIFO per stripe; the emptied home walks back to stripe 0, and that pop from a full stripe clears its bit.
-        Assert.Same(third, set.PopTop(ref home, pair: false, out _));
-        Assert.Same(second, set.PopTop(ref home, pair: false, out _));
+        Assert.Same(third, set.Pop(ref home, pair: false, out _));
+        Assert.Same(second, set.Pop(ref home, pair: false, out _));
         Assert.Equal(0, home);
         Assert.Equal(0L, set.FullMask);
-        Assert.Same(first, set.PopTop(ref home, pair: false, out _));
-        Assert.Null(set.PopTop(ref home, pair: false, out _));
+        Assert.Same(first, set.Pop(ref home, pair: false, out _));
+        Assert.Null(set.Pop(ref home, pair: false, out _));
         Assert.Equal(0, set.CountItems());
     }
 
@@ -279,19 +279,19 @@ public class StripeSetTests
         }
 
         int home = 0;
-        Assert.Same(items[3], set.PopTop(ref home, pair: true, out Item? second));
+        Assert.Same(items[3], set.Pop(ref home, pair: true, out Item? second));
         Assert.Same(items[2], second);
         Assert.Equal(2, set.CountOf(0));
 
         // Two left: a pair would empty the stripe, so only the top comes off.
-        Assert.Same(items[1], set.PopTop(ref home, pair: true, out second));
+        Assert.Same(items[1], set.Pop(ref home, pair: true, out second));
         Assert.Null(second);
         Assert.Equal(1, set.CountOf(0));
 
         // Without the caller's room for a second, one item, however many the stripe holds.
         Assert.Equal(StripeResult.Done, set.TryPush(0, items[2]));
         Assert.Equal(StripeResult.Done, set.TryPush(0, items[3]));
-        Assert.Same(items[3], set.PopTop(ref home, pair: false, out second));
+        Assert.Same(items[3], set.Pop(ref home, pair: false, out second));
         Assert.Null(second);
         Assert.Equal(2, set.CountOf(0));
     }
@@ -305,26 +305,25 @@ public class StripeSetTests
         var top = new Item(3);
         int home = 0;
 
-        // An empty stripe: its occupancy bit is the general push's to set, so the pair is refused.
-        Assert.False(set.TryPushPair(ref home, below, top));
-        Assert.Equal(0, set.CountItems());
-
-        Assert.Equal(StripeResult.Done, set.TryPush(0, first));
+        // An empty stripe: both go on, and the same claim sets the stripe's occupancy bit.
         Assert.True(set.TryPushPair(ref home, below, top));
-        Assert.Equal(3, set.CountOf(0));
+        Assert.Equal(2, set.CountOf(0));
+        Assert.Equal(0b1L, set.HasItemsMask);
 
-        // Room for one only: refused, the stripe unchanged.
+        // Room for one only: refused, the stripe unchanged (and not marked full: it has room).
+        Assert.Equal(StripeResult.Done, set.TryPush(0, first));
         Assert.False(set.TryPushPair(ref home, new Item(4), new Item(5)));
         Assert.Equal(3, set.CountOf(0));
-        Assert.Same(top, set.PopTop(ref home, pair: false, out _));
-        Assert.Same(below, set.PopTop(ref home, pair: false, out _));
+        Assert.Equal(0L, set.FullMask);
+        Assert.Same(first, set.Pop(ref home, pair: false, out _));
+        Assert.Same(top, set.Pop(ref home, pair: false, out _));
 
         // The returned item already on top (a double return): refused, the stripe unchanged.
         Assert.Equal(StripeResult.Done, set.TryPush(0, top));
         Assert.False(set.TryPushPair(ref home, new Item(6), top));
         Assert.Equal(2, set.CountOf(0));
-        Assert.Same(top, set.PopTop(ref home, pair: false, out _));
-        Assert.Same(first, set.PopTop(ref home, pair: false, out _));
+        Assert.Same(top, set.Pop(ref home, pair: false, out _));
+        Assert.Same(below, set.Pop(ref home, pair: false, out _));
     }
 
     [Fact]
