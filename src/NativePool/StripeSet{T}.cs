@@ -157,7 +157,7 @@ internal sealed partial class StripeSet<T> where T : class
     }
 
     /// <summary>As <see cref="Pop(ref int)"/>; with <paramref name="pair"/>, the claim on <paramref name="home"/> also takes the item below the top into
-    /// <paramref name="second"/> when the stripe holds three or more (a pair never empties a stripe, so other threads still find an item there).</summary>
+    /// <paramref name="second"/> when the stripe holds three or more and is not full (see <see cref="TryPopRun"/>).</summary>
     /// <remarks>The object pool's get: a drain claims once per two gets.</remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public T? Pop(ref int home, bool pair, out T? second)
@@ -268,10 +268,15 @@ internal sealed partial class StripeSet<T> where T : class
     public StripeResult TryPush(int stripe, T item, T probe) => TryPushRun(stripe, null, item, default, probe, out _);
 
     /// <summary>The one pop: under one claim, the top item of stripe <paramref name="stripe"/> into <paramref name="top"/>, and with <paramref name="pair"/> the one below it
-    /// into <paramref name="second"/> when the stripe holds three or more (a pair never empties a stripe); or, given a <paramref name="batch"/>, as many of the top items as it has
+    /// into <paramref name="second"/> when the stripe holds three or more and is not full; or, given a <paramref name="batch"/>, as many of the top items as it has
     /// room for (or as the stripe holds) into it instead, coldest first, so the top one is last.</summary>
-    /// <remarks>Inlined where it is called, so a single or pair pop keeps its items in registers. Keeps the occupancy bits on their edges: a stripe found empty loses its
-    /// <c>HasItems</c> bit, one that was full loses its <c>Full</c> bit.</remarks>
+    /// <remarks>
+    /// <para>A pair never empties a stripe (other threads may be about to drain it) and never comes off a full one: on a small stripe, full at nearly every
+    /// get, pairs would move most of the pool into single threads' slots, out of other threads' reach (a bound of 4 under eight threads then built objects
+    /// hundreds of times as often).</para>
+    /// <para>Inlined where it is called, so a single or pair pop keeps its items in registers. Keeps the occupancy bits on their edges: a stripe found empty loses its
+    /// <c>HasItems</c> bit, one that was full loses its <c>Full</c> bit.</para>
+    /// </remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private StripeResult TryPopRun(int stripe, bool pair, Span<T?> batch, out T? top, out T? second, out int moved)
     {
@@ -285,7 +290,7 @@ internal sealed partial class StripeSet<T> where T : class
         }
 
         int count = header.Count;
-        moved = batch.Length != 0 ? Math.Min(count, batch.Length) : pair && count > 2 ? 2 : Math.Min(count, 1);
+        moved = batch.Length != 0 ? Math.Min(count, batch.Length) : pair && count > 2 && count < header.Capacity ? 2 : Math.Min(count, 1);
         if (moved != 0)
         {
             int bottom = count - moved;

@@ -269,6 +269,28 @@ public class StripeSetTests
     }
 
     [Fact]
+    public void ThePairPopTakesOneItemOffAFullStripe()
+    {
+        // A small stripe is full at nearly every get; pairs off it would move the pool into single threads' slots.
+        var set = new StripeSet<Item>(stripeCount: 1, capacityPerStripe: 3);
+        Item[] items = [.. Enumerable.Range(0, 3).Select(i => new Item(i))];
+        foreach (Item item in items)
+        {
+            Assert.Equal(StripeResult.Done, set.TryPush(0, item));
+        }
+
+        // A push that finds it full marks it so.
+        Assert.Equal(StripeResult.Full, set.TryPush(0, new Item(9)));
+        Assert.Equal(0b1L, set.FullMask);
+
+        int home = 0;
+        Assert.Same(items[2], set.Pop(ref home, pair: true, out Item? second));
+        Assert.Null(second);
+        Assert.Equal(2, set.CountOf(0));
+        Assert.Equal(0L, set.FullMask);
+    }
+
+    [Fact]
     public void ThePairPopTakesTheTwoTopItemsUnderOneClaimButNeverTheStripesLastItem()
     {
         var set = new StripeSet<Item>(stripeCount: 1, capacityPerStripe: 8);
