@@ -272,12 +272,7 @@ public class StripeSetTests
     public void ThePairPopTakesOneItemOffAFullStripe()
     {
         // A small stripe is full at nearly every get; pairs off it would move the pool into single threads' slots.
-        var set = new StripeSet<Item>(stripeCount: 1, capacityPerStripe: 3);
-        Item[] items = [.. Enumerable.Range(0, 3).Select(i => new Item(i))];
-        foreach (Item item in items)
-        {
-            Assert.Equal(StripeResult.Done, set.TryPush(0, item));
-        }
+        (StripeSet<Item> set, Item[] items) = OneStripeHolding(capacity: 3, count: 3);
 
         // A push that finds it full marks it so.
         Assert.Equal(StripeResult.Full, set.TryPush(0, new Item(9)));
@@ -293,12 +288,7 @@ public class StripeSetTests
     [Fact]
     public void ThePairPopTakesTheTwoTopItemsUnderOneClaimButNeverTheStripesLastItem()
     {
-        var set = new StripeSet<Item>(stripeCount: 1, capacityPerStripe: 8);
-        Item[] items = [.. Enumerable.Range(0, 4).Select(i => new Item(i))];
-        foreach (Item item in items)
-        {
-            Assert.Equal(StripeResult.Done, set.TryPush(0, item));
-        }
+        (StripeSet<Item> set, Item[] items) = OneStripeHolding(capacity: 8, count: 4);
 
         int home = 0;
         Assert.Same(items[3], set.Pop(ref home, pair: true, out Item? second));
@@ -394,5 +384,18 @@ public class StripeSetTests
             });
 
         Assert.Equal(0, violations);
+    }
+
+    /// <summary>A set of one stripe of <paramref name="capacity"/> holding <paramref name="count"/> new items, pushed in order (the last on top).</summary>
+    private static (StripeSet<Item> Set, Item[] Items) OneStripeHolding(int capacity, int count)
+    {
+        var set = new StripeSet<Item>(stripeCount: 1, capacityPerStripe: capacity);
+        Item[] items = [.. Enumerable.Range(0, count).Select(i => new Item(i))];
+        foreach (Item item in items)
+        {
+            Assert.Equal(StripeResult.Done, set.TryPush(0, item));
+        }
+
+        return (set, items);
     }
 }
