@@ -33,17 +33,17 @@ internal sealed partial class StripedPool<T>
     /// works; W2, it writes the mark Active. Both are stores of constants, so the mark costs the hit path no load. A pass
     /// tells an idle thread from a busy one by resetting the mark: R0, it reads the mark, and an Active one it
     /// compare-exchanges to Idle, starting the cache's idle clock; any later owner write moves it off Idle again. A pass
-    /// reclaims a cache whose R0 read Idle for at least the tier age (or, under high pressure, anything but Inside) in
-    /// three more steps: W3, it sets the closed flag; B, <see cref="Interlocked.MemoryBarrierProcessWide"/>; R2, it reads
-    /// the mark again, and only if it is still Idle (under high pressure: not Inside) does it take the tier's items (with
-    /// exchanges), then clears the flag.
+    /// reclaims a cache whose mark has been Idle for at least the tier age (or, under high pressure, is Idle now: read
+    /// so at R0 or just reset by this pass) in three more steps: W3, it sets the closed flag; B,
+    /// <see cref="Interlocked.MemoryBarrierProcessWide"/>; R2, it reads the mark again, and only if it is still Idle does
+    /// it take the tier's items (with exchanges); then, whatever happened, it clears the flag.
     /// </para>
     /// <para>
     /// Why no item is both taken and handed out. B runs a full fence on every thread at some point P of its execution,
     /// such that whatever the thread wrote before P is visible after B, and whatever it reads after P sees what was
-    /// written before B. Take any owner operation. If its W1 came before P, R2 reads that W1 or a later mark: Inside
-    /// while the operation runs (the pass takes nothing), Active once W2 has published its stores (not Idle, so an idle
-    /// reclaim takes nothing; a high-pressure one takes only what the finished operation left). If W1 came after P, its R1
+    /// written before B. Take any owner operation since the reset. If its W1 came before P, R2 reads that W1 or a later
+    /// mark, never Idle, and the pass takes nothing (requiring Idle rather than merely not Inside also covers a discard
+    /// callback that re-enters the pool from inside an operation, whose own exit writes Active too early). If W1 came after P, its R1
     /// (later in program order; the JIT does not move a volatile read above a volatile write) reads after P and sees W3,
     /// so that operation, and every later one until the flag clears, keeps out of the tier. Either way, while the pass
     /// takes, the owner is not between a W1 whose R1 saw the tier open and its W2. The mark is one location, so the
@@ -127,16 +127,18 @@ internal sealed partial class StripedPool<T>
 
             // Volatile: R0, the owner's mark, written on its own thread.
             int mark = Volatile.Read(ref cache._mark);
+            bool reset = false;
             if (mark is ThreadCache<T>.Active or ThreadCache<T>.PairParked
                 && Interlocked.CompareExchange(ref cache._mark, ThreadCache<T>.Idle, mark) == mark)
             {
                 // Compare-exchange: an owner entering since R0 has written Inside, which must not be overwritten; the
                 // owner's next write of any kind then moves the mark off Idle again, and the idle clock starts here.
                 cache._idleSinceMs = nowMs;
+                reset = true;
             }
 
             bool idle = mark == ThreadCache<T>.Idle && nowMs - cache._idleSinceMs >= tierAgeMs;
-            if ((idle || (all && mark != ThreadCache<T>.Inside)) && CountParked(cache, 0, _classCount) != 0)
+            if ((idle || (all && (reset || mark == ThreadCache<T>.Idle))) && CountParked(cache, 0, _classCount) != 0)
             {
                 // Volatile: W3, the close; ordered before the barrier below, which publishes it to the owner.
                 Volatile.Write(ref cache._closed, 1);
@@ -153,23 +155,32 @@ internal sealed partial class StripedPool<T>
             return removed;
         }
 
-        // B: every owner is now either seen inside or past an operation, or sees its cache closed.
+        // B: every owner is now either seen having written its mark since it was reset, or sees its cache closed.
         Interlocked.MemoryBarrierProcessWide();
-        foreach (ThreadCache<T> cache in closed)
+        try
         {
-            // Volatile: R2; not Inside: the owner is outside and keeps out until reopened; Idle (what an idle reclaim
-            // needs): it has not touched the tier since the pass that started its idle clock.
-            int mark = Volatile.Read(ref cache._mark);
-            if (all ? mark != ThreadCache<T>.Inside : mark == ThreadCache<T>.Idle)
+            foreach (ThreadCache<T> cache in closed)
             {
-                removed += EmptyOwnedThreadCache(cache);
+                // Volatile: R2; still Idle: the owner has not touched the tier since the reset and keeps out until
+                // reopened (a mark merely not Inside would not do: a discard callback that re-enters the pool from
+                // inside an operation writes Active while the outer operation still runs).
+                if (Volatile.Read(ref cache._mark) == ThreadCache<T>.Idle)
+                {
+                    removed += EmptyOwnedThreadCache(cache);
 
-                // Volatile: passes never overlap (the trimming flag); the write is for readers on other threads.
-                Volatile.Write(ref _tiersReclaimed, _tiersReclaimed + 1);
+                    // Volatile: passes never overlap (the trimming flag); the write is for readers on other threads.
+                    Volatile.Write(ref _tiersReclaimed, _tiersReclaimed + 1);
+                }
             }
-
-            // Volatile: reopens the tier; release, so the owner's next operation sees the slots as this pass left them.
-            Volatile.Write(ref cache._closed, 0);
+        }
+        finally
+        {
+            // Every closed tier reopens, even when a discard callback threw out of the pass (reopening one twice is harmless).
+            foreach (ThreadCache<T> cache in closed)
+            {
+                // Volatile: reopens the tier; release, so the owner's next operation sees the slots as this pass left them.
+                Volatile.Write(ref cache._closed, 0);
+            }
         }
 
         return removed;

@@ -57,6 +57,33 @@ public sealed class IdleThreadTierTests
     }
 
     [Fact]
+    public void ATierAPassClosedReopensWhenADiscardCallbackThrowsOutOfThePass()
+    {
+        var settings = new StripedPoolSettings
+        {
+            ClassCount = 1,
+            CapacityPerStripe = [4],
+            StripeCount = 1,
+            TrimmingEnabled = false,
+            Pressure = static () => MemoryPressure.High,
+        };
+        var pool = new StripedPool<object>(settings, static _ => new object(), static _ => throw new InvalidOperationException("discard"));
+        ThreadCache<object>? cache = null;
+
+        // A live thread parks one item in its slot; under high pressure the pass closes its tier to reclaim it.
+        using StartedThreads threads = TestThreads.Start(1, (_, _) =>
+        {
+            pool.Return(0, new object());
+            cache = pool.GetOrCreateCache();
+        });
+        threads.WaitForBodies();
+
+        Assert.Throws<InvalidOperationException>(() => pool.Trim());
+
+        Assert.Equal(0, cache!._closed);
+    }
+
+    [Fact]
     public void AThreadThatRentsBetweenPassesKeepsItsTier()
     {
         var clock = new ManualClock();
