@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
+using System.Threading;
 
 namespace NativePool;
 
@@ -79,8 +80,9 @@ internal sealed partial class StripedPool<T>
                 // this store; the facade's re-check of the shutdown mark drains again.
                 cache.Slot(0) = second;
 
-                // Owner-written, outside an operation: only says what the slot holds (the trimmer reads anything but Inside as outside).
-                cache._mark = ThreadCache<T>.PairParked;
+                // Volatile: release after the slot's store, outside any operation; to a trimmer it is activity (not
+                // Idle), so a pass that reads it reclaims nothing of this tier.
+                Volatile.Write(ref cache._mark, ThreadCache<T>.PairParked);
             }
 
             if (item is not null)

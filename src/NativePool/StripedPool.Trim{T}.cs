@@ -137,8 +137,9 @@ internal sealed partial class StripedPool<T>
                 reset = true;
             }
 
+            // Under high pressure Idle now (read so, or reset by this pass); else Idle since a pass at least the tier age ago.
             bool idle = mark == ThreadCache<T>.Idle && nowMs - cache._idleSinceMs >= tierAgeMs;
-            if ((idle || (all && (reset || mark == ThreadCache<T>.Idle))) && CountParked(cache, 0, _classCount) != 0)
+            if ((all ? reset || mark == ThreadCache<T>.Idle : idle) && CountParked(cache, 0, _classCount) != 0)
             {
                 // Volatile: W3, the close; ordered before the barrier below, which publishes it to the owner.
                 Volatile.Write(ref cache._closed, 1);
