@@ -51,15 +51,12 @@ internal sealed partial class StripedPool<T>
     public ReturnResult ReturnObject(T item, ThreadCache<T> cache, bool pairs)
     {
         AssertObjectRoad();
-        if (cache._slotsEnabled)
+        // Fills an empty slot only: needs no operation mark (a trimmer takes slots with an exchange). The slot's address is
+        // written out twice, as in ThreadCache.TryPark, so the store gets the unchecked write barrier.
+        if (cache._slotsEnabled && cache.Slot(0) is null && !ReferenceEquals(item, cache._pushedTop))
         {
-            ref T? slot = ref cache.Slot(0);
-            if (slot is null && !ReferenceEquals(item, cache._pushedTop))
-            {
-                // Fills an empty slot only: needs no operation mark (a trimmer takes slots with an exchange).
-                slot = item;
-                return ReturnResult.Stored;
-            }
+            cache.Slot(0) = item;
+            return ReturnResult.Stored;
         }
 
         return ReturnObjectMiss(item, cache, pairs);

@@ -193,13 +193,14 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool TryPark(int sizeClass, T item)
     {
-        ref T? slot = ref Slot(sizeClass);
-        if (slot is not null)
+        if (Slot(sizeClass) is not null)
         {
             return false;
         }
 
-        slot = item;
+        // The slot's address written out again, not kept in a ref local: from an address the JIT sees inside this object
+        // it emits the unchecked write barrier, from a ref local the checked one.
+        Slot(sizeClass) = item;
         return true;
     }
 
