@@ -105,7 +105,7 @@ public static class InterleavedProgram
             {
                 ScenarioResult r = scenario.Measure(settings);
                 results.Add(r);
-                Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"[{i + 1}/{scenarios.Length}] {scenario.Name}: ratio {r.RatioMedian:0.000} ({r.RatioP25:0.000}–{r.RatioP75:0.000}), goal ≤ {scenario.Goal:0.00}"));
+                Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"[{i + 1}/{scenarios.Length}] {scenario.Name}: ratio {r.RatioMedian:0.000} ({r.RatioP25:0.000}–{r.RatioP75:0.000}), goal ≤ {scenario.Goal:0.00}; ours {r.OursNsPerOp:0.##} ns, peer {r.PeerNsPerOp:0.##} ns"));
                 if (isChild)
                 {
                     Console.WriteLine(ResultLine.Format(i, r));

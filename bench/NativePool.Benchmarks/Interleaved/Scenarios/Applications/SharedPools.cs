@@ -43,3 +43,22 @@ internal readonly struct BclAgain : ISharedPool
 {
     public static ArrayPool<byte> Pool => ArrayPool<byte>.Shared;
 }
+
+/// <summary>Which shared memory pool an application row's loop reaches, as a type (see <see cref="ISharedPool"/>).</summary>
+internal interface ISharedMemoryPool
+{
+    /// <summary>The pool the loop rents from; its owners' <c>Dispose</c> returns to it.</summary>
+    public static abstract MemoryPool<byte> Pool { get; }
+}
+
+/// <summary>Ours: <c>StripedMemoryPool&lt;byte&gt;.Shared</c>.</summary>
+internal readonly struct StripedMemory : ISharedMemoryPool
+{
+    public static MemoryPool<byte> Pool => StripedMemoryPool<byte>.Shared;
+}
+
+/// <summary>The peer: <c>MemoryPool&lt;byte&gt;.Shared</c>.</summary>
+internal readonly struct BclMemory : ISharedMemoryPool
+{
+    public static MemoryPool<byte> Pool => MemoryPool<byte>.Shared;
+}
