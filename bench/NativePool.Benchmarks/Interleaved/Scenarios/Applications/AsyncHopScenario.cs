@@ -28,7 +28,7 @@ public static class AsyncHopScenario
             AllocationGoal.OursNoMoreThanPeer,
             () => default,
             () => default),
-        new InterleavedScenario<MemoryHop<StripedMemory>, MemoryHop<BclMemory>>(
+        new InterleavedScenario<MemoryHop<Striped>, MemoryHop<Bcl>>(
             "app: async hop, MemoryPool Rent(4096), await Task.Yield(), Dispose on the continuation's thread, 4 tasks, vs MemoryPool.Shared",
             1.00,
             AllocationGoal.OursNoMoreThanPeer,
@@ -61,13 +61,13 @@ public static class AsyncHopScenario
     }
 
     private readonly struct MemoryHop<TPool> : IOperation
-        where TPool : struct, ISharedMemoryPool
+        where TPool : struct, ISharedPool
     {
         public void Run(int count) => RunTasks(count, static n => Hops(n));
 
         private static async Task Hops(int count)
         {
-            MemoryPool<byte> pool = TPool.Pool;
+            MemoryPool<byte> pool = TPool.MemoryPool;
             for (int i = 0; i < count; i++)
             {
                 // Disposed at the end of the body, on the continuation's thread.

@@ -10,18 +10,25 @@ internal interface ISharedPool
 {
     /// <summary>The pool the loop rents from and returns to.</summary>
     public static abstract ArrayPool<byte> Pool { get; }
+
+    /// <summary>The same side's memory pool, for the rows that rent <see cref="IMemoryOwner{T}"/>s; only ours and the peer have one.</summary>
+    public static virtual MemoryPool<byte> MemoryPool => throw new NotSupportedException("This side has no memory pool.");
 }
 
-/// <summary>Ours: <c>StripedArrayPool&lt;byte&gt;.Shared</c>.</summary>
+/// <summary>Ours: <c>StripedArrayPool&lt;byte&gt;.Shared</c> (and <c>StripedMemoryPool&lt;byte&gt;.Shared</c>).</summary>
 internal readonly struct Striped : ISharedPool
 {
     public static ArrayPool<byte> Pool => StripedArrayPool<byte>.Shared;
+
+    public static MemoryPool<byte> MemoryPool => StripedMemoryPool<byte>.Shared;
 }
 
-/// <summary>The peer: <c>ArrayPool&lt;byte&gt;.Shared</c>.</summary>
+/// <summary>The peer: <c>ArrayPool&lt;byte&gt;.Shared</c> (and <c>MemoryPool&lt;byte&gt;.Shared</c>).</summary>
 internal readonly struct Bcl : ISharedPool
 {
     public static ArrayPool<byte> Pool => ArrayPool<byte>.Shared;
+
+    public static MemoryPool<byte> MemoryPool => MemoryPool<byte>.Shared;
 }
 
 /// <summary>
@@ -44,21 +51,3 @@ internal readonly struct BclAgain : ISharedPool
     public static ArrayPool<byte> Pool => ArrayPool<byte>.Shared;
 }
 
-/// <summary>Which shared memory pool an application row's loop reaches, as a type (see <see cref="ISharedPool"/>).</summary>
-internal interface ISharedMemoryPool
-{
-    /// <summary>The pool the loop rents from; its owners' <c>Dispose</c> returns to it.</summary>
-    public static abstract MemoryPool<byte> Pool { get; }
-}
-
-/// <summary>Ours: <c>StripedMemoryPool&lt;byte&gt;.Shared</c>.</summary>
-internal readonly struct StripedMemory : ISharedMemoryPool
-{
-    public static MemoryPool<byte> Pool => StripedMemoryPool<byte>.Shared;
-}
-
-/// <summary>The peer: <c>MemoryPool&lt;byte&gt;.Shared</c>.</summary>
-internal readonly struct BclMemory : ISharedMemoryPool
-{
-    public static MemoryPool<byte> Pool => MemoryPool<byte>.Shared;
-}
