@@ -51,11 +51,9 @@ internal sealed partial class StripedPool<T>
     public ReturnResult ReturnObject(T item, ThreadCache<T> cache, bool pairs)
     {
         AssertObjectRoad();
-        // Fills an empty slot only: needs no operation mark (a trimmer takes slots with an exchange). The slot's address is
-        // written out twice, as in ThreadCache.TryPark, so the store gets the unchecked write barrier.
-        if (cache._slotsEnabled && cache.Slot(0) is null && !ReferenceEquals(item, cache._pushedTop))
+        // The thread tier's one park: fills an empty slot only, so it needs no operation mark.
+        if (cache._slotsEnabled && !ReferenceEquals(item, cache._pushedTop) && cache.TryPark(0, item))
         {
-            cache.Slot(0) = item;
             return ReturnResult.Stored;
         }
 
