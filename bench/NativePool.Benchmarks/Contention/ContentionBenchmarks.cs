@@ -24,8 +24,8 @@ namespace NativePool.Benchmarks.Contention;
 [BenchmarkCategory("Contention")]
 public class ContentionBenchmarks
 {
-    private const int BufferSize = ContentionWork<StripedPoolAdapter<byte[]>>.BufferSize;
-    private const int PoolSize = ContentionWork<StripedPoolAdapter<byte[]>>.PoolSize;
+    private const int BufferSize = ContentionWork<StripedPoolAdapter>.BufferSize;
+    private const int PoolSize = ContentionWork<StripedPoolAdapter>.PoolSize;
 
     private readonly ThreadingCounters _counters = new();
     private IOperation _work = null!;
@@ -44,24 +44,24 @@ public class ContentionBenchmarks
     [GlobalSetup(Target = nameof(Default))]
     public void SetupDefault()
     {
-        var pool = new MicrosoftPoolAdapter<byte[]>(new DefaultObjectPool<byte[]>(new FixedArrayPolicy(BufferSize), PoolSize));
-        Begin(nameof(Default), new ContentionWork<MicrosoftPoolAdapter<byte[]>>(pool, Threads, Held));
+        var pool = new MicrosoftPoolAdapter(new DefaultObjectPool<byte[]>(new FixedArrayPolicy(BufferSize), PoolSize));
+        Begin(nameof(Default), new ContentionWork<MicrosoftPoolAdapter>(pool, Threads, Held));
     }
 
     [GlobalSetup(Target = nameof(TeddStyle))]
     public void SetupTeddStyle()
     {
         _teddStyle = new TeddStyleObjectPool<byte[]>(static () => new byte[BufferSize], null, PoolSize);
-        var pool = new TeddStylePoolAdapter<byte[]>(_teddStyle);
-        Begin(nameof(TeddStyle), new ContentionWork<TeddStylePoolAdapter<byte[]>>(pool, Threads, Held));
+        var pool = new TeddStylePoolAdapter(_teddStyle);
+        Begin(nameof(TeddStyle), new ContentionWork<TeddStylePoolAdapter>(pool, Threads, Held));
     }
 
     [GlobalSetup(Target = nameof(Striped))]
     public void SetupStriped()
     {
         _striped = new StripedObjectPool<byte[]>(new FixedArrayPolicy(BufferSize), PoolSize);
-        var pool = new StripedPoolAdapter<byte[]>(_striped);
-        Begin(nameof(Striped), new ContentionWork<StripedPoolAdapter<byte[]>>(pool, Threads, Held));
+        var pool = new StripedPoolAdapter(_striped);
+        Begin(nameof(Striped), new ContentionWork<StripedPoolAdapter>(pool, Threads, Held));
     }
 
     [GlobalCleanup]

@@ -10,13 +10,14 @@ namespace NativePool.Benchmarks.Interleaved.Scenarios;
 /// is one Parallel.For of all its bodies), holding 1 or 4 items per body: against Microsoft's <c>DefaultObjectPool</c> at
 /// 32 bodies (goal ≤ 0.10: its one shared counter and <c>_fastItem</c> line are what every body fights over), and against
 /// the re-created Tedd.ObjectPool at 2, 8 and 32 bodies, its own benchmark's shapes (goal ≤ 1.0 holding 1, where a
-/// one-item thread cache is at its best; ≤ 0.2 holding 4, where it stops helping). On this machine 32 bodies share 2
+/// one-item thread cache is at its best; ≤ 0.2 holding 4, where it stops helping). Ours is built as each peer is: from
+/// the peer's policy against Microsoft's pool, from a factory and no cleanup against the Tedd-style pool. On this machine 32 bodies share 2
 /// cores: the row measures oversubscription, as the original benchmark did on its machine.
 /// </summary>
 public static class ContentionScenarios
 {
-    private const int BufferSize = ContentionWork<StripedPoolAdapter<byte[]>>.BufferSize;
-    private const int PoolSize = ContentionWork<StripedPoolAdapter<byte[]>>.PoolSize;
+    private const int BufferSize = ContentionWork<StripedPoolAdapter>.BufferSize;
+    private const int PoolSize = ContentionWork<StripedPoolAdapter>.PoolSize;
 
     public static IEnumerable<InterleavedScenario> Create() =>
     [
@@ -30,34 +31,37 @@ public static class ContentionScenarios
         VersusTeddStyle(threads: 32, held: 4, goal: 0.2),
     ];
 
-    private static InterleavedScenario<ContentionWork<StripedPoolAdapter<byte[]>>, ContentionWork<MicrosoftPoolAdapter<byte[]>>> VersusDefault(int held) =>
-        new InterleavedScenario<ContentionWork<StripedPoolAdapter<byte[]>>, ContentionWork<MicrosoftPoolAdapter<byte[]>>>(
+    private static InterleavedScenario<ContentionWork<StripedPoolAdapter>, ContentionWork<MicrosoftPoolAdapter>> VersusDefault(int held) =>
+        new InterleavedScenario<ContentionWork<StripedPoolAdapter>, ContentionWork<MicrosoftPoolAdapter>>(
             $"contention 32 threads × {held} held vs DefaultObjectPool",
             0.10,
-            () => Striped(32, held),
+            () => Striped(32, held, fromPolicy: true),
             () =>
             {
                 var policy = new FixedArrayPolicy(BufferSize);
-                return new ContentionWork<MicrosoftPoolAdapter<byte[]>>(
-                    new MicrosoftPoolAdapter<byte[]>(new DefaultObjectPool<byte[]>(policy, PoolSize)), 32, held, built: () => policy.Built);
+                return new ContentionWork<MicrosoftPoolAdapter>(
+                    new MicrosoftPoolAdapter(new DefaultObjectPool<byte[]>(policy, PoolSize)), 32, held, built: () => policy.Built);
             });
 
-    private static InterleavedScenario<ContentionWork<StripedPoolAdapter<byte[]>>, ContentionWork<TeddStylePoolAdapter<byte[]>>> VersusTeddStyle(int threads, int held, double goal) =>
-        new InterleavedScenario<ContentionWork<StripedPoolAdapter<byte[]>>, ContentionWork<TeddStylePoolAdapter<byte[]>>>(
+    private static InterleavedScenario<ContentionWork<StripedPoolAdapter>, ContentionWork<TeddStylePoolAdapter>> VersusTeddStyle(int threads, int held, double goal) =>
+        new InterleavedScenario<ContentionWork<StripedPoolAdapter>, ContentionWork<TeddStylePoolAdapter>>(
             $"contention {threads} threads × {held} held vs Tedd-style thread-cache pool",
             goal,
-            () => Striped(threads, held),
+            () => Striped(threads, held, fromPolicy: false),
             () =>
             {
                 var policy = new FixedArrayPolicy(BufferSize);
                 var pool = new TeddStyleObjectPool<byte[]>(policy.Create, null, PoolSize);
-                return new ContentionWork<TeddStylePoolAdapter<byte[]>>(new TeddStylePoolAdapter<byte[]>(pool), threads, held, pool, () => policy.Built);
+                return new ContentionWork<TeddStylePoolAdapter>(new TeddStylePoolAdapter(pool), threads, held, pool, () => policy.Built);
             });
 
-    private static ContentionWork<StripedPoolAdapter<byte[]>> Striped(int threads, int held)
+    /// <summary>Ours, built as its peer is: from a policy that makes the array (<paramref name="fromPolicy"/>, as Microsoft's pool), or from a factory and no cleanup (as the Tedd-style pool).</summary>
+    private static ContentionWork<StripedPoolAdapter> Striped(int threads, int held, bool fromPolicy)
     {
         var policy = new FixedArrayPolicy(BufferSize);
-        var pool = new StripedObjectPool<byte[]>(policy, PoolSize);
-        return new ContentionWork<StripedPoolAdapter<byte[]>>(new StripedPoolAdapter<byte[]>(pool), threads, held, pool, () => policy.Built);
+        StripedObjectPool<byte[]> pool = fromPolicy
+            ? new StripedObjectPool<byte[]>(policy, PoolSize)
+            : new StripedObjectPool<byte[]>(policy.Create, null, new StripedObjectPoolOptions { MaximumRetained = PoolSize });
+        return new ContentionWork<StripedPoolAdapter>(new StripedPoolAdapter(pool), threads, held, pool, () => policy.Built);
     }
 }
