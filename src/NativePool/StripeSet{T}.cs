@@ -189,18 +189,17 @@ internal sealed partial class StripeSet<T> where T : class
         return PushSlow(ref home, item, probe);
     }
 
-    /// <summary>The object pool's pair push: <paramref name="below"/>, then <paramref name="top"/> onto <paramref name="home"/> under one claim, unless <paramref name="probe"/>
-    /// (the returned item, so a double return is caught) is on top.</summary>
+    /// <summary>The object pool's pair push: <paramref name="below"/>, then <paramref name="top"/> (the returned item, so a double return is caught) onto <paramref name="home"/> under one claim.</summary>
     /// <remarks>False, with the stripe unchanged, otherwise: the caller then pushes one item through <see cref="Push(ref int, T, T)"/>, which handles every edge.</remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public bool TryPushPair(ref int home, T below, T top, T probe)
+    public bool TryPushPair(ref int home, T below, T top)
     {
         if (CountOf(home) + 2 > Header(home).Capacity)
         {
             return false;
         }
 
-        return TryPushRun(home, below, top, default, probe, out _) == StripeResult.Done;
+        return TryPushRun(home, below, top, default, top, out _) == StripeResult.Done;
     }
 
     /// <summary>Moves up to <paramref name="destination"/>.Length items, coldest first, off one stripe (home first) with one claim; 0 when the stripes hold none.</summary>

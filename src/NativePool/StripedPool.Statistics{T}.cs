@@ -57,7 +57,7 @@ internal sealed partial class StripedPool<T>
         return new PoolCounts(allocated, dropped, trimmed, pooled, pooledBytes, misuses);
     }
 
-    /// <summary>Items parked in <paramref name="cache"/>'s slot places and magazines in [<paramref name="fromClass"/>, <paramref name="toClass"/>) (see <see cref="_tierPlaces"/>): a snapshot.</summary>
+    /// <summary>Items parked in <paramref name="cache"/>'s slots and magazines of the classes in [<paramref name="fromClass"/>, <paramref name="toClass"/>): a snapshot.</summary>
     private static int CountParked(ThreadCache<T> cache, int fromClass, int toClass) =>
         // Volatile: the owner fills and empties its slots and magazines concurrently with this read (a drained magazine
         // keeps its count until the owner's next operation, so the places are read, not the count).
@@ -70,7 +70,7 @@ internal sealed partial class StripedPool<T>
         long parked = 0;
         foreach (ThreadCache<T> cache in LiveThreadCaches())
         {
-            parked += CountParked(cache, 0, _tierPlaces);
+            parked += CountParked(cache, 0, _classCount);
         }
 
         return parked;
@@ -87,7 +87,7 @@ internal sealed partial class StripedPool<T>
         long pooled = GetStripes(sizeClass)?.CountItems() ?? 0;
         foreach (ThreadCache<T> cache in caches)
         {
-            pooled += CountParked(cache, sizeClass, sizeClass + 1 == _classCount ? _tierPlaces : sizeClass + 1);
+            pooled += CountParked(cache, sizeClass, sizeClass + 1);
         }
 
         return pooled;

@@ -128,7 +128,7 @@ internal sealed partial class StripedPool<T>
             // Volatile: R0, the owner's mark, written on its own thread.
             int mark = Volatile.Read(ref cache._mark);
             bool reset = false;
-            if (mark == ThreadCache<T>.Active
+            if (mark is ThreadCache<T>.Active or ThreadCache<T>.PairParked
                 && Interlocked.CompareExchange(ref cache._mark, ThreadCache<T>.Idle, mark) == mark)
             {
                 // Compare-exchange: an owner entering since R0 has written Inside, which must not be overwritten; the
@@ -139,7 +139,7 @@ internal sealed partial class StripedPool<T>
 
             // Under high pressure Idle now (read so, or reset by this pass); else Idle since a pass at least the tier age ago.
             bool idle = mark == ThreadCache<T>.Idle && nowMs - cache._idleSinceMs >= tierAgeMs;
-            if ((all ? reset || mark == ThreadCache<T>.Idle : idle) && CountParked(cache, 0, _tierPlaces) != 0)
+            if ((all ? reset || mark == ThreadCache<T>.Idle : idle) && CountParked(cache, 0, _classCount) != 0)
             {
                 // Volatile: W3, the close; ordered before the barrier below, which publishes it to the owner.
                 Volatile.Write(ref cache._closed, 1);
@@ -210,7 +210,7 @@ internal sealed partial class StripedPool<T>
         // Not an item, only what routes a return of it through the stripes; dropped so it keeps nothing reachable. An
         // owner that reads it stale only takes the stripes' path for one return, which is correct either way.
         cache._pushedTop = null;
-        return cache.VisitParked(0, _tierPlaces, this, static (StripedPool<T> pool, ref T? place) => pool.TakeAndDiscard(ref place));
+        return cache.VisitParked(0, _classCount, this, static (StripedPool<T> pool, ref T? place) => pool.TakeAndDiscard(ref place));
     }
 
     private int TakeAndDiscard(ref T? slot)

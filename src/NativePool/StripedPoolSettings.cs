@@ -45,9 +45,6 @@ internal sealed class StripedPoolSettings
     /// object pools, whose bound counts the slots, open them at once.</summary>
     public bool ColdThreadStart { get; init; }
 
-    /// <summary>Whether each thread keeps one more item in a reserve place behind its slot: for the object pools (one class, no magazines), whose bound counts it.</summary>
-    public bool ThreadReserve { get; init; }
-
     /// <summary>How many threads may park items in their thread slots; -1 for every thread.</summary>
     public int ThreadSlotTokens { get; init; } = -1;
 

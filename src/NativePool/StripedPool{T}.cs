@@ -29,12 +29,6 @@ internal sealed partial class StripedPool<T> where T : class
 {
     private readonly int _id;
     private readonly int _classCount;
-
-    /// <summary>Whether a thread keeps one more item in the reserve place (<see cref="StripedPoolSettings.ThreadReserve"/>).</summary>
-    private readonly bool _threadReserve;
-
-    /// <summary>The slot places the walks of the thread tier (trim, shutdown, statistics) visit: one per class, then the reserve place.</summary>
-    private readonly int _tierPlaces;
     private readonly int _stripeMask;
     private readonly StripeSet<T>?[] _classes;
     private readonly int[] _capacityPerStripe;
@@ -62,11 +56,6 @@ internal sealed partial class StripedPool<T> where T : class
             ThrowHelper.ThrowArgumentOutOfRange(nameof(settings), $"A pool has at most {SlotBuffer<T>.Length} size classes.");
         }
 
-        if (settings.ThreadReserve && (settings.ClassCount != 1 || settings.MagazineCapacity?[0] > 0))
-        {
-            ThrowHelper.ThrowArgumentOutOfRange(nameof(settings), "A thread reserve is for pools of one class with no magazine.");
-        }
-
         _name = settings.Name ?? "";
         _kind = settings.Kind ?? "object";
         _classCount = settings.ClassCount;
@@ -81,8 +70,6 @@ internal sealed partial class StripedPool<T> where T : class
         _discardItem = onDiscard is null ? null : DiscardStripeItem;
         _retentionLimit = settings.RetentionLimit;
         _waitsForBusyStripes = settings.WaitsForBusyStripes;
-        _threadReserve = settings.ThreadReserve;
-        _tierPlaces = _threadReserve ? ReservePlace + 1 : _classCount;
         Debug.Assert(
             _retentionLimit < 0 || (_classCount == 1 && _magazineCapacity[0] == 0 && _retentionLimit <= (long)settings.StripeCount * _capacityPerStripe[0]),
             "An exact limit is the object pools': one class, no magazine, no more than the stripes can hold.");

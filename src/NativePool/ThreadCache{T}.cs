@@ -38,7 +38,7 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     /// <summary>1 when the trimmer asks the owner to empty its magazines into the stripes (trimmer sets, owner clears).</summary>
     internal int _flushRequested;
 
-    /// <summary><see cref="_mark"/>: no tier operation since a trimmer last saw activity here (trimmer-written, from <see cref="Active"/>).</summary>
+    /// <summary><see cref="_mark"/>: no tier operation since a trimmer last saw activity here (trimmer-written, from <see cref="Active"/> or <see cref="PairParked"/>).</summary>
     internal const int Idle = 0;
 
     /// <summary><see cref="_mark"/>: the owner is inside an operation that may take from its slots or move items to its magazine (owner-written).</summary>
@@ -47,8 +47,11 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     /// <summary><see cref="_mark"/>: the owner is outside, and has operated on the tier since a trimmer last set <see cref="Idle"/> (owner-written).</summary>
     internal const int Active = 2;
 
+    /// <summary><see cref="_mark"/>: as <see cref="Active"/>, and the owner's last move on the tier was an object pool's pair pop that parked an object in the slot (owner-written).</summary>
+    internal const int PairParked = 3;
+
     /// <summary>The owner's operation mark: <see cref="Inside"/> during an operation that may take from the slots or move items to the magazines, else <see cref="Active"/>,
-    /// or <see cref="Idle"/> once a trimmer saw the owner outside and nothing has happened since. Owner-written with constants, so an operation's
+    /// <see cref="PairParked"/>, or <see cref="Idle"/> once a trimmer saw the owner outside and nothing has happened since. Owner-written with constants, so an operation's
     /// mark is two stores that depend on no load; the trimmer's one write is a compare-exchange to <see cref="Idle"/>.</summary>
     /// <remarks>See <see cref="TryEnter"/> and the reclaim protocol in <c>StripedPool.Trim</c>. Starts <see cref="Active"/>, so a new cache's idle time counts from the first pass that sees it.</remarks>
     internal int _mark = Active;

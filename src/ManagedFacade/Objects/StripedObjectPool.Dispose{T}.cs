@@ -21,7 +21,7 @@ public sealed partial class StripedObjectPool<T>
     /// <summary>
     /// Disposes the pool: <see cref="Get"/> throws <see cref="ObjectDisposedException"/> from now on. A disposing pool
     /// (<see cref="DisposesItems"/>) disposes every object it holds, including those in other threads' slots and
-    /// reserves, and every object returned from now on. Later calls do nothing.
+    /// magazines, and every object returned from now on. Later calls do nothing.
     /// </summary>
     /// <exception cref="AggregateException">One or more retained objects threw from their own <c>Dispose</c>; every other object was still disposed.</exception>
     public void Dispose()

@@ -13,7 +13,7 @@ public sealed class StripedObjectPoolOptions : PoolOptions
 {
     /// <summary>
     /// The bound on retained objects (what one thread alone leaves in the pool at most; each other thread that uses the
-    /// pool may keep two more in its own slot and reserve; see <see cref="StripedObjectPool{T}"/>): 1 to
+    /// pool may keep one more in its own slot; see <see cref="StripedObjectPool{T}"/>): 1 to
     /// <see cref="StripedObjectPool{T}.MaximumRetainedLimit"/>. Default <c>Environment.ProcessorCount * 2</c>, as
     /// Microsoft's <c>DefaultObjectPool</c>.
     /// </summary>

@@ -10,9 +10,9 @@ using Microsoft.Extensions.ObjectPool;
 namespace NativePool;
 
 /// <summary>
-/// A drop-in <see cref="ObjectPool{T}"/> on the NativePool engine: a per-thread slot and reserve in front of per-core
-/// stripes, so <see cref="Get"/> and <see cref="Return"/> on one thread holding up to two objects at a time touch no
-/// shared cache line and run no interlocked instruction, and objects move between the thread and the stripes two per claim.
+/// A drop-in <see cref="ObjectPool{T}"/> on the NativePool engine: a per-thread slot in front of per-core stripes, so a
+/// <see cref="Get"/> and <see cref="Return"/> that alternate on one thread touch no shared cache line and run no
+/// interlocked instruction, and objects move between the slot and the stripes two per claim.
 /// </summary>
 /// <remarks>
 /// <para>
@@ -20,17 +20,17 @@ namespace NativePool;
 /// the policy. <see cref="Return"/> runs the policy on every object and drops the object when the policy says
 /// <see langword="false"/> (the default policy resets <see cref="IResettable"/> objects and drops those that fail to
 /// reset). One thread alone leaves at most <see cref="MaximumRetained"/> objects in the pool, as with Microsoft's pool;
-/// every other thread that uses it may keep two more in its own slot and reserve (see the bound, below). A
-/// <see cref="Get"/> right after a <see cref="Return"/> on one thread gives back the same object: the return put it in
-/// the thread's slot, where no other thread reaches (one exception: the object this thread's last return pushed onto a
-/// stripe, got there by another thread and handed back, goes onto that stripe again). Microsoft's pool hands back the
-/// same object only when its one fast field was empty.
+/// every other thread that uses it may keep one more in its own slot (see the bound, below). A
+/// <see cref="Get"/> right after a <see cref="Return"/> on one thread gives back the same object unless another thread
+/// took it in between: it comes from the thread's slot, or, when the return found the slot taken and pushed both
+/// objects onto the thread's stripe, from that stripe's top (while anybody observes pools, always from the slot).
+/// Microsoft's pool hands back the same object only when its one fast field was empty.
 /// </para>
 /// <para>
 /// What Microsoft's pool leaves open is closed: <c>Return(null)</c> throws <see cref="ArgumentNullException"/>, and
 /// returning an object that is still in the pool throws <see cref="InvalidOperationException"/> when the pool can see it
-/// cheaply: the object is in the calling thread's slot or reserve, or on top of the stripe the return goes to or the
-/// thread's last push went to (the common case of a double return: the same object returned twice in a row). The policy has already run on the object when that is
+/// cheaply: the object is in the calling thread's slot, or on top of the stripe the return goes to or the thread's last
+/// return went to (the common case of a double return: the same object returned twice in a row). The policy has already run on the object when that is
 /// detected; the pool itself is unchanged. A double return the pool cannot see cheaply is not detected, unless the
 /// pool is guarded (<see cref="StripedObjectPoolOptions.Guarded"/>): a guarded pool tracks every object it hands out and
 /// refuses, before the policy runs, a double return while the object is still in the pool and any foreign return. No
@@ -38,25 +38,22 @@ namespace NativePool;
 /// that caller's return); a <see cref="RentLease"/> lease never returns twice.
 /// </para>
 /// <para>
-/// The bound. The shared stripes hold at most <see cref="MaximumRetained"/> − 2 objects (their capacities add up to
-/// exactly that, so no shared counter is touched), and each thread keeps two on top of it, one in its slot (its last
-/// return) and one in a reserve place behind it (the return before), and nothing more (no magazine): everything else
-/// it returns goes to the stripes, where every thread reaches it. So one thread alone leaves exactly
-/// <see cref="MaximumRetained"/> objects, as Microsoft's pool does, and <c>N</c> threads at most
-/// <see cref="MaximumRetained"/> − 2 + 2<c>N</c> (a bound of one has no reserve: one object, in the slot, per thread).
-/// Why two places: a caller that holds two objects at a time then never touches the shared stripes, and one that holds
-/// more moves two objects per stripe operation in each direction. Why they hold no unit: a thread's cache is out of
-/// every other thread's reach while its thread is not running, and a unit held for a place whose object is out (in use)
-/// would count that object as retained; with more threads than cores, threads that are not running then held the whole
-/// bound while running threads found the stripes empty, built objects and dropped them against the spent bound (two
-/// objects in three gets at the default bound of four, against one in ten for Microsoft's pool). With the places outside
-/// the bound, threads that together never hold more than the bound make the pool build at most that peak plus two
-/// objects per thread.
+/// The bound. The shared stripes hold at most <see cref="MaximumRetained"/> − 1 objects (their capacities add up to
+/// exactly that, so no shared counter is touched), and each thread has one slot on top of it and nothing more (no
+/// magazine): everything else it returns
+/// goes to the stripes, where every thread reaches it. So one thread alone leaves exactly <see cref="MaximumRetained"/>
+/// objects, as Microsoft's pool does, and <c>N</c> threads at most <see cref="MaximumRetained"/> − 1 + <c>N</c>. Why a
+/// slot holds no unit: a thread's cache is out of every other thread's reach while its thread is not running, and a
+/// unit held for a slot whose object is out (in use) would count that object as retained; with more threads than
+/// cores, threads that are not running then held the whole bound while running threads found the stripes empty, built
+/// objects and dropped them against the spent bound (two objects in three gets at the default bound of four, against one
+/// in ten for Microsoft's pool). With one slot each outside the bound, threads that together never hold more than the
+/// bound make the pool build at most that peak plus one object per thread.
 /// </para>
 /// <para>
 /// Disposing pools (<see cref="DisposesItems"/>, chosen by <see cref="StripedObjectPoolProvider"/> for
 /// <see cref="IDisposable"/> types): objects the pool drops (overflow, policy rejection) are disposed; <see cref="Dispose"/>
-/// disposes every retained object, including those parked in other threads' slots and reserves; <see cref="Get"/> after
+/// disposes every retained object, including those parked in other threads' slots; <see cref="Get"/> after
 /// <see cref="Dispose"/> throws <see cref="ObjectDisposedException"/>; <see cref="Return"/> after <see cref="Dispose"/>
 /// disposes its argument; a <see cref="Return"/> racing <see cref="Dispose"/> never leaves an undisposed object behind,
 /// and a <see cref="Get"/> racing it never hands out a disposed one. Disposing pools are never trimmed: the trimmer
@@ -142,11 +139,8 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         _disposesItems = disposeItems;
         _maximumRetained = maximumRetained;
 
-        // The stripes hold M − 2 objects between them, exactly; each thread's slot and reserve hold two more (see the
-        // bound). A bound of one has no reserve: the stripes hold nothing, the slot one.
-        bool reserve = maximumRetained >= ThreadPlaces;
-        int threadPlaces = reserve ? ThreadPlaces : 1;
-        (int stripes, int stripeCapacity) = SplitRetention(Math.Max(1, maximumRetained - threadPlaces), StripedPoolSettings.DefaultStripeCount);
+        // The stripes hold M − 1 objects between them, exactly; each thread's slot holds one more (see the bound).
+        (int stripes, int stripeCapacity) = SplitRetention(Math.Max(1, maximumRetained - 1), StripedPoolSettings.DefaultStripeCount);
         _stripeCapacity = stripeCapacity;
         var settings = new StripedPoolSettings
         {
@@ -155,8 +149,7 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
             ClassCount = 1,
             CapacityPerStripe = [stripeCapacity],
             MagazineCapacity = [0],
-            RetentionLimit = maximumRetained - threadPlaces,
-            ThreadReserve = reserve,
+            RetentionLimit = maximumRetained - 1,
             WaitsForBusyStripes = true,
             StripeCount = stripes,
             TrimmingEnabled = options.TrimmingEnabled && !disposeItems,
@@ -205,13 +198,13 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     /// </summary>
     public string Name => _engine.Name;
 
-    /// <summary>The bound on retained objects: what one thread alone leaves in the pool at most; each other thread may keep two more in its slot and reserve.</summary>
+    /// <summary>The bound on retained objects: what one thread alone leaves in the pool at most; each other thread may keep one more in its slot.</summary>
     public int MaximumRetained => _maximumRetained;
 
     /// <summary>Whether the pool disposes the <see cref="IDisposable"/> objects it drops and, when disposed, those it holds.</summary>
     public bool DisposesItems => _disposesItems;
 
-    /// <summary>The number of stripes: a power of two, at most one per core, and few enough that each, with the slot and reserve of a thread that uses it, holds at least 8 objects where the bound allows it.</summary>
+    /// <summary>The number of stripes: a power of two, at most one per core, and few enough that each, with the slot of a thread that uses it, holds at least 8 objects where the bound allows it.</summary>
     public int StripeCount => _engine.StripeCount;
 
     /// <summary>Objects the largest stripe holds (the stripes together hold <see cref="MaximumRetained"/> − 1).</summary>
@@ -374,9 +367,9 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
             return;
         }
 
-        // The returned object takes the slot, so a misuse report can say exactly which thread gets it next. Unobserved,
-        // a return that finds the slot and the reserve taken moves their two objects onto a stripe under one claim;
-        // observed, and for a prefill, they move one at a time.
+        // Unobserved, a return that finds the slot taken moves two objects per claim; observed, the returned object
+        // stays in the slot, so a misuse report can say exactly which thread gets it next. A prefill's last (warmest)
+        // object takes the slot too.
         if (_engine.ReturnObject(obj, cache, pairs: !prefilled && _fastOpen) == ReturnResult.Duplicate && !prefilled)
         {
             OnDuplicateReturn();
@@ -443,19 +436,15 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
     /// <returns>One stack per outstanding object; each is also raised as a <c>Leak</c> event of the <c>NativePool</c> event source.</returns>
     public IReadOnlyList<StackTrace> GetLeaks() => _guard is null ? [] : _guard.GetLeaks();
 
-    /// <summary>The fewest objects a stripe and the places of a thread that uses it hold together when the bound allows it (see <see cref="SplitRetention"/>).</summary>
+    /// <summary>The fewest objects a stripe and the slot of a thread that uses it hold together when the bound allows it (see <see cref="SplitRetention"/>).</summary>
     private const int MinimumStripeShare = 8;
 
-    /// <summary>The objects a thread keeps outside the stripes: its slot and its reserve.</summary>
-    private const int ThreadPlaces = 2;
-
-    /// <summary>Shapes stripes holding <paramref name="maximumRetained"/> together: the most (a power of two, at most <paramref name="maxStripes"/>) that still hold <see cref="MinimumStripeShare"/> each
-    /// with a thread's places.</summary>
+    /// <summary>Shapes stripes holding <paramref name="maximumRetained"/> together: the most (a power of two, at most <paramref name="maxStripes"/>) that still hold <see cref="MinimumStripeShare"/> each with a slot.</summary>
     /// <remarks>A stripe of two or four is empty or full at almost every operation, and those edges take the general walk; one stripe shared by every thread makes claims
     /// meet. So a bound under 16 gets one stripe, 16 gets two of 8 and 7 (the engine splits the total exactly).</remarks>
     internal static (int Stripes, int StripeCapacity) SplitRetention(int maximumRetained, int maxStripes)
     {
-        int shares = (int)(((long)maximumRetained + ThreadPlaces) / MinimumStripeShare);
+        int shares = (int)(((long)maximumRetained + 1) / MinimumStripeShare);
         int stripes = 1 << BitOperations.Log2((uint)Math.Min(maxStripes, Math.Max(1, shares)));
         int stripeCapacity = (int)(((long)maximumRetained + stripes - 1) / stripes);
         return (stripes, stripeCapacity);

@@ -318,21 +318,21 @@ public class StripeSetTests
         int home = 0;
 
         // An empty stripe: both go on, and the same claim sets the stripe's occupancy bit.
-        Assert.True(set.TryPushPair(ref home, below, top, probe: new Item(0)));
+        Assert.True(set.TryPushPair(ref home, below, top));
         Assert.Equal(2, set.CountOf(0));
         Assert.Equal(0b1L, set.HasItemsMask);
 
         // Room for one only: refused, the stripe unchanged (and not marked full: it has room).
         Assert.Equal(StripeResult.Done, set.TryPush(0, first));
-        Assert.False(set.TryPushPair(ref home, new Item(4), new Item(5), probe: new Item(0)));
+        Assert.False(set.TryPushPair(ref home, new Item(4), new Item(5)));
         Assert.Equal(3, set.CountOf(0));
         Assert.Equal(0L, set.FullMask);
         Assert.Same(first, set.Pop(ref home, pair: false, out _));
         Assert.Same(top, set.Pop(ref home, pair: false, out _));
 
-        // The returned item (the probe) already on top (a double return): refused, the stripe unchanged.
+        // The returned item already on top (a double return): refused, the stripe unchanged.
         Assert.Equal(StripeResult.Done, set.TryPush(0, top));
-        Assert.False(set.TryPushPair(ref home, new Item(6), new Item(7), probe: top));
+        Assert.False(set.TryPushPair(ref home, new Item(6), top));
         Assert.Equal(2, set.CountOf(0));
         Assert.Same(top, set.Pop(ref home, pair: false, out _));
         Assert.Same(below, set.Pop(ref home, pair: false, out _));

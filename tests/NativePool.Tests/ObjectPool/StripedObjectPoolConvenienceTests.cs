@@ -291,28 +291,27 @@ public sealed class StripedObjectPoolConvenienceTests
     }
 
     [Fact]
-    public void OneThreadKeepsTheBoundAndAnotherThreadKeepsTwoMoreInItsOwnSlotAndReserveOnly()
+    public void OneThreadKeepsTheBoundAndAnotherThreadKeepsOneMoreInItsOwnSlotOnly()
     {
         var policy = new CountingPolicy<Thing>();
         var pool = new StripedObjectPool<Thing>(policy, 3);
         Thing[] mine = [pool.Get(), pool.Get(), pool.Get(), pool.Get()];
         Array.ForEach(mine, pool.Return);
 
-        // One thread: the bound exactly (one on the stripes, one in its slot, one in its reserve), as Microsoft's pool keeps.
+        // One thread: the bound exactly (two on the stripes, one in its slot), as Microsoft's pool keeps.
         StatisticsAssert.Counts(pool.GetStatistics(), pooled: 3, dropped: 1);
 
-        // Another thread: its slot and reserve keep two (they hold no unit of the bound); the stripes are full for the
-        // third. It stays alive until the statistics are read: once it exits, its cache may be finalized at any
-        // collection and the objects in its slot and reserve are then counted as dropped.
+        // Another thread: its slot keeps one (a slot holds no unit of the bound); the stripes are full for the second.
+        // It stays alive until the statistics are read: once it exits, its cache may be finalized at any collection and
+        // the object in its slot is then counted as dropped.
         using StartedThreads thread = TestThreads.Start(1, (_, _) =>
         {
-            pool.Return(new Thing());
             pool.Return(new Thing());
             pool.Return(new Thing());
         });
         thread.WaitForBodies();
 
-        StatisticsAssert.Counts(pool.GetStatistics(), pooled: 5, dropped: 2);
+        StatisticsAssert.Counts(pool.GetStatistics(), pooled: 4, dropped: 2);
     }
 
     [Theory]
@@ -343,8 +342,8 @@ public sealed class StripedObjectPoolConvenienceTests
     {
         for (int maximumRetained = 1; maximumRetained <= 3000; maximumRetained++)
         {
-            // The stripes hold the bound less a thread's slot and reserve.
-            (int stripes, _) = StripedObjectPool<Thing>.SplitRetention(Math.Max(1, maximumRetained - 2), maxStripes);
+            // The stripes hold the bound less one slot.
+            (int stripes, _) = StripedObjectPool<Thing>.SplitRetention(Math.Max(1, maximumRetained - 1), maxStripes);
             int share = maximumRetained / stripes;
 
             Assert.True(stripes == 1 || share >= 8, $"{stripes} stripes for a bound of {maximumRetained}");
@@ -352,7 +351,7 @@ public sealed class StripedObjectPoolConvenienceTests
         }
 
         // Two threads on two cores sharing a bound of 16 each get a stripe of their own.
-        Assert.Equal((Math.Min(2, maxStripes), maxStripes == 1 ? 14 : 7), StripedObjectPool<Thing>.SplitRetention(14, maxStripes));
+        Assert.Equal((Math.Min(2, maxStripes), maxStripes == 1 ? 15 : 8), StripedObjectPool<Thing>.SplitRetention(15, maxStripes));
     }
 
     [Theory]
@@ -394,17 +393,18 @@ public sealed class StripedObjectPoolConvenienceTests
         Assert.Equal(pool.StripeCount, pool.Engine.StripeCount);
         Assert.Equal(pool.StripeCapacity, pool.Engine.CapacityPerStripe(0));
 
-        // The stripes hold M − 2 between them, split as evenly as it goes; the slot and the reserve of the thread that
-        // returns last hold the other two (the third return is the first to reach the stripes, and makes them).
-        Thing[] things = [pool.Get(), pool.Get(), pool.Get()];
-        Array.ForEach(things, pool.Return);
+        // The stripes hold M − 1 between them, split as evenly as it goes; the slot of the thread that returns last holds the M-th.
+        Thing first = pool.Get();
+        Thing second = pool.Get();
+        pool.Return(first);
+        pool.Return(second);
         StripeSet<Thing> stripes = pool.Engine.GetStripes(0)!;
         int[] capacities = [.. Enumerable.Range(0, stripes.StripeCount).Select(stripes.CapacityOf)];
-        Assert.Equal(2046, capacities.Sum());
+        Assert.Equal(2047, capacities.Sum());
         Assert.True(capacities.Max() - capacities.Min() <= 1, string.Join(", ", capacities));
         Assert.Equal(pool.StripeCapacity, capacities.Max());
 
-        // No magazine: a thread keeps at most its slot's and its reserve's objects to itself.
+        // No magazine: a thread keeps at most its slot's object to itself.
         Assert.Equal(0, pool.Engine.MagazineCapacity(0));
     }
 }

@@ -1,9 +1,9 @@
 namespace NativePool.Tests.ObjectPool;
 
 /// <summary>
-/// A drain and refill on one thread moves objects between the thread's slot and reserve and its stripe two at a time.
-/// Whether the returns push in pairs (unobserved) or one at a time (while a guarded pool or a listener is about), the
-/// thread gets its objects back warmest first and the pool keeps the whole bound, as <c>DefaultObjectPool&lt;T&gt;</c> does.
+/// A drain and refill on one thread moves objects between the thread's slot and its stripe two at a time. Whether the
+/// returns push in pairs (unobserved) or one at a time (while a guarded pool or a listener is about), the thread gets
+/// its objects back warmest first and the pool keeps the whole bound, as <c>DefaultObjectPool&lt;T&gt;</c> does.
 /// </summary>
 public class StripedObjectPoolPairMoveTests
 {
@@ -66,8 +66,7 @@ public class StripedObjectPoolPairMoveTests
         pool.Return(a);
         pool.Return(b);
 
-        // c takes the slot: unobserved, b (from the slot) and a (from the reserve) go onto the stripe together; observed,
-        // a goes alone and b moves to the reserve.
+        // Unobserved, c goes onto the stripe with b and leaves the slot empty; observed, it takes the slot.
         pool.Return(c);
 
         Assert.Throws<InvalidOperationException>(() => pool.Return(c));
@@ -89,8 +88,7 @@ public class StripedObjectPoolPairMoveTests
         pool.Return(b);
         pool.Return(c);
 
-        // Another thread gets the object on the stripe's top (the one this thread's last return pushed there) and hands it
-        // back here.
+        // Another thread gets the object on the stripe's top (the one this thread returned last) and hands it back here.
         Thing? handed = null;
         var other = new Thread(() => handed = pool.Get());
         other.Start();

@@ -7,7 +7,7 @@ namespace NativePool.Tests.ObjectPool;
 /// <summary>
 /// Threads hammering one pool, each holding 1–4 objects at once and stamping a unique token into each: no object is ever
 /// held by two threads, none is disposed while held, and the pool never retains more than its bound: the bound less one
-/// thread's places on the stripes, plus the slot and the reserve (from a bound of two) of each thread that uses the pool.
+/// on the stripes, plus one object in the slot of each thread that uses the pool.
 /// </summary>
 [Trait("Category", "Stress")]
 public sealed class StripedObjectPoolStressTests
@@ -44,10 +44,7 @@ public sealed class StripedObjectPoolStressTests
             _ => ((ObjectPool<DisposableThing>)new DefaultObjectPool<DisposableThing>(policy, 8), 8),
         };
         var striped = pool as StripedObjectPool<DisposableThing>;
-        // The stripes hold the bound less one thread's places (a slot and, from a bound of two, a reserve); every thread
-        // has its own places on top.
-        int threadPlaces = maximumRetained >= 2 ? 2 : 1;
-        int retainedAtMost = striped is null ? maximumRetained : maximumRetained - threadPlaces + (threadPlaces * threadCount);
+        int retainedAtMost = striped is null ? maximumRetained : maximumRetained - 1 + threadCount;
         var failures = new ConcurrentQueue<string>();
         TimeSpan duration = StressDuration.Value;
         using var stop = new CancellationTokenSource();
