@@ -11,8 +11,8 @@ namespace NativePool.Benchmarks.Interleaved.Scenarios;
 /// 32 bodies (goal ≤ 0.10: its one shared counter and <c>_fastItem</c> line are what every body fights over), and against
 /// the re-created Tedd.ObjectPool at 2, 8 and 32 bodies, its own benchmark's shapes (goal ≤ 1.0 holding 1, where a
 /// one-item thread cache is at its best; ≤ 0.2 holding 4, where it stops helping). Ours is built as each peer is: from
-/// the peer's policy against Microsoft's pool, from a factory and no cleanup against the Tedd-style pool. On this machine 32 bodies share 2
-/// cores: the row measures oversubscription, as the original benchmark did on its machine.
+/// the peer's policy against Microsoft's pool, from a factory and no cleanup against the Tedd-style pool. On this machine
+/// 32 bodies share 2 cores: the row measures oversubscription, as the original benchmark did on its machine.
 /// </summary>
 public static class ContentionScenarios
 {
