@@ -24,8 +24,8 @@ namespace NativePool.Benchmarks.Contention;
 [BenchmarkCategory("Contention")]
 public class ContentionBenchmarks
 {
-    private const int BufferSize = ContentionWork<StripedPoolAdapter>.BufferSize;
-    private const int PoolSize = ContentionWork<StripedPoolAdapter>.PoolSize;
+    private const int BufferSize = ContentionWork<MicrosoftPoolAdapter>.BufferSize;
+    private const int PoolSize = ContentionWork<MicrosoftPoolAdapter>.PoolSize;
 
     private readonly ThreadingCounters _counters = new();
     private IOperation _work = null!;
@@ -60,8 +60,8 @@ public class ContentionBenchmarks
     public void SetupStriped()
     {
         _striped = new StripedObjectPool<byte[]>(new FixedArrayPolicy(BufferSize), PoolSize);
-        var pool = new StripedPoolAdapter(_striped);
-        Begin(nameof(Striped), new ContentionWork<StripedPoolAdapter>(pool, Threads, Held));
+        var pool = new StripedPoolAdapter<BuiltFromPolicy>(_striped);
+        Begin(nameof(Striped), new ContentionWork<StripedPoolAdapter<BuiltFromPolicy>>(pool, Threads, Held));
     }
 
     [GlobalCleanup]

@@ -11,13 +11,14 @@ namespace NativePool.Benchmarks.Interleaved.Scenarios;
 /// 32 bodies (goal ≤ 0.10: its one shared counter and <c>_fastItem</c> line are what every body fights over), and against
 /// the re-created Tedd.ObjectPool at 2, 8 and 32 bodies, its own benchmark's shapes (goal ≤ 1.0 holding 1, where a
 /// one-item thread cache is at its best; ≤ 0.2 holding 4, where it stops helping). Ours is built as each peer is: from
-/// the peer's policy against Microsoft's pool, from a factory and no cleanup against the Tedd-style pool. On this machine
+/// the peer's policy against Microsoft's pool, from a factory and no cleanup against the Tedd-style pool, each build with
+/// an adapter type of its own, so no work method serves both. On this machine
 /// 32 bodies share 2 cores: the row measures oversubscription, as the original benchmark did on its machine.
 /// </summary>
 public static class ContentionScenarios
 {
-    private const int BufferSize = ContentionWork<StripedPoolAdapter>.BufferSize;
-    private const int PoolSize = ContentionWork<StripedPoolAdapter>.PoolSize;
+    private const int BufferSize = ContentionWork<MicrosoftPoolAdapter>.BufferSize;
+    private const int PoolSize = ContentionWork<MicrosoftPoolAdapter>.PoolSize;
 
     public static IEnumerable<InterleavedScenario> Create() =>
     [
@@ -31,11 +32,16 @@ public static class ContentionScenarios
         VersusTeddStyle(threads: 32, held: 4, goal: 0.2),
     ];
 
-    private static InterleavedScenario<ContentionWork<StripedPoolAdapter>, ContentionWork<MicrosoftPoolAdapter>> VersusDefault(int held) =>
-        new InterleavedScenario<ContentionWork<StripedPoolAdapter>, ContentionWork<MicrosoftPoolAdapter>>(
+    private static InterleavedScenario<ContentionWork<StripedPoolAdapter<BuiltFromPolicy>>, ContentionWork<MicrosoftPoolAdapter>> VersusDefault(int held) =>
+        new InterleavedScenario<ContentionWork<StripedPoolAdapter<BuiltFromPolicy>>, ContentionWork<MicrosoftPoolAdapter>>(
             $"contention 32 threads × {held} held vs DefaultObjectPool",
             0.10,
-            () => Striped(32, held, fromPolicy: true),
+            () =>
+            {
+                var policy = new FixedArrayPolicy(BufferSize);
+                var pool = new StripedObjectPool<byte[]>(policy, PoolSize);
+                return new ContentionWork<StripedPoolAdapter<BuiltFromPolicy>>(new(pool), 32, held, pool, () => policy.Built);
+            },
             () =>
             {
                 var policy = new FixedArrayPolicy(BufferSize);
@@ -43,25 +49,20 @@ public static class ContentionScenarios
                     new MicrosoftPoolAdapter(new DefaultObjectPool<byte[]>(policy, PoolSize)), 32, held, built: () => policy.Built);
             });
 
-    private static InterleavedScenario<ContentionWork<StripedPoolAdapter>, ContentionWork<TeddStylePoolAdapter>> VersusTeddStyle(int threads, int held, double goal) =>
-        new InterleavedScenario<ContentionWork<StripedPoolAdapter>, ContentionWork<TeddStylePoolAdapter>>(
+    private static InterleavedScenario<ContentionWork<StripedPoolAdapter<BuiltFromFactory>>, ContentionWork<TeddStylePoolAdapter>> VersusTeddStyle(int threads, int held, double goal) =>
+        new InterleavedScenario<ContentionWork<StripedPoolAdapter<BuiltFromFactory>>, ContentionWork<TeddStylePoolAdapter>>(
             $"contention {threads} threads × {held} held vs Tedd-style thread-cache pool",
             goal,
-            () => Striped(threads, held, fromPolicy: false),
+            () =>
+            {
+                var policy = new FixedArrayPolicy(BufferSize);
+                var pool = new StripedObjectPool<byte[]>(policy.Create, null, new StripedObjectPoolOptions { MaximumRetained = PoolSize });
+                return new ContentionWork<StripedPoolAdapter<BuiltFromFactory>>(new(pool), threads, held, pool, () => policy.Built);
+            },
             () =>
             {
                 var policy = new FixedArrayPolicy(BufferSize);
                 var pool = new TeddStyleObjectPool<byte[]>(policy.Create, null, PoolSize);
                 return new ContentionWork<TeddStylePoolAdapter>(new TeddStylePoolAdapter(pool), threads, held, pool, () => policy.Built);
             });
-
-    /// <summary>Ours, built as its peer is: from a policy that makes the array (<paramref name="fromPolicy"/>, as Microsoft's pool), or from a factory and no cleanup (as the Tedd-style pool).</summary>
-    private static ContentionWork<StripedPoolAdapter> Striped(int threads, int held, bool fromPolicy)
-    {
-        var policy = new FixedArrayPolicy(BufferSize);
-        StripedObjectPool<byte[]> pool = fromPolicy
-            ? new StripedObjectPool<byte[]>(policy, PoolSize)
-            : new StripedObjectPool<byte[]>(policy.Create, null, new StripedObjectPoolOptions { MaximumRetained = PoolSize });
-        return new ContentionWork<StripedPoolAdapter>(new StripedPoolAdapter(pool), threads, held, pool, () => policy.Built);
-    }
 }
