@@ -17,7 +17,7 @@ public sealed class InterleavedOptions
 {
     public const string Switch = "--ab";
 
-    /// <summary>Marks a process the runner started to measure one of its <see cref="Processes"/>: it prints machine-readable results and writes no file.</summary>
+    /// <summary>Marks a process the runner started to measure one scenario of the selection (<c>--ab-child INDEX</c>) in one of its <see cref="Processes"/>: it prints a machine-readable result and writes no file.</summary>
     public const string ChildSwitch = "--ab-child";
 
     /// <summary>The processes a default-mode run measures in (the ratio of one process moves by more than its own band).</summary>
@@ -36,11 +36,14 @@ public sealed class InterleavedOptions
     /// <summary>How the application suite's rows begin: real libraries and the call patterns real code uses.</summary>
     public const string ApplicationPrefix = "app: ";
 
-    /// <summary>How many separate processes measure every scenario: <c>--procs N</c>, else 5 in default mode and 1 in the quick and dry ones.</summary>
+    /// <summary>How many separate processes measure each scenario, one scenario per process: <c>--procs N</c>, else 5 in default mode; 1 in the quick and dry ones, which measure every scenario in the runner's own process.</summary>
     public int Processes { get; private set; }
 
     /// <summary>Whether this process is one of a multi-process run's measuring children.</summary>
-    public bool IsChild { get; private set; }
+    public bool IsChild => ChildScenario is not null;
+
+    /// <summary>In a child, the index in the selection of the one scenario it measures; null in the runner's own process.</summary>
+    public int? ChildScenario { get; private set; }
 
     public static bool IsRequested(IReadOnlyList<string> args) => args.Contains(Switch, StringComparer.Ordinal);
 
@@ -73,8 +76,9 @@ public sealed class InterleavedOptions
                     processes = p;
                     i++;
                     break;
-                case ChildSwitch:
-                    options.IsChild = true;
+                case ChildSwitch when i + 1 < args.Count && int.TryParse(args[i + 1], NumberStyles.None, CultureInfo.InvariantCulture, out int index):
+                    options.ChildScenario = index;
+                    i++;
                     break;
                 case "--filter" when i + 1 < args.Count:
                     options.Filter = args[++i];

@@ -8,9 +8,12 @@ namespace NativePool.Benchmarks.Interleaved;
 /// <summary>
 /// <c>--ab</c>: runs the interleaved scenarios one after the other, prints each result as it comes and the Markdown table
 /// at the end, and (unless dry) writes the table into the documents. With several processes (<c>--procs N</c>, 5 by
-/// default) the runner starts N copies of itself one after the other, each measuring every scenario in the same order,
-/// and each cell is the median of the process medians, with the lowest and highest process median as its band. Exit
-/// code 1 when a scenario failed, 2 on a bad command line; a missed goal is a result, not a failure.
+/// default) each scenario is measured in N processes of its own: the runner starts a copy of itself per scenario in
+/// selection order, N passes over the selection, and each cell is the median of the process medians, with the lowest and
+/// highest process median as its band. A process per scenario, because pools of one item type share their compiled code
+/// and its profile: in a process that ran a pool built from a policy first, a factory-built pool's inlined get and return
+/// are compiled with the policy's branch hot. Exit code 1 when a scenario failed, 2 on a bad command line; a missed goal
+/// is a result, not a failure.
 /// </summary>
 public static class InterleavedProgram
 {
@@ -34,6 +37,12 @@ public static class InterleavedProgram
             return 2;
         }
 
+        if (options.ChildScenario is int child && child >= scenarios.Length)
+        {
+            Console.Error.WriteLine($"The selection has {scenarios.Length} scenarios; a child cannot measure scenario {child}.");
+            return 2;
+        }
+
         RoundSettings settings = options.Settings;
 
         // A dry run checks that every scenario runs; a measuring run waits for the machine to settle first (a child's
@@ -53,7 +62,7 @@ public static class InterleavedProgram
         }
         else
         {
-            MeasureHere(scenarios, settings, options.IsChild, results, failures);
+            MeasureHere(scenarios, settings, options.ChildScenario, results, failures);
         }
 
         if (options.IsChild)
@@ -94,11 +103,14 @@ public static class InterleavedProgram
         return failures.Count == 0 ? 0 : 1;
     }
 
-    /// <summary>Measures every scenario in this process; a child also prints each result as one machine-readable line.</summary>
+    /// <summary>Measures every scenario in this process, or a child's one (<paramref name="childScenario"/>), which it also prints as one machine-readable line.</summary>
     private static void MeasureHere(
-        InterleavedScenario[] scenarios, RoundSettings settings, bool isChild, List<ScenarioResult> results, List<(InterleavedScenario, string)> failures)
+        InterleavedScenario[] scenarios, RoundSettings settings, int? childScenario, List<ScenarioResult> results, List<(InterleavedScenario, string)> failures)
     {
-        for (int i = 0; i < scenarios.Length; i++)
+        bool isChild = childScenario is not null;
+        int first = childScenario ?? 0;
+        int end = childScenario + 1 ?? scenarios.Length;
+        for (int i = first; i < end; i++)
         {
             InterleavedScenario scenario = scenarios[i];
             try
@@ -120,8 +132,8 @@ public static class InterleavedProgram
     }
 
     /// <summary>
-    /// Runs <paramref name="processes"/> children one after the other, each measuring every scenario, and gathers per
-    /// scenario the median of their medians (a scenario that failed in any child is a failure).
+    /// Runs <paramref name="processes"/> passes over the selection, a child per scenario, one child at a time, and gathers
+    /// per scenario the median of its children's medians (a scenario that failed in any child is a failure).
     /// </summary>
     private static void MeasureInProcesses(
         IReadOnlyList<string> args, int processes, InterleavedScenario[] scenarios, List<ScenarioResult> results, List<(InterleavedScenario, string)> failures)
@@ -134,40 +146,11 @@ public static class InterleavedProgram
 
         for (int p = 1; p <= processes; p++)
         {
-            Console.WriteLine($"Process {p} of {processes}:");
-            var start = new ProcessStartInfo(Environment.ProcessPath!) { RedirectStandardOutput = true, UseShellExecute = false };
-            if (Path.GetFileNameWithoutExtension(Environment.ProcessPath!) == "dotnet")
+            for (int s = 0; s < scenarios.Length; s++)
             {
-                start.ArgumentList.Add(typeof(InterleavedProgram).Assembly.Location);
+                Console.WriteLine($"Process {p} of {processes}, scenario {s + 1} of {scenarios.Length}:");
+                RunChild(args, s, scenarios, perScenario);
             }
-
-            // The same selection and settings; the children write no file (--report is the parent's) and say so.
-            for (int a = 0; a < args.Count; a++)
-            {
-                if (args[a] == "--report" || args[a] == "--procs")
-                {
-                    a++;
-                    continue;
-                }
-
-                start.ArgumentList.Add(args[a]);
-            }
-
-            start.ArgumentList.Add(InterleavedOptions.ChildSwitch);
-            using Process child = Process.Start(start)!;
-            while (child.StandardOutput.ReadLine() is string line)
-            {
-                if (ResultLine.TryParse(line, scenarios, out int index, out ScenarioResult? result))
-                {
-                    perScenario[index].Add(result!);
-                }
-                else
-                {
-                    Console.WriteLine("  " + line);
-                }
-            }
-
-            child.WaitForExit();
         }
 
         for (int s = 0; s < scenarios.Length; s++)
@@ -181,6 +164,45 @@ public static class InterleavedProgram
 
             results.Add(Combine(scenarios[s], measured));
         }
+    }
+
+    /// <summary>Measures scenario <paramref name="index"/> of the selection in a child process and adds its result to <paramref name="perScenario"/>; passes the rest of its output on.</summary>
+    private static void RunChild(IReadOnlyList<string> args, int index, InterleavedScenario[] scenarios, List<ScenarioResult>[] perScenario)
+    {
+        var start = new ProcessStartInfo(Environment.ProcessPath!) { RedirectStandardOutput = true, UseShellExecute = false };
+        if (Path.GetFileNameWithoutExtension(Environment.ProcessPath!) == "dotnet")
+        {
+            start.ArgumentList.Add(typeof(InterleavedProgram).Assembly.Location);
+        }
+
+        // The same selection and settings; the children write no file (--report is the parent's) and say so.
+        for (int a = 0; a < args.Count; a++)
+        {
+            if (args[a] == "--report" || args[a] == "--procs")
+            {
+                a++;
+                continue;
+            }
+
+            start.ArgumentList.Add(args[a]);
+        }
+
+        start.ArgumentList.Add(InterleavedOptions.ChildSwitch);
+        start.ArgumentList.Add(index.ToString(CultureInfo.InvariantCulture));
+        using Process child = Process.Start(start)!;
+        while (child.StandardOutput.ReadLine() is string line)
+        {
+            if (ResultLine.TryParse(line, scenarios, out int measured, out ScenarioResult? result))
+            {
+                perScenario[measured].Add(result!);
+            }
+            else
+            {
+                Console.WriteLine("  " + line);
+            }
+        }
+
+        child.WaitForExit();
     }
 
     /// <summary>The median of the process medians, banded by the lowest and highest of them.</summary>

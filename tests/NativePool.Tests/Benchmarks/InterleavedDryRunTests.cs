@@ -122,6 +122,60 @@ public class InterleavedDryRunTests
         }
     }
 
+    [Fact]
+    [Trait("Category", "Bench")]
+    public void AMultiProcessRunMeasuresEachScenarioInProcessesOfItsOwn()
+    {
+        string[] scenarios =
+        [
+            "contention 2 threads × 1 held vs Tedd-style thread-cache pool",
+            "contention 2 threads × 4 held vs Tedd-style thread-cache pool",
+        ];
+        (int exitCode, string log) = BenchmarkProgram.Run(s_timeout, "--ab", "--dry", "--procs", "2", "--filter", "contention 2 threads");
+        _output.WriteLine(BenchmarkProgram.Tail(log, 40));
+        Assert.True(exitCode == 0, $"The interleaved runner exited with {exitCode}. Last output:\n{BenchmarkProgram.Tail(log, 60)}");
+
+        // Two passes over the selection, a child per scenario: four children, each measuring its one scenario, the
+        // selection in order within a pass.
+        string[] lines = [.. log.Split('\n').Select(line => line.Trim())];
+        var children = new List<(string Header, List<string> Results)>();
+        foreach (string line in lines)
+        {
+            if (line.StartsWith("Process ", StringComparison.Ordinal))
+            {
+                children.Add((line, []));
+            }
+            else if (children.Count != 0 && line.StartsWith('[') && line.Contains(": ratio ", StringComparison.Ordinal))
+            {
+                children[^1].Results.Add(line);
+            }
+        }
+
+        Assert.Equal(4, children.Count);
+        for (int c = 0; c < children.Count; c++)
+        {
+            int pass = (c / scenarios.Length) + 1;
+            int scenario = c % scenarios.Length;
+            Assert.Equal($"Process {pass} of 2, scenario {scenario + 1} of {scenarios.Length}:", children[c].Header);
+            string result = Assert.Single(children[c].Results);
+            Assert.Contains($"] {scenarios[scenario]}: ratio ", result, StringComparison.Ordinal);
+        }
+
+        foreach (string scenario in scenarios)
+        {
+            Assert.Equal(9, TableRow(log, scenario).Length);
+        }
+    }
+
+    [Fact]
+    [Trait("Category", "Bench")]
+    public void AChildAskedForAScenarioOutsideItsSelectionIsRefused()
+    {
+        (int exitCode, string log) = BenchmarkProgram.Run(s_timeout, "--ab", "--dry", "--filter", "contention 2 threads × 1 held", "--ab-child", "1");
+        Assert.True(exitCode == 2, $"The runner exited with {exitCode}. Last output:\n{BenchmarkProgram.Tail(log, 20)}");
+        Assert.Contains("cannot measure scenario 1", log, StringComparison.Ordinal);
+    }
+
     /// <summary>The cells of the table row whose first cell is <paramref name="scenario"/>.</summary>
     private static string[] TableRow(string log, string scenario)
     {
