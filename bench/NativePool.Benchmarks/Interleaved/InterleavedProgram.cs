@@ -47,11 +47,16 @@ public static class InterleavedProgram
 
         // A dry run checks that every scenario runs; a measuring run waits for the machine to settle first (a child's
         // parent has waited, and is itself asleep while the child runs).
+        // A child says nothing of the machine: its parent judged it, and the load average a child reads at start is the
+        // previous child's own.
         MachineInfo machine = settings.JudgesGoals && !options.IsChild ? MachineInfo.WaitForIdle(TimeSpan.FromMinutes(3)) : MachineInfo.Capture();
-        Console.WriteLine($"Interleaved A/B, {settings.Mode} mode, {settings.Rounds} rounds: {machine.Line}; GC {(GCSettings.IsServerGC ? "server" : "workstation")}");
-        if (machine.LoadWarning is string warning)
+        if (!options.IsChild)
         {
-            Console.WriteLine(warning);
+            Console.WriteLine($"Interleaved A/B, {settings.Mode} mode, {settings.Rounds} rounds: {machine.Line}; GC {(GCSettings.IsServerGC ? "server" : "workstation")}");
+            if (machine.LoadWarning is string warning)
+            {
+                Console.WriteLine(warning);
+            }
         }
 
         var results = new List<ScenarioResult>();
