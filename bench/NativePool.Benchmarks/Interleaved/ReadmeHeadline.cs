@@ -31,7 +31,7 @@ public static class ReadmeHeadline
     {
         var md = new StringBuilder();
         md.AppendLine(processes > 1
-            ? string.Create(s_invariant, $"Interleaved A/B run in {processes} separate processes, {machineLine}; ratio = ours ÷ peer, the median of the process medians with the lowest and highest process median; a goal is met when that median meets it.")
+            ? string.Create(s_invariant, $"Interleaved A/B run, each scenario in {processes} processes of its own, {machineLine}; ratio = ours ÷ peer, the median of the process medians with the lowest and highest process median; a goal is met when that median meets it.")
             : string.Create(s_invariant, $"Interleaved A/B run in one process, {machineLine}; ratio = ours ÷ peer, median of the rounds with the p25–p75 band; a goal is met when the p75 meets it."));
         md.AppendLine();
         md.AppendLine("| scenario | goal | ratio (band) | alloc B/op ours / peer | |");
