@@ -10,10 +10,10 @@ namespace NativePool.Benchmarks.Interleaved;
 /// at the end, and (unless dry) writes the table into the documents. With several processes (<c>--procs N</c>, 5 by
 /// default) each scenario is measured in N processes of its own: the runner starts a copy of itself per scenario in
 /// selection order, N passes over the selection, and each cell is the median of the process medians, with the lowest and
-/// highest process median as its band. A process per scenario, because pools of one item type share their compiled code
-/// and its profile: in a process that ran a pool built from a policy first, a factory-built pool's inlined get and return
-/// are compiled with the policy's branch hot. Exit code 1 when a scenario failed, 2 on a bad command line; a missed goal
-/// is a result, not a failure.
+/// highest process median as its band. A process per scenario, because pools of reference item types share their
+/// compiled code and its profile: in a process that ran a pool built from a policy first, a factory-built pool's inlined
+/// get and return are compiled with the policy's branch hot. Exit code 1 when a scenario failed, 2 on a bad command line;
+/// a missed goal is a result, not a failure.
 /// </summary>
 public static class InterleavedProgram
 {
@@ -45,10 +45,9 @@ public static class InterleavedProgram
 
         RoundSettings settings = options.Settings;
 
-        // A dry run checks that every scenario runs; a measuring run waits for the machine to settle first (a child's
-        // parent has waited, and is itself asleep while the child runs).
-        // A child says nothing of the machine: its parent judged it, and the load average a child reads at start is the
-        // previous child's own.
+        // A dry run checks that every scenario runs; a measuring run waits for the machine to settle first. A child does
+        // not wait and says nothing of the machine: its parent judged it and sleeps while the child runs, and the load
+        // average a child reads at start is the previous child's own.
         MachineInfo machine = settings.JudgesGoals && !options.IsChild ? MachineInfo.WaitForIdle(TimeSpan.FromMinutes(3)) : MachineInfo.Capture();
         if (!options.IsChild)
         {
