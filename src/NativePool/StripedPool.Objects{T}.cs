@@ -21,19 +21,26 @@ internal sealed partial class StripedPool<T>
     }
 
     /// <summary>Gets an item: the thread's slot, else its home stripe's top (then the nearest stripes), else a new one.</summary>
-    /// <remarks>With <paramref name="pairs"/>, a claim on a stripe holding three or more also takes the item below into the empty slot: a drain claims once per two gets.</remarks>
+    /// <remarks>
+    /// <para>A get from the slot lends the slot's object: the reference stays in the slot and <see cref="ThreadCache{T}._lent"/> says it is out, so the
+    /// return of that object is one flag store, with no write barrier. A lent slot is empty to everybody else (trim, shutdown, statistics and the finalizer
+    /// skip it), and only the owner clears it: its next get or return that the flag does not serve drops the reference first.</para>
+    /// <para>With <paramref name="pairs"/>, a claim on a stripe holding three or more also takes the item below into the empty slot: a drain claims once per two gets.</para>
+    /// </remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public T RentObject(ThreadCache<T> cache, bool pairs)
     {
         AssertObjectRoad();
 
-        // A slot read empty stays empty until this thread fills it (a trimmer or a shutdown only ever takes from it), so
-        // a get that finds it empty goes straight to the stripes, without the operation mark that taking from it needs.
-        if (cache.Slot(0) is not null && cache.TryEnter())
+        // Only this thread fills the slot or lends its object (a trimmer or a shutdown only ever takes a parked one), so a
+        // get that finds nothing to lend goes straight to the stripes, without the operation mark that lending needs.
+        if (cache._lent == 0 && cache.Slot(0) is not null && cache.TryEnter())
         {
-            ref T? slot = ref cache.Slot(0);
-            T? item = slot;
-            slot = null;
+            // Inside the mark, as a take is: a trimmer never takes the object being lent. A shutdown's drain may have
+            // taken it since the check (null: a miss, the lent flag then covers an empty slot; else the facade's re-check
+            // sees the mark).
+            T? item = cache.Slot(0);
+            cache._lent = 1;
             cache.Exit();
             if (item is not null)
             {
@@ -44,16 +51,29 @@ internal sealed partial class StripedPool<T>
         return RentObjectMiss(cache, pairs);
     }
 
-    /// <summary>Returns <paramref name="item"/>: into the empty slot, else onto the home stripe (then the nearest with room), else dropped; <see cref="ReturnResult.Duplicate"/>, pool unchanged, when it holds the item.</summary>
+    /// <summary>Returns <paramref name="item"/>: the slot's lent object back, or into the empty slot, else onto the home stripe (then the nearest with room), else dropped;
+    /// <see cref="ReturnResult.Duplicate"/>, pool unchanged, when it holds the item.</summary>
     /// <remarks>With <paramref name="pairs"/>, a taken slot sends its item and this one to the stripe under one claim (a refill claims once per two returns); otherwise
     /// this one takes the slot, so the slot always holds the thread's last return.</remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public ReturnResult ReturnObject(T item, ThreadCache<T> cache, bool pairs)
     {
         AssertObjectRoad();
-        // The thread tier's one park: fills an empty slot only, so it needs no operation mark.
-        if (cache._slotsEnabled && !ReferenceEquals(item, cache._pushedTop) && cache.TryPark(0, item))
+        T? parked = cache.Slot(0);
+        if (cache._lent != 0)
         {
+            if (ReferenceEquals(parked, item))
+            {
+                // Volatile: the lent object is parked again, with no mark (a walk that reads the flag clear takes it, as it
+                // would take a park); the facade's re-check of the shutdown mark follows.
+                Volatile.Write(ref cache._lent, 0);
+                return ReturnResult.Stored;
+            }
+        }
+        else if (parked is null && cache._slotsEnabled && !ReferenceEquals(item, cache._pushedTop))
+        {
+            // The thread tier's one park: fills an empty slot only, so it needs no operation mark.
+            cache.Slot(0) = item;
             return ReturnResult.Stored;
         }
 
@@ -65,10 +85,13 @@ internal sealed partial class StripedPool<T>
     private T RentObjectMiss(ThreadCache<T> cache, bool pairs)
     {
         cache.CountRent();
+        cache.ForgetLent();
         StripeSet<T>? stripes = _classes[0];
         if (stripes is not null)
         {
-            T? item = stripes.Pop(ref HomeStripe(cache), pairs && cache._slotsEnabled, out T? second);
+            // A slot still holding an object here is being reclaimed by a trimmer (the get's mark failed): no pair into it.
+            bool pair = pairs && cache._slotsEnabled && cache.Slot(0) is null;
+            T? item = stripes.Pop(ref HomeStripe(cache), pair, out T? second);
             if (second is not null)
             {
                 // Fills the empty slot: no mark needed. A shutdown that began meanwhile may have drained the slot before
@@ -100,6 +123,7 @@ internal sealed partial class StripedPool<T>
     private ReturnResult ReturnObjectMiss(T item, ThreadCache<T> cache, bool pairs)
     {
         StripeSet<T>? stripes = _classes[0];
+        cache.ForgetLent();
 
         // Read before the mark moves: the slot still holds what this thread's last get popped into it when no tier
         // operation came between (owner-only; a trimmer's reset to Idle only costs this return its single push).

@@ -50,7 +50,9 @@ internal sealed partial class StripedPool<T>
     /// pass's compare-exchange to Idle and the owner's stores have one order: a reset never hides an Inside written
     /// before it (the exchange fails), and a W1 after it is seen as above. A store that only fills an empty slot (a return's park, or an object pool's
     /// get parking the second item of a pair) runs without the mark: the pass takes slots with exchanges, so such a store
-    /// lands before the exchange (and the item is trimmed, being in the pool) or after it (and stays for the owner). Each removal is a move in <see cref="PoolOwner"/>, counted
+    /// lands before the exchange (and the item is trimmed, being in the pool) or after it (and stays for the owner). An object pool's lent slot
+    /// (<see cref="ThreadCache{T}._lent"/>) is skipped by the walk that takes: the owner lends inside the mark, so a pass that takes reads the flag as the owner left it; the
+    /// return of a lent object clears the flag with no mark, which only turns a skipped slot into a parked one, as a park does. Each removal is a move in <see cref="PoolOwner"/>, counted
     /// as trimmed before it closes, so the statistics stay exact; dead threads' tiers go through their finalizers.
     /// </para>
     /// </remarks>

@@ -26,6 +26,10 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     /// <summary>The slots, one per size class, inline. Mutable: do not make readonly.</summary>
     internal SlotBuffer<T> _slots;
 
+    /// <summary>1 while the object in slot 0 is lent: the owner's last get took it from the slot and left the reference in place, so its return is one store of this flag and no write barrier.
+    /// A lent slot is empty to everyone: walks skip it, and only the owner clears it (owner-written).</summary>
+    internal int _lent;
+
     /// <summary>The magazines of the classes that have one (null until first needed).</summary>
     internal Magazine<T>?[]? _magazines;
 
@@ -188,6 +192,20 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
         return item;
     }
 
+    /// <summary>Drops the reference a lent slot still holds, so the slot is empty again (owner-only).</summary>
+    /// <remarks>No mark: every walk skips a lent slot, and the flag clears after the slot's store, so a walk that reads it clear finds the slot empty.</remarks>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void ForgetLent()
+    {
+        if (_lent != 0)
+        {
+            Slot(0) = null;
+
+            // Volatile: release after the slot's store; a walk reading the flag clear must not see the lent reference.
+            Volatile.Write(ref _lent, 0);
+        }
+    }
+
     /// <summary>The thread tier's one park: <paramref name="item"/> into the empty slot of <paramref name="sizeClass"/>; false when taken (owner-only).</summary>
     /// <remarks>A plain store with no mark: only the owner fills a slot, a trimmer only empties one; a disposable facade re-reads the shutdown mark after a park.</remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -216,7 +234,13 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
         int sum = 0;
         for (int c = fromClass; c < toClass; c++)
         {
-            sum += visit(state, ref Slot(c));
+            // Volatile: a lent slot holds an object its renter has: the owner sets the flag only inside an operation
+            // mark, and clears it after the slot's store, so a walk that reads it clear sees the slot's parked object.
+            if (c != 0 || Volatile.Read(ref _lent) == 0)
+            {
+                sum += visit(state, ref Slot(c));
+            }
+
             if (_magazines?[c] is { } magazine)
             {
                 for (int i = 0; i < magazine.Items.Length; i++)

@@ -24,7 +24,10 @@ namespace NativePool;
 /// <see cref="Get"/> right after a <see cref="Return"/> on one thread gives back the same object unless another thread
 /// took it in between: it comes from the thread's slot, or, when the return found the slot taken and pushed both
 /// objects onto the thread's stripe, from that stripe's top (while anybody observes pools, always from the slot).
-/// Microsoft's pool hands back the same object only when its one fast field was empty.
+/// Microsoft's pool hands back the same object only when its one fast field was empty. A <see cref="Get"/> from the
+/// slot lends the object and leaves the slot referring to it (its <see cref="Return"/> then writes no reference): an
+/// object that is never returned stays reachable from that slot until the thread's next <see cref="Get"/> or
+/// <see cref="Return"/> on the pool, or its end; it is the caller's, never pooled, trimmed or disposed by the pool.
 /// </para>
 /// <para>
 /// What Microsoft's pool leaves open is closed: <c>Return(null)</c> throws <see cref="ArgumentNullException"/>, and

@@ -1,12 +1,14 @@
 using System.Buffers.Binary;
 using System.Collections.Concurrent;
+using Microsoft.Extensions.ObjectPool;
 using NativePool.Tests.Engine;
+using NativePool.Tests.ObjectPool;
 
 namespace NativePool.Tests.ArrayPool;
 
 /// <summary>
 /// Trim passes reclaim the slots and magazines of live threads while those threads rent and return, pause with items
-/// parked, and wake up in the middle of passes. Each rented item carries a stamped token checked before it goes back:
+/// parked, and wake up in the middle of passes. Each rented item carries a stamped token (an object its holder) checked before it goes back:
 /// a native block freed under its lease, or handed to a second renter, breaks a token; a managed array taken by a pass
 /// while its owner hands it out breaks the statistics (it would count as trimmed and as outstanding).
 /// </summary>
@@ -163,6 +165,49 @@ public sealed class ThreadTierReclaimStressTests
         Assert.True(reclaimed > 0, "No pass reclaimed an owner's tier: the test did not race the protocol.");
     }
 
+    [Fact]
+    public void ObjectsLentFromTheirOwnersSlotsAreNeverTakenByAPass()
+    {
+        // An object pool's get lends the slot's object and leaves the reference in the slot, and the return that gives
+        // it back writes only the lent flag, with no mark. A pass that took a lent object would dispose it under its
+        // holder (this pool disposes what a pass takes) and count it as trimmed, and its return would then count it as
+        // pooled as well.
+        using var pool = new StripedObjectPool<DisposableThing>(
+            new DefaultPooledObjectPolicy<DisposableThing>(),
+            new StripedObjectPoolOptions { MaximumRetained = 16, DisposeItems = true, TimeProvider = new ManualClock(), TrimAge = TimeSpan.Zero });
+        var failures = new ConcurrentQueue<string>();
+        long end = Environment.TickCount64 + (long)StressDuration.Value.TotalMilliseconds;
+
+        void Owner(int id, Random random)
+        {
+            for (long done = 0; done < 100_000 || Environment.TickCount64 < end; done++)
+            {
+                DisposableThing first = Hold(pool.Get(), id, failures);
+                if ((done & 7) == 0)
+                {
+                    // Now and then two at once, so the slot is also filled and emptied by the pair moves.
+                    DisposableThing second = Hold(pool.Get(), id, failures);
+                    pool.Return(Release(second, failures));
+                }
+
+                pool.Return(Release(first, failures));
+                if ((done & 0xFFF) == 0)
+                {
+                    // Now and then long enough for a pass to find the owner outside and reclaim its slot.
+                    Thread.SpinWait(random.Next(20_000));
+                }
+            }
+        }
+
+        long reclaimed = RunWithTrimmer(4 * Environment.ProcessorCount, Owner, releaseAll => pool.Engine.Trim(releaseAll), () => pool.Engine.TiersReclaimed);
+
+        Assert.Empty(failures);
+        PoolStatistics statistics = pool.GetStatistics();
+        Assert.Equal(0, statistics.Outstanding);
+        Assert.True(statistics.IsConserved, statistics.ToString());
+        Assert.True(reclaimed > 0, "No pass reclaimed an owner's tier: the test did not race the protocol.");
+    }
+
     /// <summary>Runs <paramref name="workers"/> workers and one trimmer, which alternates aged and release-all passes until the workers end.</summary>
     /// <returns>The tiers the passes reclaimed.</returns>
     private static long RunWithTrimmer(int workers, Action<int, Random> worker, Func<bool, int> trim, Func<long> tiersReclaimed)
@@ -225,5 +270,28 @@ public sealed class ThreadTierReclaimStressTests
         {
             failures.Enqueue($"A block of {span.Length} bytes lost its token {token:x}: freed or handed out under its lease.");
         }
+    }
+
+    private static DisposableThing Hold(DisposableThing thing, int id, ConcurrentQueue<string> failures)
+    {
+        // Interlocked: settles two renters handed the same object at once; only the first stamps it.
+        if (thing.IsDisposed || Interlocked.CompareExchange(ref thing.Holder, id + 1, 0) != 0)
+        {
+            failures.Enqueue($"An object was handed out disposed or while another thread held it (holder {thing.Holder}).");
+        }
+
+        return thing;
+    }
+
+    private static DisposableThing Release(DisposableThing thing, ConcurrentQueue<string> failures)
+    {
+        if (thing.DisposedWhileHeld)
+        {
+            failures.Enqueue("A pass disposed an object while its renter held it.");
+        }
+
+        // Volatile: clears the holder before the object goes back, where a pass may take it.
+        Volatile.Write(ref thing.Holder, 0);
+        return thing;
     }
 }
