@@ -149,9 +149,11 @@ public class StripedObjectPoolLentSlotTests
         Thing parked = cache.Slot(0)!;
         Assert.NotNull(parked);
 
-        // What a pass does before it takes from a tier (the flag is the pass's to set; the owner only reads it).
+        // Volatile: closes the tier as a pass does before it takes from it (the flag is the pass's to set; the owner reads it).
         Volatile.Write(ref cache._closed, 1);
         Thing got = pool.Get();
+
+        // Volatile: reopens it, as the pass does once it has taken.
         Volatile.Write(ref cache._closed, 0);
 
         // The get went to the stripe, which holds three or more: it neither lent the parked object nor put a second one in
