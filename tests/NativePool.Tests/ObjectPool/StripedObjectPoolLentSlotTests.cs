@@ -10,8 +10,15 @@ namespace NativePool.Tests.ObjectPool;
 /// </summary>
 public class StripedObjectPoolLentSlotTests
 {
-    private static StripedObjectPool<Thing> CreatePool(CountingPolicy<Thing> policy) =>
-        new(policy, new StripedObjectPoolOptions { MaximumRetained = 8, TrimmingEnabled = false });
+    private static StripedObjectPool<Thing> CreatePool(CountingPolicy<Thing>? policy = null) =>
+        new(policy ?? new CountingPolicy<Thing>(), new StripedObjectPoolOptions { MaximumRetained = 8, TrimmingEnabled = false });
+
+    /// <summary>A get that the slot serves: one object built, returned into the slot, and got again.</summary>
+    private static Thing GetFromTheSlot(StripedObjectPool<Thing> pool)
+    {
+        pool.Return(pool.Get());
+        return pool.Get();
+    }
 
     [Fact]
     public void AnObjectGotFromTheSlotIsOutstandingUntilReturnedAndThenComesBackAgain()
@@ -43,10 +50,8 @@ public class StripedObjectPoolLentSlotTests
     [Fact]
     public void ReturningALentObjectTwiceThrowsTheSecondTimeAndKeepsItOnce()
     {
-        var policy = new CountingPolicy<Thing>();
-        using StripedObjectPool<Thing> pool = CreatePool(policy);
-        pool.Return(pool.Get());
-        Thing lent = pool.Get();
+        using StripedObjectPool<Thing> pool = CreatePool();
+        Thing lent = GetFromTheSlot(pool);
 
         pool.Return(lent);
         Assert.Throws<InvalidOperationException>(() => pool.Return(lent));
@@ -80,11 +85,9 @@ public class StripedObjectPoolLentSlotTests
     [Fact]
     public void TheSlotLetsGoOfAnObjectThatWasNeverReturnedAtTheThreadsNextGet()
     {
-        var policy = new CountingPolicy<Thing>();
-        using StripedObjectPool<Thing> pool = CreatePool(policy);
-        pool.Return(pool.Get());
+        using StripedObjectPool<Thing> pool = CreatePool();
         #pragma warning disable NP0003 // Never returned, on purpose: the slot must let go of it.
-        Thing abandoned = pool.Get();
+        Thing abandoned = GetFromTheSlot(pool);
         ThreadCache<Thing> cache = pool.CurrentCache()!;
         Assert.Same(abandoned, cache.Slot(0));
 
@@ -100,12 +103,10 @@ public class StripedObjectPoolLentSlotTests
     [Fact]
     public void TheSlotLetsGoOfAnObjectThatWasNeverReturnedAtTheThreadsNextReturnOfAnother()
     {
-        var policy = new CountingPolicy<Thing>();
-        using StripedObjectPool<Thing> pool = CreatePool(policy);
+        using StripedObjectPool<Thing> pool = CreatePool();
         Thing other = pool.Get();
-        pool.Return(pool.Get());
         #pragma warning disable NP0003 // Never returned, on purpose: the slot must let go of it.
-        Thing abandoned = pool.Get();
+        Thing abandoned = GetFromTheSlot(pool);
         #pragma warning restore NP0003
         ThreadCache<Thing> cache = pool.CurrentCache()!;
 
@@ -120,10 +121,8 @@ public class StripedObjectPoolLentSlotTests
     [Fact]
     public void TheWalkThatFinalizersTrimsAndStatisticsShareSkipsALentSlot()
     {
-        var policy = new CountingPolicy<Thing>();
-        using StripedObjectPool<Thing> pool = CreatePool(policy);
-        pool.Return(pool.Get());
-        Thing lent = pool.Get();
+        using StripedObjectPool<Thing> pool = CreatePool();
+        Thing lent = GetFromTheSlot(pool);
         ThreadCache<Thing> cache = pool.CurrentCache()!;
 
         Assert.Equal(0, cache.VisitParked(0, 1, 0, static (int _, ref Thing? place) => place is null ? 0 : 1));
@@ -135,8 +134,7 @@ public class StripedObjectPoolLentSlotTests
     [Fact]
     public void AGetKeepsOutOfASlotThatAPassIsReclaimingAndParksNothingOverIt()
     {
-        var policy = new CountingPolicy<Thing>();
-        using StripedObjectPool<Thing> pool = CreatePool(policy);
+        using StripedObjectPool<Thing> pool = CreatePool();
         Thing[] things = [.. Enumerable.Range(0, 5).Select(_ => pool.Get())];
         Array.ForEach(things, pool.Return);
         if (pool.CurrentCache()!.Slot(0) is null)
@@ -168,10 +166,8 @@ public class StripedObjectPoolLentSlotTests
     [Fact]
     public void ATrimThatReleasesEverythingLeavesALentObjectWithItsCaller()
     {
-        var policy = new CountingPolicy<Thing>();
-        using StripedObjectPool<Thing> pool = CreatePool(policy);
-        pool.Return(pool.Get());
-        Thing lent = pool.Get();
+        using StripedObjectPool<Thing> pool = CreatePool();
+        Thing lent = GetFromTheSlot(pool);
 
         // From the owner's own thread, then from another (the reclaim protocol): neither takes the lent object.
         Assert.Equal(0, pool.Engine.Trim(releaseAll: true));
