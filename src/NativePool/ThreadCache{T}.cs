@@ -1,4 +1,5 @@
 using System;
+using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Threading;
 
@@ -10,7 +11,7 @@ namespace NativePool;
 /// </summary>
 /// <remarks>
 /// Only the owner writes the slots, magazines and counters, with plain stores, so a hit is one load and one store of the
-/// slot; the statistics count only where slow paths already pay. Other threads read it (statistics), ask for a flush
+/// slot (in an object pool, of its lent flag); the statistics count only where slow paths already pay. Other threads read it (statistics), ask for a flush
 /// (<see cref="_flushRequested"/>), or empty it under the trim reclaim protocol or the shutdown protocol. A dead
 /// thread's cache is finalized: parked items discarded and counted as dropped, counts folded into the
 /// <see cref="PoolOwner"/>, the slot token given back, in one move a statistics reader retries around.
@@ -180,6 +181,7 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public T? TryTake(int sizeClass)
     {
+        Debug.Assert(_lent == 0, "The size-class road never meets a lent slot: only the object road lends.");
         T? item = null;
         if (TryEnter())
         {
@@ -211,6 +213,7 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool TryPark(int sizeClass, T item)
     {
+        Debug.Assert(_lent == 0, "The size-class road never meets a lent slot: only the object road lends.");
         if (Slot(sizeClass) is not null)
         {
             return false;
