@@ -118,20 +118,20 @@ internal sealed partial class StripedPool<T>
         return Allocate(0, cache);
     }
 
-    /// <summary>The return the slot did not take: a repeat of this thread's last pushed top, a taken slot (the pair move), a cold or closed cache, or no stripes yet.</summary>
+    /// <summary>The return the slot did not take: a repeat of this thread's last pushed top, a taken slot (the pair move), or a cold or closed cache.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private ReturnResult ReturnObjectMiss(T item, ThreadCache<T> cache, bool pairs)
     {
-        StripeSet<T>? stripes = _classes[0];
+        // The pool's first return to the stripes makes them, on this road like every later one.
+        StripeSet<T> stripes = _classes[0] ?? CreateStripes(0);
         cache.ForgetLent();
 
         // Read before the mark moves: the slot still holds what this thread's last get popped into it when no tier
         // operation came between (owner-only; a trimmer's reset to Idle only costs this return its single push).
         bool slotFromPairPop = cache._mark == ThreadCache<T>.PairParked;
-        if (!cache._slotsEnabled || stripes is null || !cache.TryEnter())
+        if (!cache._slotsEnabled || !cache.TryEnter())
         {
-            // Slots never opened, the first return to the stripes, or a trimmer reclaiming this thread's tier: the
-            // general return, which handles each.
+            // Slots never opened, or a trimmer reclaiming this thread's tier: the general return, which handles both.
             return ReturnSlow(0, item, cache);
         }
 
@@ -177,12 +177,10 @@ internal sealed partial class StripedPool<T>
             StripeResult result = stripes.Push(ref stripe, pushed, item);
             if (result == StripeResult.Done)
             {
-                if (ReferenceEquals(pushed, item))
-                {
-                    cache._pushedTop = item;
-                    cache._pushedTopStripe = stripe;
-                }
-
+                // Whichever object went on top (the returned one, or the parked one that left the slot to it), a later
+                // return of it into the empty slot goes through this stripe, so returning it twice is still caught.
+                cache._pushedTop = pushed;
+                cache._pushedTopStripe = stripe;
                 return ReturnResult.Stored;
             }
 

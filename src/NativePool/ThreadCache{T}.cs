@@ -67,7 +67,7 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     /// <summary>The trim clock's reading (ms) when a trimmer last set <see cref="_mark"/> to <see cref="Idle"/> (trimmer-owned).</summary>
     internal long _idleSinceMs;
 
-    /// <summary>The returned object this thread's last push left on top of a stripe while its slot stays free (an object pool's return), or null; owner-only.
+    /// <summary>The object this thread's last push left on top of a stripe (an object pool's return: the returned object, or the one the slot held before it), or null; owner-only.
     /// Its later return into the empty slot goes through the stripe, where a repeat is seen on top.</summary>
     internal T? _pushedTop;
 

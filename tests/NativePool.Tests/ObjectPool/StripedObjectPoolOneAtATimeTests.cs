@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Reflection;
 using System.Text.RegularExpressions;
+using Microsoft.Extensions.ObjectPool;
 
 namespace NativePool.Tests.ObjectPool;
 
@@ -80,6 +81,84 @@ public class StripedObjectPoolOneAtATimeTests
         Thing[] got = [.. Enumerable.Range(0, 5).Select(_ => pool.Get())];
         Assert.Equal(things.Except([first, second, next]).OrderBy(thing => thing.Id), got.OrderBy(thing => thing.Id));
         Assert.Equal(8, policy.Created);
+    }
+
+    [Fact]
+    public void ReturningAgainTheObjectAReturnLeftOnTopOfTheStripeThrowsWhileTheSlotsObjectIsLent()
+    {
+        bool unobserved = IsUnobserved();
+        using var pool = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), new StripedObjectPoolOptions { MaximumRetained = 8, TrimmingEnabled = false });
+        var microsoft = new DefaultObjectPool<Thing>(new DefaultPooledObjectPolicy<Thing>(), 8);
+
+        // The stripes are made at the first return that finds the slot taken; then three objects are out, the slot empty.
+        pool.Return(pool.Get());
+        Thing made = pool.Get();
+        pool.Return(pool.Get());
+        pool.Return(made);
+        Thing first = pool.Get(), second = pool.Get(), third = pool.Get();
+        ThreadCache<Thing> cache = pool.CurrentCache()!;
+        Assert.Null(cache.Slot(0));
+
+        // Unobserved, the second return pushes the parked first object and then the second onto the stripe, and the third
+        // parks. Observed, each return keeps the slot and pushes the object parked there: the third return pushes the
+        // second. Either way the second ends on top of the stripe, and the third is in the slot, lent by the next get.
+        pool.Return(first);
+        pool.Return(second);
+        Assert.Same(unobserved ? null : second, cache.Slot(0));
+        pool.Return(third);
+        Assert.Same(third, pool.Get());
+        Assert.Equal(1, cache._lent);
+
+        // A second return of an object the pool holds is refused, with nothing kept twice (Microsoft's pool, which keeps
+        // no record of what it holds, takes it a second time and hands it out twice).
+        Assert.Throws<InvalidOperationException>(() => pool.Return(second));
+        Thing theirs = microsoft.Get();
+        microsoft.Return(theirs);
+        #pragma warning disable NP0001 // The double return is the point: the peer accepts it.
+        microsoft.Return(theirs);
+        #pragma warning restore NP0001
+        Assert.Same(microsoft.Get(), microsoft.Get());
+
+        StatisticsAssert.Counts(pool.GetStatistics(), allocated: 3, pooled: 2, outstanding: 1);
+        pool.Return(third);
+        Thing[] got = [pool.Get(), pool.Get(), pool.Get()];
+        Assert.Equal(3, got.Distinct().Count());
+        Array.ForEach(got, pool.Return);
+    }
+
+    [Fact]
+    public void ThePoolsFirstReturnToTheStripesMovesObjectsAsEveryLaterReturnDoes()
+    {
+        bool unobserved = IsUnobserved();
+        using var pool = new StripedObjectPool<Thing>(new CountingPolicy<Thing>(), new StripedObjectPoolOptions { MaximumRetained = 8, TrimmingEnabled = false });
+        Thing first = pool.Get(), second = pool.Get();
+        int[] made = [first.Id, second.Id];
+        ThreadCache<Thing> cache = pool.CurrentCache()!;
+        Assert.Null(pool.Engine.GetStripes(0));
+
+        // The first parks; the second finds the slot taken and makes the stripes. Unobserved, both go onto them under one
+        // claim and the slot is free for the next return; observed, the second keeps the slot and the first goes.
+        pool.Return(first);
+        pool.Return(second);
+        Assert.NotNull(pool.Engine.GetStripes(0));
+        #pragma warning disable NP0002 // Compared after the return on purpose: where the pool keeps it is what is tested.
+        Assert.Same(unobserved ? null : second, cache.Slot(0));
+        #pragma warning restore NP0002
+        StatisticsAssert.Counts(pool.GetStatistics(), allocated: 2, pooled: 2, outstanding: 0);
+
+        // The second comes back first either way (the stripe's top, or the slot). Observed, the first is then the object
+        // this thread's last push left on top, and returning it again is refused; unobserved, it lies below nothing
+        // this thread pushed last, which the cheap check does not see.
+        Assert.Same(second, pool.Get());
+        if (!unobserved)
+        {
+            Assert.Throws<InvalidOperationException>(() => pool.Return(first));
+        }
+
+        pool.Return(second);
+        Thing[] got = [pool.Get(), pool.Get()];
+        Assert.Equal(made.Order(), got.Select(thing => thing.Id).Order());
+        Array.ForEach(got, pool.Return);
     }
 
     [Fact]
