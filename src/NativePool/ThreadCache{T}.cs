@@ -11,10 +11,10 @@ namespace NativePool;
 /// </summary>
 /// <remarks>
 /// Only the owner writes the slots, magazines and counters, with plain stores, so a hit is one load and one store of the
-/// slot (in an object pool, of its lent flag); the statistics count only where slow paths already pay. Other threads read it (statistics), ask for a flush
-/// (<see cref="_flushRequested"/>), or empty it under the trim reclaim protocol or the shutdown protocol. A dead
-/// thread's cache is finalized: parked items discarded and counted as dropped, counts folded into the
-/// <see cref="PoolOwner"/>, the slot token given back, in one move a statistics reader retries around.
+/// slot (in an object pool, of its lent flag); the statistics count only where slow paths already pay. Other threads
+/// read it (statistics), ask for a flush (<see cref="_flushRequested"/>), or empty it under the trim reclaim protocol or
+/// the shutdown protocol. A dead thread's cache is finalized: parked items discarded and counted as dropped, counts
+/// folded into the <see cref="PoolOwner"/>, the slot token given back, in one move a statistics reader retries around.
 /// </remarks>
 internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
 {
