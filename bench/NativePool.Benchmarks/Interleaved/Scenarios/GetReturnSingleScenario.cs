@@ -8,7 +8,9 @@ namespace NativePool.Benchmarks.Interleaved.Scenarios;
 /// GetReturnSingle: on one thread, Get one object and Return it, from a pool retaining 8 (prefilled).
 /// <c>StripedObjectPool&lt;T&gt;</c> against <c>DefaultObjectPool&lt;T&gt;</c>, in both call shapes: each pool through its
 /// own type, and each through <c>ObjectPool&lt;T&gt;</c> (a dependency-injection consumer's field). Every side has an
-/// adapter type of its own, so no loop method serves two pools. Goal ≤ 0.40 and no allocation by ours.
+/// adapter type of its own, so no loop method serves two pools. Goal ≤ 0.40 and no allocation by ours. The floor row runs
+/// the same get and return through <see cref="FreeObjects"/> (a stack per thread in thread statics): the best a pool that
+/// finds the calling thread's objects through a thread static could reach.
 /// </summary>
 public static class GetReturnSingleScenario
 {
@@ -36,5 +38,11 @@ public static class GetReturnSingleScenario
                 return new(new StripedObjectsThroughBase(pool), pool);
             },
             () => new(new MicrosoftObjects(ObjectPools.Default(Retained)), null));
+        yield return new InterleavedScenario<GetReturnOperation<FreeObjects>, GetReturnOperation<MicrosoftObjectsConcrete>>(
+            "GetReturnSingle through a pool that costs nothing (floor), vs DefaultObjectPool",
+            double.PositiveInfinity,
+            AllocationGoal.OursAllocatesNothing,
+            () => new(default, null),
+            () => new(new MicrosoftObjectsConcrete(ObjectPools.Default(Retained)), null));
     }
 }
