@@ -415,7 +415,7 @@ internal sealed partial class StripeSet<T> where T : class
     {
         for (int stripe = 0; stripe <= _stripeMask; stripe++)
         {
-            if (PeekFullStripe(stripe, probe) == StripeResult.Duplicate)
+            if (IsOnTop(stripe, probe))
             {
                 return true;
             }
@@ -424,15 +424,45 @@ internal sealed partial class StripeSet<T> where T : class
         return false;
     }
 
-    /// <summary>The double-return check of a full stripe without claiming it: a return that finds its home full pays no compare-and-swap to learn that.</summary>
-    private StripeResult PeekFullStripe(int stripe, T probe)
+    /// <summary>Whether <paramref name="probe"/> is on top of stripe <paramref name="stripe"/>, read without the claim, so a busy stripe neither delays the answer nor hides the top.</summary>
+    /// <remarks>If a pop races the read, the top seen either still is in the pool (a true duplicate) or was just handed out, and then a return of it is no longer a
+    /// duplicate of anything in the pool; an item pushed above it since is below the top, where no cheap check looks.</remarks>
+    public bool IsOnTop(int stripe, T probe)
     {
-        // Read without the claim: if a pop races us, the top we see either still is in the pool (a true duplicate) or
-        // was just handed out, in which case this return is no longer a duplicate of anything in the pool.
         int count = CountOf(stripe);
-        return count != 0 && ReferenceEquals(Volatile.Read(ref Unsafe.Add(ref Region(stripe), count - 1)), probe)
-            ? StripeResult.Duplicate
-            : StripeResult.Full;
+
+        // Volatile: read without the claim while a pop or push may run (see the remarks for what either race means).
+        return count != 0 && ReferenceEquals(Volatile.Read(ref Unsafe.Add(ref Region(stripe), count - 1)), probe);
+    }
+
+    /// <summary>The double-return check of a full stripe without claiming it: a return that finds its home full pays no compare-and-swap to learn that.</summary>
+    private StripeResult PeekFullStripe(int stripe, T probe) => IsOnTop(stripe, probe) ? StripeResult.Duplicate : StripeResult.Full;
+
+    /// <summary>Takes <paramref name="expected"/> off the top of stripe <paramref name="stripe"/> if it is there: <see cref="StripeResult.Done"/> (taken), <see cref="StripeResult.Empty"/>
+    /// (not on top), or <see cref="StripeResult.Contended"/> (busy, unchanged); the caller discards and counts a taken item.</summary>
+    /// <remarks>A trimmer's, for the item an idle thread last left on top (see <c>StripedPool.Trim</c>).</remarks>
+    public StripeResult TryTakeTop(int stripe, T expected)
+    {
+        ref StripeHeader header = ref Header(stripe);
+        if (!TryClaim(ref header))
+        {
+            return StripeResult.Contended;
+        }
+
+        int count = header.Count;
+        bool taken = count != 0 && ReferenceEquals(Unsafe.Add(ref Region(stripe), count - 1), expected);
+        if (taken)
+        {
+            Unsafe.Add(ref Region(stripe), count - 1) = null;
+            header.Count = count - 1;
+            if (count == header.Capacity)
+            {
+                OccupancyMasks.Clear(ref _masks.Full, stripe);
+            }
+        }
+
+        Release(ref header);
+        return taken ? StripeResult.Done : StripeResult.Empty;
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]

@@ -124,6 +124,23 @@ internal sealed partial class StripedPool<T>
     {
         // The pool's first return to the stripes makes them, on this road like every later one.
         StripeSet<T> stripes = _classes[0] ?? CreateStripes(0);
+
+        // Volatile: a trimmer's reclaim takes the object off its stripe before it clears the memo (see TrimThreadTiers),
+        // so a null read here means the object is out of the pool.
+        T? pushedTop = Volatile.Read(ref cache._pushedTop);
+        if (ReferenceEquals(item, pushedTop))
+        {
+            // A return of the object this thread last left on top of a stripe: checked on that stripe, wherever the
+            // home has moved since and however busy the stripe is; off the top, it was handed out again, and this
+            // return is an ordinary one.
+            if (stripes.IsOnTop(cache._pushedTopStripe, item))
+            {
+                return ReturnResult.Duplicate;
+            }
+
+            cache._pushedTop = null;
+        }
+
         cache.ForgetLent();
 
         // Read before the mark moves: the slot still holds what this thread's last get popped into it when no tier
@@ -146,7 +163,9 @@ internal sealed partial class StripedPool<T>
 
             if (parked is null)
             {
-                return ReturnPushedTop(item, cache, stripes, ref slot);
+                // A slot emptied since the inlined path looked (a trimmer), or one that was lent: park here.
+                slot = item;
+                return ReturnResult.Stored;
             }
 
             // Paired, both go under one claim (the returned one on top), leaving the slot for the next return, unless it
@@ -199,33 +218,6 @@ internal sealed partial class StripedPool<T>
         {
             cache.Exit();
         }
-    }
-
-    /// <summary>The return of this thread's last pushed top into the empty slot goes onto that stripe instead, whose push sees a repeat still on top.</summary>
-    /// <remarks>Another thread may have got it since and handed it here: then the stripe keeps it; the slot takes it when every stripe is full.</remarks>
-    private static ReturnResult ReturnPushedTop(T item, ThreadCache<T> cache, StripeSet<T> stripes, ref T? slot)
-    {
-        if (!ReferenceEquals(item, cache._pushedTop))
-        {
-            // A slot emptied since the inlined path looked (a trimmer): park here.
-            slot = item;
-            return ReturnResult.Stored;
-        }
-
-        int stripe = cache._pushedTopStripe;
-        StripeResult result = stripes.Push(ref stripe, item, item);
-        if (result == StripeResult.Duplicate)
-        {
-            return ReturnResult.Duplicate;
-        }
-
-        cache._pushedTop = null;
-        if (result != StripeResult.Done)
-        {
-            slot = item;
-        }
-
-        return ReturnResult.Stored;
     }
 
     [Conditional("DEBUG")]

@@ -126,6 +126,8 @@ internal sealed partial class StripedPool<T>
 
         foreach (ThreadCache<T> cache in LiveThreadCaches())
         {
+            // The memo of the stripes' top is not an item; dropped so it keeps nothing reachable (the stripes are empty now).
+            cache._pushedTop = null;
             removed += EmptyThreadCache(cache);
         }
 

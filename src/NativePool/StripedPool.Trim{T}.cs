@@ -52,7 +52,9 @@ internal sealed partial class StripedPool<T>
     /// get parking the second item of a pair) runs without the mark: the pass takes slots with exchanges, so such a store
     /// lands before the exchange (and the item is trimmed, being in the pool) or after it (and stays for the owner). An object pool's lent slot
     /// (<see cref="ThreadCache{T}._lent"/>) is skipped by the walk that takes: the owner lends inside the mark, so a pass that takes reads the flag as the owner left it; the
-    /// return of a lent object clears the flag with no mark, which only turns a skipped slot into a parked one, as a park does. Each removal is a move in <see cref="PoolOwner"/>, counted
+    /// return of a lent object clears the flag with no mark, which only turns a skipped slot into a parked one, as a park does. The object the owner last left on top of a stripe
+    /// (<see cref="ThreadCache{T}._pushedTop"/>) goes with the slot: taken off that stripe under its claim if it is still on top, and only then forgotten, so a return of it
+    /// that reads the memo cleared finds it out of the pool, and one that reads it set checks the stripe. Each removal is a move in <see cref="PoolOwner"/>, counted
     /// as trimmed before it closes, so the statistics stay exact; dead threads' tiers go through their finalizers.
     /// </para>
     /// </remarks>
@@ -192,7 +194,7 @@ internal sealed partial class StripedPool<T>
     /// <summary>Empties a tier nobody else touches now (the trimmer's own, or one the reclaim protocol closed), magazine counts back to zero, so the owner finds it empty rather than full of gaps.</summary>
     private int EmptyOwnedThreadCache(ThreadCache<T> cache)
     {
-        int removed = EmptyThreadCache(cache);
+        int removed = ReleasePushedTop(cache) + EmptyThreadCache(cache);
         if (cache._magazines is not null)
         {
             foreach (Magazine<T>? magazine in cache._magazines)
@@ -207,12 +209,52 @@ internal sealed partial class StripedPool<T>
         return removed;
     }
 
-    private int EmptyThreadCache(ThreadCache<T> cache)
+    /// <summary>Takes and discards every item parked in <paramref name="cache"/>'s slots and magazines (the lent slot excepted).</summary>
+    private int EmptyThreadCache(ThreadCache<T> cache) =>
+        cache.VisitParked(0, _classCount, this, static (StripedPool<T> pool, ref T? place) => pool.TakeAndDiscard(ref place));
+
+    /// <summary>
+    /// The object an idle owner last left on top of a stripe goes with its slot: taken off that stripe if it is still
+    /// on top, then forgotten, so neither the stripe nor the memo keeps it, and a later return of it is kept once.
+    /// </summary>
+    /// <remarks>
+    /// Forgetting it while it stayed on top would let a second return of it into the emptied slot keep it twice. A busy
+    /// stripe leaves both as they are for a later pass: the object is still in the pool, and a return of it still caught.
+    /// </remarks>
+    private int ReleasePushedTop(ThreadCache<T> cache)
     {
-        // Not an item, only what routes a return of it through the stripes; dropped so it keeps nothing reachable. An
-        // owner that reads it stale only takes the stripes' path for one return, which is correct either way.
-        cache._pushedTop = null;
-        return cache.VisitParked(0, _classCount, this, static (StripedPool<T> pool, ref T? place) => pool.TakeAndDiscard(ref place));
+        T? top = cache._pushedTop;
+        StripeSet<T>? stripes = _classes[0];
+        if (top is null || stripes is null)
+        {
+            return 0;
+        }
+
+        _owner.BeginMove();
+        StripeResult result = StripeResult.Contended;
+        bool counted = false;
+        try
+        {
+            result = stripes.TryTakeTop(cache._pushedTopStripe, top);
+            if (result != StripeResult.Contended)
+            {
+                // Volatile: release after the take; an owner whose return reads null finds the object off the stripe.
+                Volatile.Write(ref cache._pushedTop, null);
+            }
+
+            // As for a slot's item: a discard that throws still took the object out of the pool, so it stays counted.
+            counted = result == StripeResult.Done;
+            if (counted)
+            {
+                counted = Discard(top);
+            }
+        }
+        finally
+        {
+            _owner.EndMove(counted ? 1 : 0);
+        }
+
+        return counted ? 1 : 0;
     }
 
     private int TakeAndDiscard(ref T? slot)

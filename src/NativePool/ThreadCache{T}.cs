@@ -67,8 +67,8 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
     /// <summary>The trim clock's reading (ms) when a trimmer last set <see cref="_mark"/> to <see cref="Idle"/> (trimmer-owned).</summary>
     internal long _idleSinceMs;
 
-    /// <summary>The object this thread's last push left on top of a stripe (an object pool's return: the returned object, or the one the slot held before it), or null; owner-only.
-    /// Its later return into the empty slot goes through the stripe, where a repeat is seen on top.</summary>
+    /// <summary>The object this thread's last push left on top of a stripe (an object pool's return: the returned object, or the one the slot held before it), or null; owner-written,
+    /// except that a trimmer reclaiming the idle tier takes the object off that stripe and then clears this. A later return of it is checked against that stripe's top.</summary>
     internal T? _pushedTop;
 
     /// <summary>The stripe <see cref="_pushedTop"/> went onto (owner-only).</summary>

@@ -10,8 +10,8 @@ namespace NativePool;
 /// <remarks>
 /// The pool uses the engine's one shutdown protocol (<see cref="StripedPool{T}.Shutdown"/>: mark, process-wide barrier,
 /// drain of the stripes and of every thread's slots and magazines, each object discarded once). Its part is the
-/// owner's: <see cref="Get"/> and <see cref="Return"/> re-read the mark after their engine operation and take the
-/// engine's raced paths when they see it, so a <see cref="Get"/> racing <see cref="Dispose"/> never hands out a disposed
+/// owner's: <see cref="Get"/> and <see cref="Return"/> re-read the mark after their engine operation (a refused double
+/// return before it throws) and take the engine's raced paths when they see it, so a <see cref="Get"/> racing <see cref="Dispose"/> never hands out a disposed
 /// object and a <see cref="Return"/> racing it never leaves an undisposed one behind. The re-checks are plain loads of a
 /// field written once; the barrier and the weak set of discarded objects are paid only by <see cref="Dispose"/> and by
 /// operations that actually race it.
