@@ -231,11 +231,10 @@ internal sealed partial class StripedPool<T>
         }
 
         _owner.BeginMove();
-        StripeResult result = StripeResult.Contended;
         bool counted = false;
         try
         {
-            result = stripes.TryTakeTop(cache._pushedTopStripe, top);
+            StripeResult result = stripes.TryTakeTop(cache._pushedTopStripe, top);
             if (result != StripeResult.Contended)
             {
                 // Volatile: release after the take; an owner whose return reads null finds the object off the stripe.
