@@ -426,13 +426,43 @@ internal sealed partial class StripeSet<T> where T : class
 
     /// <summary>Whether <paramref name="probe"/> is on top of stripe <paramref name="stripe"/>, read without the claim, so a busy stripe neither delays the answer nor hides the top.</summary>
     /// <remarks>If a pop races the read, the top seen either still is in the pool (a true duplicate) or was just handed out, and then a return of it is no longer a
-    /// duplicate of anything in the pool; an item pushed above it since is below the top, where no cheap check looks.</remarks>
+    /// duplicate of anything in the pool; an item pushed above it since is below the top, where no cheap check looks. A top slot read cleared under a count read
+    /// before it (a pop, a take, or a trim sliding the stripe down, which keeps its top item on top) is read again under the claim.</remarks>
     public bool IsOnTop(int stripe, T probe)
     {
         int count = CountOf(stripe);
+        if (count == 0)
+        {
+            return false;
+        }
 
         // Volatile: read without the claim while a pop or push may run (see the remarks for what either race means).
-        return count != 0 && ReferenceEquals(Volatile.Read(ref Unsafe.Add(ref Region(stripe), count - 1)), probe);
+        T? top = Volatile.Read(ref Unsafe.Add(ref Region(stripe), count - 1));
+        return top is null ? IsOnTopUnderClaim(stripe, probe) : ReferenceEquals(top, probe);
+    }
+
+    /// <summary>As <see cref="IsOnTop"/>, under the claim: a top found cleared means a pop, a take or a trim's slide is moving it, and a slide keeps the same item on top.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool IsOnTopUnderClaim(int stripe, T probe)
+    {
+        ref StripeHeader header = ref Header(stripe);
+        bool interrupted = false;
+        try
+        {
+            for (int round = 0; !TryClaim(ref header); round++)
+            {
+                BackOff(round, ref interrupted);
+            }
+
+            int count = header.Count;
+            bool onTop = count != 0 && ReferenceEquals(Unsafe.Add(ref Region(stripe), count - 1), probe);
+            Release(ref header);
+            return onTop;
+        }
+        finally
+        {
+            HandBackInterrupt(interrupted);
+        }
     }
 
     /// <summary>The double-return check of a full stripe without claiming it: a return that finds its home full pays no compare-and-swap to learn that.</summary>

@@ -148,8 +148,7 @@ internal sealed partial class StripedPool<T>
         bool slotFromPairPop = cache._mark == ThreadCache<T>.PairParked;
         if (!cache._slotsEnabled || !cache.TryEnter())
         {
-            // Slots never opened, or a trimmer reclaiming this thread's tier: the general return, which handles both.
-            return ReturnSlow(0, item, cache);
+            return ReturnPastTier(item, cache, stripes);
         }
 
         try
@@ -218,6 +217,30 @@ internal sealed partial class StripedPool<T>
         {
             cache.Exit();
         }
+    }
+
+    /// <summary>The return while the thread's tier is closed to it (slots never opened, or a trimmer reclaiming them): onto the stripes alone, remembered as this
+    /// thread's last pushed top, so a second return of it is still caught once the tier reopens with its slot emptied.</summary>
+    private ReturnResult ReturnPastTier(T item, ThreadCache<T> cache, StripeSet<T> stripes)
+    {
+        // Volatile: a reclaiming trimmer may be emptying the slot; the cheap check still reads it.
+        if (ReferenceEquals(Volatile.Read(ref cache.Slot(0)), item))
+        {
+            return ReturnResult.Duplicate;
+        }
+
+        ref int home = ref HomeStripe(cache);
+        StripeResult result = stripes.Push(ref home, item, item);
+        if (result == StripeResult.Done)
+        {
+            cache._pushedTopStripe = home;
+
+            // Volatile: release after the stripe's index; a reclaiming trimmer reads the memo, then the index (see ReleasePushedTop).
+            Volatile.Write(ref cache._pushedTop, item);
+            return ReturnResult.Stored;
+        }
+
+        return result == StripeResult.Duplicate ? ReturnResult.Duplicate : Drop(item, 0, cache);
     }
 
     [Conditional("DEBUG")]

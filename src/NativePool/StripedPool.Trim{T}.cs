@@ -220,10 +220,12 @@ internal sealed partial class StripedPool<T>
     /// <remarks>
     /// Forgetting it while it stayed on top would let a second return of it into the emptied slot keep it twice. A busy
     /// stripe leaves both as they are for a later pass: the object is still in the pool, and a return of it still caught.
+    /// The owner, kept out of its tier, may meanwhile return past it (<c>ReturnPastTier</c>) and record a newer memo.
     /// </remarks>
     private int ReleasePushedTop(ThreadCache<T> cache)
     {
-        T? top = cache._pushedTop;
+        // Volatile: the owner's return past its closed tier may record a newer memo meanwhile, its stripe's index first.
+        T? top = Volatile.Read(ref cache._pushedTop);
         StripeSet<T>? stripes = _classes[0];
         if (top is null || stripes is null)
         {
@@ -237,8 +239,9 @@ internal sealed partial class StripedPool<T>
             StripeResult result = stripes.TryTakeTop(cache._pushedTopStripe, top);
             if (result != StripeResult.Contended)
             {
-                // Volatile: release after the take; an owner whose return reads null finds the object off the stripe.
-                Volatile.Write(ref cache._pushedTop, null);
+                // Compare-exchange: clears only the memo read above, never a newer one; after the take, so an owner whose
+                // return reads it cleared finds the object off the stripe.
+                Interlocked.CompareExchange(ref cache._pushedTop, null, top);
             }
 
             // As for a slot's item: a discard that throws still took the object out of the pool, so it stays counted.

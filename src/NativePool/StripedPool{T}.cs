@@ -304,7 +304,7 @@ internal sealed partial class StripedPool<T> where T : class
     [MethodImpl(MethodImplOptions.NoInlining)]
     private ReturnResult ReturnSlow(int sizeClass, T item, ThreadCache<T> cache)
     {
-        Debug.Assert(cache._lent == 0, "The object road forgets a lent slot before it takes the general return.");
+        Debug.Assert(cache._lent == 0, "Only the object road lends, and it never takes the general return.");
         if (!cache._slotsEnabled)
         {
             // Slots never opened (no thread tier, no slot token, or a cold start): slots and magazines are empty.

@@ -30,6 +30,71 @@ public class StripeSetTests
     }
 
     [Fact]
+    public void TheTopCheckWithoutAClaimSeesTheTopWhileATrimSlidesTheStripeDown()
+    {
+        // An aging trim moves a stripe's items down, clears the old places and then lowers the count; its top item stays
+        // on top throughout. A check that read the count before the clear and the top place after it must not answer
+        // "not on top". Each phase pushes a full stripe with x last, trims it down to one item, then pops x.
+        var set = new StripeSet<Item>(stripeCount: 1, capacityPerStripe: 16);
+        var owner = new PoolOwner(-1);
+        var x = new Item(-1);
+        Item[] fillers = [.. Enumerable.Range(0, 15).Select(i => new Item(i))];
+        long phase = 0;
+        long checks = 0, misses = 0;
+        using (StartedThreads reader = TestThreads.Start(1, (_, stop) =>
+        {
+            while (!stop.IsCancellationRequested)
+            {
+                // Volatile: the test thread moves the phase; an odd phase is one with x on top of the stripe throughout.
+                long before = Volatile.Read(ref phase);
+                bool onTop = (before & 1) != 0 && set.IsOnTop(0, x);
+
+                // Volatile: as above; the check counts only if no phase change came during it.
+                if ((before & 1) != 0 && Volatile.Read(ref phase) == before)
+                {
+                    checks++;
+                    misses += onTop ? 0 : 1;
+                }
+            }
+        }))
+        {
+            for (int i = 0; i < 20_000; i++)
+            {
+                foreach (Item filler in fillers)
+                {
+                    PushWaiting(set, filler);
+                }
+
+                PushWaiting(set, x);
+
+                // Interlocked: the reader reads the phase on its own thread.
+                Interlocked.Increment(ref phase);
+                while (set.CountOf(0) > 1)
+                {
+                    set.Trim(nowMs: 1, trimAgeMs: 0, releaseAll: false, waitForClaims: true, onRemoved: null, owner);
+                }
+
+                // Interlocked: as above; x leaves the top only after this.
+                Interlocked.Increment(ref phase);
+                while (set.TryPop(0, out Item? _) == StripeResult.Contended)
+                {
+                }
+            }
+        }
+
+        Assert.True(checks > 0, "The reader made no check while x was on top.");
+        Assert.Equal(0, misses);
+    }
+
+    /// <summary>Pushes <paramref name="item"/>, waiting out a claim held by a check on another thread.</summary>
+    private static void PushWaiting(StripeSet<Item> set, Item item)
+    {
+        while (set.TryPush(0, item) == StripeResult.Contended)
+        {
+        }
+    }
+
+    [Fact]
     public void AStripeNeverHoldsMoreThanItsCapacity()
     {
         var set = new StripeSet<Item>(stripeCount: 1, capacityPerStripe: 3);

@@ -57,8 +57,13 @@ internal sealed class DisposableThing : IDisposable
 
     public bool IsDisposed => DisposeCount != 0;
 
+    /// <summary>Runs at the start of every disposal, on the disposing thread (tests that step a pool's discard).</summary>
+    public Action? OnDispose { get; set; }
+
     public void Dispose()
     {
+        OnDispose?.Invoke();
+
         // Volatile: the holding thread sets and clears Holder while another thread's disposal may read it.
         if (Volatile.Read(ref Holder) != 0)
         {

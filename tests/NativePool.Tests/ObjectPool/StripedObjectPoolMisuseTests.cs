@@ -37,11 +37,16 @@ public sealed class StripedObjectPoolMisuseTests
         }, null),
         ["double return from the top of a stripe"] = Case.Of<InvalidOperationException>(static pool =>
         {
+            // Whether anybody observes pools or not, the second ends on top of the stripe and the third in the slot:
+            // unobserved, the second return pushes the first two under one claim; observed, each return that finds
+            // the slot taken pushes what was parked there.
             Thing first = pool.Get();
             Thing second = pool.Get();
+            Thing third = pool.Get();
             pool.Return(first);
             pool.Return(second);
-            pool.Return(first);
+            pool.Return(third);
+            pool.Return(second);
         }, null),
         ["Prefill(-1)"] = Case.Of<ArgumentOutOfRangeException>(static pool => pool.Prefill(-1), "count"),
         ["Scoped with a null action"] = Case.Of<ArgumentNullException>(static pool => pool.Scoped(1, (Action<Thing, int>)null!), "action"),

@@ -251,6 +251,56 @@ public class StripedObjectPoolOneAtATimeTests
     }
 
     [Fact]
+    public void AReturnPastATierBeingReclaimedIsRememberedSoItsSecondReturnIsRefusedOnceTheTierReopens()
+    {
+        IsUnobserved();
+        var clock = new ManualClock();
+        var policy = new CountingPolicy<DisposableThing>();
+        var options = new StripedObjectPoolOptions
+        {
+            MaximumRetained = 32,
+            TimeProvider = clock,
+            TrimAge = TimeSpan.FromMinutes(1),
+            DisposeItems = true,
+        };
+        using var pool = new StripedObjectPool<DisposableThing>(policy, options);
+        using var reclaiming = new SemaphoreSlim(0);
+        using var returned = new SemaphoreSlim(0);
+        DisposableThing held = pool.Get();
+        (DisposableThing top, _, ThreadCache<DisposableThing> cache) = LeaveOneOnTopAndOneParked(pool);
+        StripeSet<DisposableThing> stripes = pool.Engine.GetStripes(0)!;
+
+        // A disposing pool's timer never trims, but a pass asked for trims it too, and its discard of the object this
+        // thread left on top runs while the reclaim holds this thread's tier closed: there this thread returns the
+        // object it holds, which can only go onto the stripes.
+        top.OnDispose = () =>
+        {
+            reclaiming.Release();
+            Assert.True(returned.Wait(s_timeout), "The test thread never returned its object during the reclaim.");
+        };
+        using (StartedThreads trimmer = TestThreads.Start(1, (_, _) =>
+        {
+            pool.Engine.Trim();
+            clock.Advance(TimeSpan.FromSeconds(30));
+            pool.Engine.Trim();
+        }))
+        {
+            Assert.True(reclaiming.Wait(s_timeout), "The trimmer never reclaimed this thread's tier.");
+            Assert.Equal(1, Volatile.Read(ref cache._closed));
+            pool.Return(held);
+            Assert.True(stripes.IsOnTop(cache._home, held));
+            returned.Release();
+            trimmer.WaitForBodies();
+        }
+
+        // The reclaim emptied the slot and reopened the tier; the object returned past it is still on top, and a second
+        // return of it is refused rather than parked in the empty slot.
+        Assert.Null(cache.Slot(0));
+        Assert.Throws<InvalidOperationException>(() => pool.Return(held));
+        AssertEachPooledObjectComesOutOnce(pool, policy);
+    }
+
+    [Fact]
     public void ADoubleReturnRefusedWhileADisposeMarksThePoolStillDrainsWhatTheThreadHolds()
     {
         bool unobserved = IsUnobserved();
