@@ -221,14 +221,7 @@ public class StripedObjectPoolOneAtATimeTests
         IsUnobserved();
         var clock = new ManualClock();
         var policy = new CountingPolicy<Thing>();
-        var options = new StripedObjectPoolOptions
-        {
-            MaximumRetained = 32,
-            TimeProvider = clock,
-            TrimAge = TimeSpan.FromMinutes(1),
-            TrimInterval = TimeSpan.FromHours(1),
-        };
-        using var pool = new StripedObjectPool<Thing>(policy, options);
+        using var pool = new StripedObjectPool<Thing>(policy, TrimmedByHand(clock, disposeItems: false));
         (Thing top, Thing parked, ThreadCache<Thing> cache) = LeaveOneOnTopAndOneParked(pool);
         long trimmedBefore = pool.GetStatistics().Trimmed;
 
@@ -256,14 +249,7 @@ public class StripedObjectPoolOneAtATimeTests
         IsUnobserved();
         var clock = new ManualClock();
         var policy = new CountingPolicy<DisposableThing>();
-        var options = new StripedObjectPoolOptions
-        {
-            MaximumRetained = 32,
-            TimeProvider = clock,
-            TrimAge = TimeSpan.FromMinutes(1),
-            DisposeItems = true,
-        };
-        using var pool = new StripedObjectPool<DisposableThing>(policy, options);
+        using var pool = new StripedObjectPool<DisposableThing>(policy, TrimmedByHand(clock, disposeItems: true));
         using var reclaiming = new SemaphoreSlim(0);
         using var returned = new SemaphoreSlim(0);
         DisposableThing held = pool.Get();
@@ -382,6 +368,16 @@ public class StripedObjectPoolOneAtATimeTests
         return (second, third, cache);
         #pragma warning restore NP0002
     }
+
+    /// <summary>A bound of 32 on <paramref name="clock"/> with a trim age of a minute, trimmed only by the passes a test runs (the timer's interval is an hour, and a disposing pool's timer never trims).</summary>
+    private static StripedObjectPoolOptions TrimmedByHand(ManualClock clock, bool disposeItems) => new()
+    {
+        MaximumRetained = 32,
+        TimeProvider = clock,
+        TrimAge = TimeSpan.FromMinutes(1),
+        TrimInterval = TimeSpan.FromHours(1),
+        DisposeItems = disposeItems,
+    };
 
     /// <summary>Gets as many objects as the pool says it holds: each a different one, and none built.</summary>
     private static void AssertEachPooledObjectComesOutOnce<T>(StripedObjectPool<T> pool, CountingPolicy<T> policy)
