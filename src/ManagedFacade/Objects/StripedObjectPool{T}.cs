@@ -385,20 +385,22 @@ public sealed partial class StripedObjectPool<T> : ObjectPool<T>, IDisposable, I
         }
     }
 
-    /// <summary>The engine saw the object already in the pool (and kept it once): the shutdown re-check, counted (<see cref="PoolStatistics.Misuses"/>), then <see cref="InvalidOperationException"/>.</summary>
+    /// <summary>The engine saw the object already in the pool (and kept it once): counted (<see cref="PoolStatistics.Misuses"/>), the shutdown re-check, then <see cref="InvalidOperationException"/>.</summary>
     [DoesNotReturn]
     [StackTraceHidden]
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void OnDuplicateReturn()
     {
+        _engine.CountMisuse();
+
         // Refusing the object may have had the slot's object out of the slot while a Dispose that began meanwhile
-        // drained it (see Dispose): the re-check every return makes, before the throw.
+        // drained it (see Dispose): the re-check every return makes, before the throw (a drain whose disposals throw
+        // reports those instead, the misuse already counted).
         if (_engine.IsShutDown)
         {
             _engine.ReturnRacedShutdown();
         }
 
-        _engine.CountMisuse();
         ThrowHelper.ThrowDoubleReturn("obj");
     }
 
