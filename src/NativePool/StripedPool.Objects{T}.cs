@@ -183,8 +183,7 @@ internal sealed partial class StripedPool<T>
                     ref int home = ref HomeStripe(cache);
                     if (stripes.TryPushPair(ref home, parked, item))
                     {
-                        cache._pushedTop = item;
-                        cache._pushedTopStripe = home;
+                        cache.RememberPushedTop(item, home);
                         return ReturnResult.Stored;
                     }
                 }
@@ -197,8 +196,7 @@ internal sealed partial class StripedPool<T>
             {
                 // Whichever object went on top (the returned one, or the parked one that left the slot to it), a later
                 // return of it into the empty slot goes through this stripe, so returning it twice is still caught.
-                cache._pushedTop = pushed;
-                cache._pushedTopStripe = stripe;
+                cache.RememberPushedTop(pushed, stripe);
                 return ReturnResult.Stored;
             }
 
@@ -233,10 +231,7 @@ internal sealed partial class StripedPool<T>
         StripeResult result = stripes.Push(ref home, item, item);
         if (result == StripeResult.Done)
         {
-            cache._pushedTopStripe = home;
-
-            // Volatile: release after the stripe's index; a reclaiming trimmer reads the memo, then the index (see ReleasePushedTop).
-            Volatile.Write(ref cache._pushedTop, item);
+            cache.RememberPushedTop(item, home);
             return ReturnResult.Stored;
         }
 

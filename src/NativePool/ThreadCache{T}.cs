@@ -194,6 +194,16 @@ internal sealed class ThreadCache<T> : ThreadCacheBase where T : class
         return item;
     }
 
+    /// <summary>Records <paramref name="item"/> as the object this thread's last push left on top of <paramref name="stripe"/> (owner-only).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void RememberPushedTop(T item, int stripe)
+    {
+        _pushedTopStripe = stripe;
+
+        // Volatile: release after the index; a trimmer reclaiming this tier reads the memo, then the index (see StripedPool.Trim).
+        Volatile.Write(ref _pushedTop, item);
+    }
+
     /// <summary>Drops the reference a lent slot still holds, so the slot is empty again (owner-only).</summary>
     /// <remarks>No mark: every walk skips a lent slot, and the flag clears after the slot's store, so a walk that reads it clear finds the slot empty.</remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
